@@ -1,0 +1,80 @@
+import { createQueryId, type Compilable, type QueryResult, type RootOperationNode } from 'kysely';
+import type { Db } from './create-db.js';
+import { dialectOf, type DialectName } from './dialect.js';
+
+/**
+ * SQL texts of prepared queries compiled for PostgreSQL, with the statement name create-db.ts gives them: the
+ * server parses and plans each once per connection (a named statement) instead of on every call.
+ */
+const pgStatementNames = new Map<string, string>();
+
+/** The name under which PostgreSQL keeps this statement prepared, when it is one of prepareQuery's. */
+export const preparedStatementName = (sqlText: string): string | undefined => pgStatementNames.get(sqlText);
+
+/** Stands for the i-th argument while a prepared query is built and compiled. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+interface Compiled {
+  sql: string;
+  query: RootOperationNode;
+  /** The compiled parameters: constants of the query, and Slots where the arguments go. */
+  parameters: readonly unknown[];
+}
+
+export interface PreparedQuery<A extends unknown[], R> {
+  execute(db: Db, ...args: A): Promise<R[]>;
+  executeTakeFirst(db: Db, ...args: A): Promise<R | undefined>;
+  /** For writes: the number of rows inserted, updated or deleted. */
+  executeCount(db: Db, ...args: A): Promise<number>;
+}
+
+/**
+ * A query built with Kysely once per dialect and then run with new arguments: on the hot paths (every
+ * request authenticates; every result resolves a project, a run and a case) building and compiling a query
+ * costs several times what SQLite needs to run it. Together with the statement cache of the SQLite driver and
+ * the named statements on PostgreSQL (create-db.ts) this is a prepared statement on both databases.
+ *
+ * `build` must use its arguments only as values (`where(col, '=', arg)`, `values({ col: arg })`): it runs
+ * once with placeholders, so anything computed from an argument (`arg.toUpperCase()`, `if (arg)`) would be
+ * computed once for all. An argument that does not reach the compiled parameters is caught at the first call.
+ */
+export function prepareQuery<A extends unknown[], R>(
+  build: (db: Db, ...args: A) => Compilable<R>,
+): PreparedQuery<A, R> {
+  const arity = build.length - 1;
+  const compiled = new Map<DialectName, Compiled>();
+
+  const compile = (db: Db): Compiled => {
+    const dialect = dialectOf(db);
+    let c = compiled.get(dialect);
+    if (!c) {
+      const slots = Array.from({ length: arity }, (_, i) => new Slot(i));
+      const q = build(db, ...(slots as unknown as A)).compile();
+      for (const slot of slots) {
+        if (!q.parameters.includes(slot)) {
+          throw new Error(`prepareQuery: argument ${slot.index + 1} is not used as a value of the query`);
+        }
+      }
+      c = { sql: q.sql, query: q.query, parameters: q.parameters };
+      compiled.set(dialect, c);
+      if (dialect === 'postgres' && !pgStatementNames.has(c.sql)) {
+        pgStatementNames.set(c.sql, `casebook_${pgStatementNames.size + 1}`);
+      }
+    }
+    return c;
+  };
+
+  const run = (db: Db, args: unknown[]): Promise<QueryResult<R>> => {
+    const c = compile(db);
+    const parameters = c.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return db.executeQuery<R>({ sql: c.sql, query: c.query, parameters, queryId: createQueryId() });
+  };
+
+  return {
+    execute: async (db, ...args) => (await run(db, args)).rows,
+    executeTakeFirst: async (db, ...args) => (await run(db, args)).rows[0],
+    executeCount: async (db, ...args) => Number((await run(db, args)).numAffectedRows ?? 0),
+  };
+}

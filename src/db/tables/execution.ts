@@ -1,0 +1,115 @@
+import type { Generated } from 'kysely';
+
+/** Kysely table types of the runs, run test cases, results, run logs, test plans (migration 0005_execution). */
+
+export interface PlansTable {
+  id: Generated<number>;
+  tenant_id: string;
+  project_id: string;
+  title: string;
+  description: string;
+  milestone_id: number | null;
+  /** milestone_id or 0: unique (project_id, milestone_key, title) enforces D20. */
+  milestone_key: number;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RunsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  project_id: string;
+  /** static | static_struct | live */
+  type: string;
+  title: string;
+  description: string;
+  plan_id: number | null;
+  /** plan_id or 0: unique (project_id, plan_key, title) enforces D10. */
+  plan_key: number;
+  milestone_id: number | null;
+  assignment_id: number | null;
+  configuration_id: string | null;
+  /** D19: 1 when created through an API key. */
+  is_automated: number;
+  time_spent: number | null;
+  /** JSON array of query plans ({tcaseIds?, folderIds?, tagIds?, priorities?}). */
+  query_plans: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by: number | null;
+  /** Status counters over in_run = 1 rows, kept current in the writing transaction. */
+  cnt_open: number;
+  cnt_passed: number;
+  cnt_failed: number;
+  cnt_blocked: number;
+  cnt_skipped: number;
+  cnt_custom1: number;
+  cnt_custom2: number;
+  cnt_custom3: number;
+  cnt_custom4: number;
+}
+
+export interface RunTcasesTable {
+  tenant_id: string;
+  run_id: number;
+  tcase_id: string;
+  status: string;
+  is_automated: number;
+  /** NULL = follows the test case's latest version (open cases of static_struct/live runs); set = pinned. */
+  version: number | null;
+  /** 0: a live-run case that stopped matching; its row and results are kept. */
+  in_run: number;
+  /** NULL until the run is closed (D17: closing freezes folders and positions). */
+  frozen_folder_id: number | null;
+  frozen_pos: number | null;
+  latest_result_id: number | null;
+  updated_at: string;
+}
+
+export interface ResultsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  run_id: number;
+  tcase_id: string;
+  tcase_version: number;
+  status: string;
+  /** Sanitised HTML (D22). */
+  comment: string;
+  time_taken: number | null;
+  author_id: number | null;
+  api_key_id: string | null;
+  internal: number;
+  created_at: string;
+}
+
+export interface ResultLinksTable {
+  id: Generated<number>;
+  tenant_id: string;
+  result_id: number;
+  integration_id: string;
+  url: string;
+  text: string;
+  /** JSON object. */
+  meta: string;
+}
+
+export interface RunLogsTable {
+  id: string;
+  tenant_id: string;
+  run_id: number;
+  comment: string;
+  author_id: number | null;
+  created_at: string;
+}
+
+export interface ExecutionTables {
+  plans: PlansTable;
+  runs: RunsTable;
+  run_tcases: RunTcasesTable;
+  results: ResultsTable;
+  result_links: ResultLinksTable;
+  run_logs: RunLogsTable;
+}

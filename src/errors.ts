@@ -1,0 +1,44 @@
+/** The closed list of error codes (D7) and the one table that maps them to HTTP statuses. */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FEATURE_NOT_AVAILABLE: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  /** JSON pointer into the request body or query, e.g. `/queryPlans/0/tcaseIds`. */
+  path: string;
+  message: string;
+}
+
+/** The only error services throw; the HTTP layer turns it into the D7 body. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const badRequest = (message: string, path?: string) =>
+  new AppError('VALIDATION_FAILED', message, path === undefined ? undefined : [{ path, message }]);
+export const notFound = (message: string) => new AppError('NOT_FOUND', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);

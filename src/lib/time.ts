@@ -1,0 +1,2 @@
+/** Timestamps are stored and returned as ISO 8601 UTC strings with milliseconds (they sort as text). */
+export const nowIso = (): string => new Date().toISOString();
