@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
+import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { sha256 } from '../../lib/crypto.js';
+import { createUser } from '../users/users.service.js';
+
+let n = 0;
+
+async function personWithKey(t: TestEnv) {
+  const password = 'correct horse battery';
+  const email = `tfa-${Date.now().toString(36)}-${n++}@example.com`;
+  const user = await createUser(t.db, t.tenantId, { email, name: 'Two Factor', role: 'user', password });
+  const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
+  return { user, password, key };
+}
+
+const login = (t: TestEnv, body: Record<string, unknown>) =>
+  t.post('/api/auth/login', body, { key: null, headers: { 'x-forwarded-for': '10.20.0.1' } });
+
+const codeFor = (secret: string) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+
+/** A six-digit code that is surely not the current one. */
+const wrongCode = (secret: string) =>
+  String((Number(codeFor(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+
+const audit = (t: TestEnv, action: string, userId: number) =>
+  t.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('action', '=', action)
+    .where('user_id', '=', userId)
+    .execute();
+
+describeEachDb('two-factor sign-in', (t) => {
+  // Only Date is faked: TOTP codes follow the clock, and the tests move it on by whole 30-second steps.
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-03-01T10:00:05Z'));
+  });
+  afterAll(() => vi.useRealTimers());
+  const nextStep = () => vi.setSystemTime(new Date(Date.now() + 30_000));
+
+  it('sets up with the password, turns on with a code (2fa_enable) and stores the secret sealed and the codes hashed', async () => {
+    const { user, password, key } = await personWithKey(t);
+    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+    const wrong = await t.post('/users/me/2fa/setup', { password: 'not my password' }, { key });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.details).toEqual([
+      { path: '/password', message: 'the current password is not correct' },
+    ]);
+
+    const setup = await t.post('/users/me/2fa/setup', { password }, { key });
+    expect(setup.status).toBe(200);
+    const { secret, otpauthUrl } = setup.body;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(otpauthUrl).toContain(`secret=${secret}`);
+    expect(otpauthUrl).toContain('issuer=Casebook');
+    const pending = await t.db
+      .selectFrom('two_factor')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(pending.enabled_at).toBeNull();
+    expect(pending.secret_enc).not.toContain(secret);
+    expect(pending.secret_enc).toMatch(/^v1:/);
+    // A pending set-up does not change sign-in yet.
+    expect((await login(t, { email: user.email, password })).status).toBe(200);
+
+    const bad = await t.post('/users/me/2fa/enable', { totp: wrongCode(secret) }, { key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([{ path: '/totp', message: 'the code does not match the new secret' }]);
+
+    const on = await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key });
+    expect(on.status).toBe(200);
+    const codes = on.body.recoveryCodes as string[];
+    expect(codes).toHaveLength(10);
+    for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
+    expect(new Set(codes).size).toBe(10);
+    const stored = await t.db
+      .selectFrom('recovery_codes')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(stored.map((r) => r.code_hash).sort()).toEqual(
+      codes.map((c) => sha256(c.replace('-', ''))).sort(),
+    );
+    expect(JSON.stringify(stored)).not.toContain(codes[0]);
+    expect(await audit(t, '2fa_enable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
+    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await t.post('/users/me/2fa/setup', { password }, { key })).status).toBe(409);
+  });
+
+  it('then requires a code at sign-in: each TOTP code works once, each recovery code once', async () => {
+    const { user, password, key } = await personWithKey(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
+    const enableCode = codeFor(secret);
+    const { recoveryCodes } = (await t.post('/users/me/2fa/enable', { totp: enableCode }, { key })).body;
+
+    const missing = await login(t, { email: user.email, password });
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({
+      code: 'UNAUTHORIZED',
+      message: 'two-factor code required: send "totp" or "recoveryCode"',
+    });
+    const wrong = await login(t, { email: user.email, password, totp: wrongCode(secret) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe('invalid two-factor code');
+    // The code that turned it on was spent.
+    expect((await login(t, { email: user.email, password, totp: enableCode })).status).toBe(401);
+
+    nextStep();
+    const fresh = codeFor(secret);
+    const ok = await login(t, { email: user.email, password, totp: fresh });
+    expect(ok.status).toBe(200);
+    expect(ok.body.token).toEqual(expect.any(String));
+    expect((await login(t, { email: user.email, password, totp: fresh })).status).toBe(401);
+
+    const recovery = recoveryCodes[3].toUpperCase();
+    expect((await login(t, { email: user.email, password, recoveryCode: recovery })).status).toBe(200);
+    expect((await login(t, { email: user.email, password, recoveryCode: recovery })).status).toBe(401);
+    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: true, recoveryCodesLeft: 9 });
+    // A wrong password is still the plain 401, code or not.
+    const badPassword = await login(t, { email: user.email, password: 'nope nope', totp: codeFor(secret) });
+    expect(badPassword.body.message).toBe('invalid e-mail or password');
+  });
+
+  it('turns off with the password and a code (2fa_disable); sign-in needs no code again', async () => {
+    const { user, password, key } = await personWithKey(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
+    await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key });
+    nextStep();
+    const noCode = await t.post('/users/me/2fa/disable', { password }, { key });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.details[0].path).toBe('/totp');
+    const wrongPassword = await t.post(
+      '/users/me/2fa/disable',
+      { password: 'wrong one', totp: codeFor(secret) },
+      { key },
+    );
+    expect(wrongPassword.status).toBe(400);
+    expect(await audit(t, '2fa_disable', user.id)).toEqual([]);
+
+    const off = await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, { key });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ message: 'Two-factor sign-in turned off' });
+    expect(await audit(t, '2fa_disable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
+    expect(await t.db.selectFrom('two_factor').selectAll().where('user_id', '=', user.id).execute()).toEqual(
+      [],
+    );
+    expect(
+      await t.db.selectFrom('recovery_codes').selectAll().where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+    expect((await login(t, { email: user.email, password })).status).toBe(200);
+    expect((await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, { key })).status).toBe(
+      409,
+    );
+  });
+
+  it('replaces the recovery codes with the password and a code; the old ones stop working', async () => {
+    const { user, password, key } = await personWithKey(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
+    const old = (await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key })).body.recoveryCodes;
+    nextStep();
+    const res = await t.post('/users/me/2fa/recovery-codes', { password, totp: codeFor(secret) }, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.recoveryCodes).toHaveLength(10);
+    expect((await login(t, { email: user.email, password, recoveryCode: old[0] })).status).toBe(401);
+    expect(
+      (await login(t, { email: user.email, password, recoveryCode: res.body.recoveryCodes[0] })).status,
+    ).toBe(200);
+  });
+});
+
+describeEachDb(
+  'two-factor sign-in without a secret key',
+  (t) => {
+    it('answers 400 naming CASEBOOK_SECRET_KEY, which seals the TOTP secrets', async () => {
+      const { password, key } = await personWithKey(t);
+      const res = await t.post('/users/me/2fa/setup', { password }, { key });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('CASEBOOK_SECRET_KEY');
+    });
+  },
+  { env: { CASEBOOK_SECRET_KEY: '' } },
+);

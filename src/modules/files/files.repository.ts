@@ -1,0 +1,31 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { FilesTable } from '../../db/tables/files.js';
+
+export const insertFiles = (db: Db, rows: Insertable<FilesTable>[]) =>
+  db.insertInto('files').values(rows).execute();
+
+export const findFile = (db: Db, tenantId: string, id: string) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/** Chunked: a list of test cases may reference thousands of files, beyond a statement's parameter limit. */
+export async function listFilesByIds(db: Db, tenantId: string, ids: string[]) {
+  const rows = [];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    rows.push(
+      ...(await db
+        .selectFrom('files')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', chunk)
+        .execute()),
+    );
+  }
+  return rows;
+}

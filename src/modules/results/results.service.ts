@@ -1,0 +1,334 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { ResultsTable, RunTcasesTable } from '../../db/tables/execution.js';
+import { isRetryableTransactionError } from '../../db/dialect.js';
+import type { Actor } from '../../http/auth.js';
+import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { sanitizeHtmlField } from '../../lib/html.js';
+import { nowIso } from '../../lib/time.js';
+import { getLinkedIntegration } from '../integrations/integrations.service.js';
+import { getRunForResults, resolveRunTcase } from '../runs/runs.service.js';
+import { activeStatusIds } from '../statuses/statuses.service.js';
+import * as repo from './results.repository.js';
+import { BUILT_IN_STATUS_IDS } from '../statuses/statuses.schemas.js';
+import type {
+  BatchResultItem,
+  BatchResultsBody,
+  CreateResultBody,
+  ResultLinkInput,
+  ResultStatus,
+} from './results.schemas.js';
+import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
+
+/** A batch lists at most this many problems; the message says how many there were. */
+const MAX_DETAILS = 50;
+
+/** One result to record, its test case already named by `ref` (id, seq or legacy id). */
+interface ResultInput {
+  ref: string;
+  status: ResultStatus;
+  comment: string;
+  timeTaken?: number | null;
+  links?: ResultLinkInput[];
+}
+
+interface Recorded {
+  ids: number[];
+}
+
+/**
+ * The checks that need no lock: statuses (D23) and links (D24). Problems are collected for the whole
+ * batch, each at a path that names the item (`/items/3/status`).
+ */
+async function validateItems(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  items: ResultInput[],
+  pathOf: (i: number) => string,
+): Promise<ErrorDetail[]> {
+  const errors: ErrorDetail[] = [];
+  // D23: built-in statuses are always active; only a custom one needs the tenant's settings.
+  const active = new Set<string>(BUILT_IN_STATUS_IDS);
+  if (items.some((it) => !active.has(it.status))) {
+    for (const id of await activeStatusIds(db, tenantId)) active.add(id);
+  }
+  const integrationIds = [...new Set(items.flatMap((it) => (it.links ?? []).map((l) => l.integrationId)))];
+  const integrations = new Map<string, { type: string } | undefined>();
+  for (const id of integrationIds) {
+    integrations.set(id, await getLinkedIntegration(db, tenantId, projectId, id));
+  }
+  items.forEach((item, i) => {
+    const at = pathOf(i);
+    if (!active.has(item.status)) {
+      errors.push({
+        path: `${at}/status`,
+        message: `status ${item.status} is not active (activate it in the status settings first)`,
+      });
+    }
+    (item.links ?? []).forEach((link, j) => {
+      const linkAt = `${at}/links/${j}`;
+      const integration = integrations.get(link.integrationId);
+      if (!integration) {
+        errors.push({
+          path: `${linkAt}/integrationId`,
+          message: `integration "${link.integrationId}" is not linked to this project`,
+        });
+      } else if (
+        integration.type !== 'custom' &&
+        link.meta?.id !== undefined &&
+        typeof link.meta.id !== 'string'
+      ) {
+        errors.push({
+          path: `${linkAt}/meta/id`,
+          message: 'meta.id must be a string (the issue number or key)',
+        });
+      }
+      if (!isAbsoluteHttpUrl(link.url)) {
+        errors.push({ path: `${linkAt}/url`, message: 'url must be an absolute http(s) URL' });
+      }
+    });
+  });
+  return errors;
+}
+
+function validationError(errors: ErrorDetail[], what: string): AppError {
+  const shown = errors.slice(0, MAX_DETAILS);
+  const more = errors.length > shown.length ? ` (and ${errors.length - shown.length} more)` : '';
+  return new AppError(
+    'VALIDATION_FAILED',
+    `${what}: ${shown.map((e) => `${e.path}: ${e.message}`).join('; ')}${more}`,
+    shown,
+  );
+}
+
+/**
+ * D22 for result comments, cheaply: plain text skips the sanitiser (sanitizeHtmlField), and CI batches repeat
+ * comments (the same stack trace for many cases), so each distinct one with markup is sanitised once.
+ */
+function commentSanitiser(): (html: string) => string {
+  const seen = new Map<string, string>();
+  return (html) => {
+    let clean = seen.get(html);
+    if (clean === undefined) {
+      clean = sanitizeHtmlField(html);
+      seen.set(html, clean);
+    }
+    return clean;
+  };
+}
+
+/** An all-digit reference is a sequence number, possibly zero-padded (extensions.md §1). */
+const isSeqRef = (ref: string): boolean => /^\d+$/.test(ref);
+
+/** Runs `work` in a transaction, again when the database asks for a retry (deadlock, serialisation). */
+async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (err) {
+      if (attempt >= 3 || !isRetryableTransactionError(err)) throw err;
+    }
+  }
+}
+
+/**
+ * Writes the results of one run in one transaction (D11): locks the run (409 when it was closed
+ * meanwhile), resolves every test case in the run (400 naming the item when one is not there), inserts
+ * the results and their links with multi-row statements, and moves each run test case's status,
+ * isAutomated, latest result and version pin, and the run's counters, by the results' deltas (D18).
+ */
+async function writeResults(
+  db: Db,
+  actor: Actor,
+  run: { id: number; type: string; projectId: string },
+  items: ResultInput[],
+  pathOf: (i: number) => string,
+  earlierErrors: ErrorDetail[],
+  what: string,
+  /** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
+  notInRun?: () => AppError,
+): Promise<Recorded> {
+  return inTransaction(db, async (trx) => {
+    const now = nowIso();
+    if (!(await repo.lockOpenRun(trx, actor.tenantId, run.id))) throw conflict('run is closed');
+
+    // An id or a sequence number beats a legacy id that looks the same (as for a path segment); legacy
+    // ids are looked up only for the references nothing else matched.
+    const find = repo.findRunTcaseStates(trx, actor.tenantId, run.id, run.projectId);
+    const refs = [...new Set(items.map((it) => it.ref))];
+    const found = new Map<string, repo.RunTcaseStateRow>();
+    for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r)))) found.set(row.tcase_id, row);
+    const seqRefs = refs.filter(isSeqRef);
+    if (seqRefs.length > 0) {
+      const bySeq = new Map((await find.bySeqs(seqRefs.map(Number))).map((r) => [r.seq, r]));
+      for (const ref of seqRefs) {
+        const row = bySeq.get(Number(ref));
+        if (row) found.set(ref, row);
+      }
+    }
+    const rest = refs.filter((r) => !found.has(r));
+    if (rest.length > 0) {
+      for (const row of await find.byLegacyIds(rest))
+        if (!found.has(row.legacy_id)) found.set(row.legacy_id, row);
+    }
+
+    if (notInRun && items.some((item) => !found.has(item.ref))) throw notInRun();
+    const errors = [...earlierErrors];
+    const resolved = items.map((item, i) => {
+      const row = found.get(item.ref);
+      if (!row)
+        errors.push({
+          path: `${pathOf(i)}/tcaseId`,
+          message: `test case "${item.ref}" is not in run ${run.id}`,
+        });
+      return row;
+    });
+    if (errors.length > 0) {
+      errors.sort((a, b) => comparePaths(a.path, b.path));
+      throw validationError(errors, what);
+    }
+
+    // D17/D18, applied item by item: a result records the version the run shows at that moment; in
+    // static_struct and live runs a non-open status pins that version and `open` un-pins it.
+    const pins = run.type !== 'static';
+    const automated = actor.apiKeyId !== null ? 1 : 0;
+    const sanitise = commentSanitiser();
+    const state = new Map<
+      string,
+      { oldStatus: string; version: number | null; latest: number; last: number }
+    >();
+    const resultRows: Insertable<ResultsTable>[] = items.map((item, i) => {
+      const row = resolved[i]!;
+      let s = state.get(row.tcase_id);
+      if (!s) {
+        s = { oldStatus: row.status, version: row.version, latest: row.latest_version, last: -1 };
+        state.set(row.tcase_id, s);
+      }
+      const shown = s.version ?? s.latest;
+      if (pins) s.version = item.status === 'open' ? null : shown;
+      s.last = i;
+      return {
+        tenant_id: actor.tenantId,
+        run_id: run.id,
+        tcase_id: row.tcase_id,
+        tcase_version: shown,
+        status: item.status,
+        comment: sanitise(item.comment),
+        time_taken:
+          item.timeTaken === undefined || item.timeTaken === null ? null : Math.round(item.timeTaken),
+        author_id: actor.userId,
+        api_key_id: actor.apiKeyId,
+        internal: 0,
+        created_at: now,
+      };
+    });
+    const resultIds = await repo.insertResults(trx, resultRows);
+
+    const linkRows = items.flatMap((item, i) =>
+      (item.links ?? []).map((link) => ({
+        tenant_id: actor.tenantId,
+        result_id: resultIds[i],
+        integration_id: link.integrationId,
+        url: link.url,
+        text: link.text,
+        meta: JSON.stringify(link.meta ?? {}),
+      })),
+    );
+    if (linkRows.length > 0) await repo.insertResultLinks(trx, linkRows);
+
+    const deltas: Partial<Record<repo.CounterColumn, number>> = {};
+    const bump = (status: string, by: number) => {
+      const col = repo.COUNTER_COLUMNS[status as ResultStatus];
+      if (col) deltas[col] = (deltas[col] ?? 0) + by;
+    };
+    const tcaseRows: Insertable<RunTcasesTable>[] = [];
+    for (const [tcaseId, s] of state) {
+      const newStatus = items[s.last].status;
+      bump(s.oldStatus, -1);
+      bump(newStatus, +1);
+      tcaseRows.push({
+        tenant_id: actor.tenantId,
+        run_id: run.id,
+        tcase_id: tcaseId,
+        status: newStatus,
+        is_automated: automated,
+        // Only rows in the run were resolved; the upsert never changes in_run.
+        in_run: 1,
+        version: s.version,
+        latest_result_id: resultIds[s.last],
+        updated_at: now,
+      });
+    }
+    await repo.updateRunTcaseStates(trx, tcaseRows);
+    await repo.finishRunWrite(trx, actor.tenantId, run.id, now, deltas);
+    return { ids: resultIds };
+  });
+}
+
+/** Orders `/items/10/x` after `/items/9/y`, so details read in item order. */
+function comparePaths(a: string, b: string): number {
+  const pa = a.split('/');
+  const pb = b.split('/');
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    if (pa[i] === pb[i]) continue;
+    const na = Number(pa[i]);
+    const nb = Number(pb[i]);
+    if (pa[i] !== '' && pb[i] !== '' && Number.isInteger(na) && Number.isInteger(nb)) return na - nb;
+    return pa[i] < pb[i] ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/**
+ * Adds one result to a run test case named by id, seq or legacy id (public-api.md "Results"): 404 for
+ * an unknown project, run or test case not in the run, 403 archived project, 409 closed run, 400 for an
+ * inactive status (D23) or a link to an integration not linked to the project (D24). Status rules D18.
+ */
+export async function recordResult(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  tcaseRef: string,
+  input: CreateResultBody,
+): Promise<{ id: number }> {
+  const { project, run } = await getRunForResults(db, actor, projectRef, runId);
+  const notInRun = () => notFound(`test case "${tcaseRef}" not found in run ${run.id}`);
+  const item: ResultInput = { ...input, status: input.status as ResultStatus, ref: tcaseRef };
+  const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
+  if (errors.length > 0) {
+    // A test case that is not in the run is a 404, before anything wrong in the body.
+    if (!(await resolveRunTcase(db, actor.tenantId, run, tcaseRef))) throw notInRun();
+    throw validationError(errors, 'Invalid result');
+  }
+  // The reference is resolved once, inside the transaction (same precedence: id or seq before legacy id).
+  const { ids } = await writeResults(db, actor, run, [item], () => '', [], 'Invalid result', notInRun);
+  return { id: ids[0] };
+}
+
+/**
+ * Adds several results in one transaction (D11: 1–5,000 items, all or none). The whole batch is validated
+ * first; a problem is a 400 whose details name the item (`/items/i/...`), including a test case that is
+ * not in the run. A test case may appear several times: each is a result, the last decides its status.
+ */
+export async function recordResultBatch(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  input: BatchResultsBody,
+): Promise<{ ids: number[] }> {
+  const { project, run } = await getRunForResults(db, actor, projectRef, runId);
+  const items: ResultInput[] = input.items.map((it: BatchResultItem) => ({
+    ref: it.tcaseId,
+    status: it.status as ResultStatus,
+    comment: it.comment,
+    timeTaken: it.timeTaken,
+    links: it.links,
+  }));
+  const pathOf = (i: number) => `/items/${i}`;
+  const errors = await validateItems(db, actor.tenantId, project.id, items, pathOf);
+  return writeResults(db, actor, run, items, pathOf, errors, 'Invalid result batch');
+}

@@ -1,0 +1,631 @@
+import { describe, expect, it } from 'vitest';
+import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+
+let runCounter = 0;
+
+/** Test cases created through the API in one folder; returns `{id, seq}` in order. */
+async function makeTcases(t: TestEnv, code: string, titles: string[]) {
+  const res = await t.post(`/project/${code}/tcase/bulk`, {
+    folderPath: ['Suite'],
+    tcases: titles.map((title) => ({ title, tags: [] })),
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.tcases as { id: string; seq: number }[];
+}
+
+async function makeRun(t: TestEnv, code: string, tcaseIds: string[], type = 'static_struct') {
+  const res = await t.post(`/project/${code}/run`, {
+    title: `Run ${++runCounter}`,
+    type,
+    queryPlans: [{ tcaseIds }],
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as number;
+}
+
+async function getRun(t: TestEnv, code: string, runId: number) {
+  const res = await t.get(`/project/${code}/run`);
+  expect(res.status).toBe(200);
+  return res.body.runs.find((r: { id: number }) => r.id === runId);
+}
+
+async function runTcases(t: TestEnv, code: string, runId: number) {
+  const res = await t.get(`/project/${code}/run/${runId}/tcase`);
+  expect(res.status).toBe(200);
+  return new Map<string, any>(res.body.tcases.map((tc: { id: string }) => [tc.id, tc]));
+}
+
+const counts = (over: Record<string, number>) => ({
+  all: 0,
+  open: 0,
+  passed: 0,
+  failed: 0,
+  blocked: 0,
+  skipped: 0,
+  custom1: 0,
+  custom2: 0,
+  custom3: 0,
+  custom4: 0,
+  ...over,
+});
+
+async function countResults(t: TestEnv, runId: number): Promise<number> {
+  const row = await t.db
+    .selectFrom('results')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('run_id', '=', runId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function archive(t: TestEnv, projectId: string, at: string | null) {
+  await t.db.updateTable('projects').set({ archived_at: at }).where('id', '=', projectId).execute();
+}
+
+/** A project with three test cases and an open static_struct run holding them. */
+async function scenario(t: TestEnv, type = 'static_struct') {
+  const project = await createProject(t);
+  const tcases = await makeTcases(t, project.code, ['Login works', 'Logout works', 'Signup works']);
+  const runId = await makeRun(
+    t,
+    project.code,
+    tcases.map((c) => c.id),
+    type,
+  );
+  return { project, code: project.code, tcases, runId };
+}
+
+describeEachDb('results', (t) => {
+  describe('POST /project/:p/run/:r/tcase/:ref/result', () => {
+    it('answers 201 with the result id and moves the case status, isAutomated and statusCounts (D18)', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const before = await getRun(t, code, runId);
+      expect(before.statusCounts).toEqual(counts({ all: 3, open: 3 }));
+
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'failed',
+        comment: '<p>Broken <script>alert(1)</script><b>badly</b></p>',
+        timeTaken: 1500,
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ id: expect.any(Number) });
+
+      const run = await getRun(t, code, runId);
+      expect(run.statusCounts).toEqual(counts({ all: 3, open: 2, failed: 1 }));
+      const cases = await runTcases(t, code, runId);
+      expect(cases.get(tcases[0].id)).toMatchObject({ status: 'failed', isAutomated: true });
+      expect(cases.get(tcases[1].id)).toMatchObject({ status: 'open', isAutomated: false });
+
+      const stored = await t.db
+        .selectFrom('results')
+        .selectAll()
+        .where('id', '=', res.body.id)
+        .executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({
+        run_id: runId,
+        tcase_id: tcases[0].id,
+        tcase_version: 1,
+        status: 'failed',
+        comment: '<p>Broken <b>badly</b></p>',
+        time_taken: 1500,
+        author_id: t.ownerId,
+        internal: 0,
+      });
+      expect(stored.api_key_id).toEqual(expect.any(String));
+    });
+
+    it('shows the result in the run test case detail with apiKeyId set and internal false', async () => {
+      const { user, key, keyId } = await userWithKey(t, 'test-runner');
+      const project = await createProject(t, {}, [user.id]);
+      const [tc] = await makeTcases(t, project.code, ['Detail case']);
+      const runId = await makeRun(t, project.code, [tc.id]);
+      const res = await t.post(
+        `/project/${project.code}/run/${runId}/tcase/${tc.id}/result`,
+        { status: 'passed', comment: '', timeTaken: null },
+        { key },
+      );
+      expect(res.status).toBe(201);
+      const detail = await t.get(`/project/${project.code}/run/${runId}/tcase/${tc.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body.status).toBe('passed');
+      expect(detail.body.results).toEqual([
+        expect.objectContaining({
+          id: res.body.id,
+          tcaseId: tc.id,
+          tcaseVersion: '1',
+          authorId: user.id,
+          status: 'passed',
+          comment: '',
+          timeTaken: null,
+          apiKeyId: keyId,
+          internal: false,
+          links: [],
+        }),
+      ]);
+    });
+
+    it('finds the test case by zero-padded sequence number', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const padded = String(tcases[1].seq).padStart(3, '0');
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${padded}/result`, {
+        status: 'blocked',
+        comment: 'waiting on backend',
+      });
+      expect(res.status).toBe(201);
+      expect((await runTcases(t, code, runId)).get(tcases[1].id).status).toBe('blocked');
+    });
+
+    it('keeps the status of the latest result: failed, then passed, then open again', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      for (const status of ['failed', 'passed']) {
+        expect((await t.post(url, { status, comment: '' })).status).toBe(201);
+      }
+      expect((await runTcases(t, code, runId)).get(tcases[0].id).status).toBe('passed');
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 2, passed: 1 }));
+      expect((await t.post(url, { status: 'open', comment: 'retest' })).status).toBe(201);
+      expect((await runTcases(t, code, runId)).get(tcases[0].id).status).toBe('open');
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 3 }));
+      expect(await countResults(t, runId)).toBe(3);
+    });
+
+    it('answers 404 for an unknown project, an unknown run, a run of another project and a case not in the run', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const other = await scenario(t);
+      const [outside] = await makeTcases(t, code, ['Not in the run']);
+      const body = { status: 'passed', comment: '' };
+      const cases: [string, RegExp][] = [
+        [`/project/NOPE1/run/${runId}/tcase/${tcases[0].id}/result`, /project "NOPE1" not found/],
+        [`/project/${code}/run/999999/tcase/${tcases[0].id}/result`, /run 999999/],
+        [`/project/${code}/run/${other.runId}/tcase/${tcases[0].id}/result`, /run/],
+        [`/project/${code}/run/${runId}/tcase/${outside.id}/result`, /not found in run/],
+        [`/project/${code}/run/${runId}/tcase/nosuchcase/result`, /not found in run/],
+        [`/project/${code}/run/${runId}/tcase/99999/result`, /not found in run/],
+      ];
+      for (const [url, message] of cases) {
+        const res = await t.post(url, body);
+        expect(res.status, url).toBe(404);
+        expect(res.body.code).toBe('NOT_FOUND');
+        expect(res.body.message, url).toMatch(message);
+      }
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 409 on a closed run and stores nothing', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      expect((await t.post(`/project/${code}/run/${runId}/close`)).status).toBe(200);
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'passed',
+        comment: '',
+      });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/closed/) });
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 403 on an archived project and 201 again once it is unarchived', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      await archive(t, project.id, new Date().toISOString());
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const res = await t.post(url, { status: 'passed', comment: '' });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/archived/) });
+      expect(await countResults(t, runId)).toBe(0);
+      await archive(t, project.id, null);
+      expect((await t.post(url, { status: 'passed', comment: '' })).status).toBe(201);
+    });
+
+    it('answers 401 without a key or with a bad key, and 403 to a viewer, a non-member and a restricted key', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const body = { status: 'passed', comment: '' };
+      for (const key of [null, 'not-a-key', `${t.tenantId}.nokey.secret`]) {
+        const res = await t.post(url, body, { key });
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('UNAUTHORIZED');
+      }
+      const viewer = await userWithKey(t, 'viewer');
+      const outsider = await userWithKey(t, 'test-runner');
+      const siem = await userWithKey(t, 'admin', { keyName: 'SIEM-LOG-ONLY reader' });
+      for (const key of [viewer.key, outsider.key, siem.key]) {
+        const res = await t.post(url, body, { key });
+        expect(res.status).toBe(403);
+        expect(res.body.code).toBe('FORBIDDEN');
+      }
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 400 for a bad body: missing comment, unknown status or field, wrong types, negative time', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const bad: [unknown, string][] = [
+        [{ status: 'passed' }, '/comment'],
+        [{ comment: '' }, '/status'],
+        [{ status: 'green', comment: '' }, '/status'],
+        [{ status: 'passed', comment: '', colour: 'red' }, '/colour'],
+        [{ status: 'passed', comment: 5 }, '/comment'],
+        [{ status: 'passed', comment: '', timeTaken: '5' }, '/timeTaken'],
+        [{ status: 'passed', comment: '', timeTaken: -1 }, '/timeTaken'],
+        [
+          { status: 'passed', comment: '', links: [{ url: 'https://x.test/1', text: 'x' }] },
+          '/links/0/integrationId',
+        ],
+      ];
+      for (const [body, path] of bad) {
+        const res = await t.post(url, body);
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+        expect(res.body.details[0].path, JSON.stringify(body)).toBe(path);
+      }
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 400 for an inactive custom status and accepts it once activated (D23)', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const res = await t.post(url, { status: 'custom2', comment: '' });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        { path: '/status', message: expect.stringMatching(/custom2 is not active/) },
+      ]);
+      const activate = await t.post('/settings/preferences/status', {
+        statuses: [{ id: 'custom2', name: 'Flaky', color: 'purple', isActive: true }],
+      });
+      expect(activate.status).toBe(200);
+      expect((await t.post(url, { status: 'custom2', comment: '' })).status).toBe(201);
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 2, custom2: 1 }));
+      await t.post('/settings/preferences/status', {
+        statuses: [{ id: 'custom2', name: 'Flaky', color: 'purple', isActive: false }],
+      });
+    });
+  });
+
+  describe('result links (D24)', () => {
+    async function linkedIntegration(projectId: string) {
+      const id = `int${Date.now().toString(36)}${++runCounter}`;
+      const now = new Date().toISOString();
+      await t.db
+        .insertInto('integrations')
+        .values({
+          id,
+          tenant_id: t.tenantId,
+          name: `Tracker ${id}`,
+          type: 'tracker_a',
+          config: '{}',
+          token_enc: null,
+          created_by: t.ownerId,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await t.db
+        .insertInto('integration_projects')
+        .values({
+          tenant_id: t.tenantId,
+          project_id: projectId,
+          integration_id: id,
+          type: 'tracker_a',
+          config: '{}',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return id;
+    }
+
+    it('stores links to an integration linked to the project', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      const integrationId = await linkedIntegration(project.id);
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'failed',
+        comment: '',
+        links: [
+          { integrationId, url: 'https://tracker.test/issues/12', text: 'Login broken', meta: { id: '12' } },
+        ],
+      });
+      expect(res.status).toBe(201);
+      const links = await t.db
+        .selectFrom('result_links')
+        .selectAll()
+        .where('result_id', '=', res.body.id)
+        .execute();
+      expect(links).toEqual([
+        expect.objectContaining({
+          integration_id: integrationId,
+          url: 'https://tracker.test/issues/12',
+          text: 'Login broken',
+          meta: '{"id":"12"}',
+        }),
+      ]);
+    });
+
+    it('answers 400 naming the link for an integration not linked to the project, a bad url or a non-string meta.id', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      const other = await createProject(t);
+      const foreign = await linkedIntegration(other.id);
+      const mine = await linkedIntegration(project.id);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const bad: [unknown, string, RegExp][] = [
+        [
+          { integrationId: foreign, url: 'https://t.test/1', text: 'x' },
+          '/links/0/integrationId',
+          /not linked/,
+        ],
+        [
+          { integrationId: 'nope', url: 'https://t.test/1', text: 'x' },
+          '/links/0/integrationId',
+          /not linked/,
+        ],
+        [{ integrationId: mine, url: 'javascript:alert(1)', text: 'x' }, '/links/0/url', /http/],
+        [
+          { integrationId: mine, url: 'https://t.test/1', text: 'x', meta: { id: 12 } },
+          '/links/0/meta/id',
+          /string/,
+        ],
+      ];
+      for (const [link, path, message] of bad) {
+        const res = await t.post(url, { status: 'failed', comment: '', links: [link] });
+        expect(res.status, JSON.stringify(link)).toBe(400);
+        expect(res.body.details).toEqual([{ path, message: expect.stringMatching(message) }]);
+      }
+      expect(await countResults(t, runId)).toBe(0);
+    });
+  });
+
+  describe('version pinning (D17, D18)', () => {
+    const rename = async (code: string, id: string, title: string) => {
+      const res = await t.patch(`/project/${code}/tcase/${id}`, { title });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+
+    it('static_struct: a result on an open case records and pins the shown version; later edits reach only open cases', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const [a, b] = tcases;
+      await rename(code, a.id, 'Login works v2');
+      await rename(code, b.id, 'Logout works v2');
+      let cases = await runTcases(t, code, runId);
+      expect(cases.get(a.id)).toMatchObject({ version: 2, title: 'Login works v2' });
+
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${a.id}/result`, {
+        status: 'failed',
+        comment: '',
+      });
+      expect(res.status).toBe(201);
+      await rename(code, a.id, 'Login works v3');
+      await rename(code, b.id, 'Logout works v3');
+      cases = await runTcases(t, code, runId);
+      expect(cases.get(a.id)).toMatchObject({ version: 2, title: 'Login works v2', status: 'failed' });
+      expect(cases.get(b.id)).toMatchObject({ version: 3, title: 'Logout works v3', status: 'open' });
+      const detail = await t.get(`/project/${code}/run/${runId}/tcase/${a.id}`);
+      expect(detail.body.results.map((r: { tcaseVersion: string }) => r.tcaseVersion)).toEqual(['2']);
+
+      // An `open` result records the pinned version and un-pins: the latest shows again.
+      await t.post(`/project/${code}/run/${runId}/tcase/${a.id}/result`, { status: 'open', comment: '' });
+      cases = await runTcases(t, code, runId);
+      expect(cases.get(a.id)).toMatchObject({ version: 3, title: 'Login works v3', status: 'open' });
+      const after = await t.get(`/project/${code}/run/${runId}/tcase/${a.id}`);
+      expect(after.body.results.map((r: { tcaseVersion: string }) => r.tcaseVersion)).toEqual(['2', '2']);
+    });
+
+    it('static: results record the version fixed at creation, and edits never reach the run', async () => {
+      const { code, tcases, runId } = await scenario(t, 'static');
+      const [a] = tcases;
+      await rename(code, a.id, 'Login works v2');
+      await t.post(`/project/${code}/run/${runId}/tcase/${a.id}/result`, { status: 'open', comment: '' });
+      await t.post(`/project/${code}/run/${runId}/tcase/${a.id}/result`, { status: 'passed', comment: '' });
+      const cases = await runTcases(t, code, runId);
+      expect(cases.get(a.id)).toMatchObject({ version: 1, title: 'Login works', status: 'passed' });
+      const rows = await t.db
+        .selectFrom('results')
+        .select('tcase_version')
+        .where('run_id', '=', runId)
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => r.tcase_version)).toEqual([1, 1]);
+    });
+  });
+
+  describe('POST /project/:p/run/:r/result/batch', () => {
+    it('answers 201 with ids in item order, one result per item even for a repeated case; the last decides', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const [a, b, c] = tcases;
+      const res = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: a.id, status: 'failed', comment: 'first try', timeTaken: 10 },
+          { tcaseId: b.id, status: 'skipped', comment: '', timeTaken: null },
+          { tcaseId: a.id, status: 'passed', comment: 'second try' },
+          { tcaseId: String(c.seq), status: 'blocked', comment: '' },
+        ],
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.ids).toHaveLength(4);
+      expect([...res.body.ids].sort((x: number, y: number) => x - y)).toEqual(res.body.ids);
+
+      const rows = await t.db
+        .selectFrom('results')
+        .select(['id', 'tcase_id', 'status', 'comment', 'time_taken'])
+        .where('run_id', '=', runId)
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: res.body.ids[0], tcase_id: a.id, status: 'failed', comment: 'first try', time_taken: 10 },
+        { id: res.body.ids[1], tcase_id: b.id, status: 'skipped', comment: '', time_taken: null },
+        { id: res.body.ids[2], tcase_id: a.id, status: 'passed', comment: 'second try', time_taken: null },
+        { id: res.body.ids[3], tcase_id: c.id, status: 'blocked', comment: '', time_taken: null },
+      ]);
+      const cases = await runTcases(t, code, runId);
+      expect(cases.get(a.id)).toMatchObject({ status: 'passed', isAutomated: true });
+      expect(cases.get(b.id).status).toBe('skipped');
+      expect(cases.get(c.id).status).toBe('blocked');
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(
+        counts({ all: 3, passed: 1, skipped: 1, blocked: 1 }),
+      );
+      const latest = await t.db
+        .selectFrom('run_tcases')
+        .select('latest_result_id')
+        .where('run_id', '=', runId)
+        .where('tcase_id', '=', a.id)
+        .executeTakeFirstOrThrow();
+      expect(latest.latest_result_id).toBe(res.body.ids[2]);
+    });
+
+    it('names test cases by id, seq or legacy id; a seq beats a legacy id that looks the same', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const [a, b, c] = tcases;
+      const setLegacy = (id: string, legacy: string) =>
+        t.db.updateTable('tcases').set({ legacy_id: legacy }).where('id', '=', id).execute();
+      await setLegacy(a.id, String(b.seq));
+      await setLegacy(c.id, 'OLD-7');
+      const res = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: String(b.seq).padStart(4, '0'), status: 'failed', comment: '' },
+          { tcaseId: 'OLD-7', status: 'skipped', comment: '' },
+        ],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const cases = await runTcases(t, code, runId);
+      expect([a, b, c].map((x) => cases.get(x.id).status)).toEqual(['open', 'failed', 'skipped']);
+    });
+
+    it('validates the whole batch first: one bad item stores nothing and each problem names its item (D11)', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const [, outside] = await makeTcases(t, code, ['x', 'Not in the run']);
+      await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [{ tcaseId: tcases[2].id, status: 'failed', comment: '' }],
+      });
+      const before = await countResults(t, runId);
+      const res = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[0].id, status: 'passed', comment: '' },
+          { tcaseId: tcases[1].id, status: 'custom3', comment: '' },
+          { tcaseId: tcases[0].id, status: 'passed', comment: '' },
+          { tcaseId: outside.id, status: 'passed', comment: '' },
+          { tcaseId: 'nosuchcase', status: 'passed', comment: '' },
+        ],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.details).toEqual([
+        { path: '/items/1/status', message: expect.stringMatching(/custom3 is not active/) },
+        { path: '/items/3/tcaseId', message: `test case "${outside.id}" is not in run ${runId}` },
+        { path: '/items/4/tcaseId', message: `test case "nosuchcase" is not in run ${runId}` },
+      ]);
+      expect(res.body.message).toContain('/items/3/tcaseId');
+      expect(await countResults(t, runId)).toBe(before);
+      const cases = await runTcases(t, code, runId);
+      expect(cases.get(tcases[0].id).status).toBe('open');
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 2, failed: 1 }));
+    });
+
+    it('answers 400 naming the item for a schema problem in one item', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const res = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[0].id, status: 'passed', comment: '' },
+          { tcaseId: tcases[1].id, status: 'passed' },
+        ],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.details[0].path).toBe('/items/1/comment');
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 400 for an empty batch, a missing tcaseId and more than 5,000 items; accepts exactly 5,000', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/result/batch`;
+      const empty = await t.post(url, { items: [] });
+      expect(empty.status).toBe(400);
+      expect(empty.body.details[0].path).toBe('/items');
+      const missing = await t.post(url, { items: [{ status: 'passed', comment: '' }] });
+      expect(missing.status).toBe(400);
+      expect(missing.body.details[0].path).toBe('/items/0/tcaseId');
+
+      const item = (i: number) => ({
+        tcaseId: tcases[i % 3].id,
+        status: ['passed', 'failed', 'skipped', 'blocked'][i % 4],
+        comment: `run ${i}`,
+        timeTaken: i,
+      });
+      const tooMany = await t.post(url, { items: Array.from({ length: 5001 }, (_, i) => item(i)) });
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.details[0].path).toBe('/items');
+      expect(await countResults(t, runId)).toBe(0);
+
+      const ok = await t.post(url, { items: Array.from({ length: 5000 }, (_, i) => item(i)) });
+      expect(ok.status).toBe(201);
+      expect(ok.body.ids).toHaveLength(5000);
+      expect(new Set(ok.body.ids).size).toBe(5000);
+      expect(await countResults(t, runId)).toBe(5000);
+      // The last items for cases 0, 1, 2 are 4998 (skipped), 4999 (blocked) and 4997 (failed).
+      const cases = await runTcases(t, code, runId);
+      expect(cases.get(tcases[0].id).status).toBe('skipped');
+      expect(cases.get(tcases[1].id).status).toBe('blocked');
+      expect(cases.get(tcases[2].id).status).toBe('failed');
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(
+        counts({ all: 3, blocked: 1, failed: 1, skipped: 1 }),
+      );
+      const last = await t.db
+        .selectFrom('results')
+        .select(['comment', 'time_taken'])
+        .where('id', '=', ok.body.ids[4999])
+        .executeTakeFirstOrThrow();
+      expect(last).toEqual({ comment: 'run 4999', time_taken: 4999 });
+    });
+
+    it('answers 404 only for the project or the run, 409 on a closed run and 403 on an archived project', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      const other = await scenario(t);
+      const body = { items: [{ tcaseId: tcases[0].id, status: 'passed', comment: '' }] };
+      for (const url of [
+        `/project/NOPE2/run/${runId}/result/batch`,
+        `/project/${code}/run/999999/result/batch`,
+        `/project/${code}/run/${other.runId}/result/batch`,
+      ]) {
+        const res = await t.post(url, body);
+        expect(res.status, url).toBe(404);
+        expect(res.body.code).toBe('NOT_FOUND');
+      }
+      await archive(t, project.id, new Date().toISOString());
+      const archived = await t.post(`/project/${code}/run/${runId}/result/batch`, body);
+      expect(archived.status).toBe(403);
+      expect(archived.body.message).toMatch(/archived/);
+      await archive(t, project.id, null);
+      await t.post(`/project/${code}/run/${runId}/close`);
+      const closed = await t.post(`/project/${code}/run/${runId}/result/batch`, body);
+      expect(closed.status).toBe(409);
+      expect(closed.body.code).toBe('CONFLICT');
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('answers 401 without a key and 403 to a viewer', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const body = { items: [{ tcaseId: tcases[0].id, status: 'passed', comment: '' }] };
+      const url = `/project/${code}/run/${runId}/result/batch`;
+      expect((await t.post(url, body, { key: null })).status).toBe(401);
+      const viewer = await userWithKey(t, 'viewer');
+      const res = await t.post(url, body, { key: viewer.key });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('FORBIDDEN');
+      expect(await countResults(t, runId)).toBe(0);
+    });
+
+    it('keeps the counters exact when batches for one run arrive at the same time', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/result/batch`;
+      const statuses = ['passed', 'failed', 'blocked', 'skipped'];
+      const responses = await Promise.all(
+        statuses.map((status) =>
+          t.post(url, { items: tcases.map((c) => ({ tcaseId: c.id, status, comment: '' })) }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      const run = await getRun(t, code, runId);
+      const cases = [...(await runTcases(t, code, runId)).values()];
+      const expected: Record<string, number> = { all: 3 };
+      for (const c of cases) expected[c.status] = (expected[c.status] ?? 0) + 1;
+      expect(run.statusCounts).toEqual(counts(expected));
+      expect(await countResults(t, runId)).toBe(12);
+    });
+  });
+});

@@ -1,0 +1,17 @@
+import type { Db } from '../../db/create-db.js';
+import type { TenantsTable } from '../../db/schema.js';
+
+export type TenantRow = TenantsTable;
+
+export const findTenant = (db: Db, id: string) =>
+  db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findTenantByHost = (db: Db, host: string) =>
+  db.selectFrom('tenants').selectAll().where('host', '=', host).executeTakeFirst();
+
+export const listTenants = (db: Db) => db.selectFrom('tenants').selectAll().orderBy('created_at').execute();
+
+export const insertTenant = (db: Db, row: TenantRow) => db.insertInto('tenants').values(row).execute();
+
+export const updateTenant = (db: Db, id: string, values: Partial<TenantRow>) =>
+  db.updateTable('tenants').set(values).where('id', '=', id).executeTakeFirst();
