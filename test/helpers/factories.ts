@@ -1,0 +1,40 @@
+import { expect } from 'vitest';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { addMember } from '../../src/modules/projects/projects.service.js';
+import { createUser } from '../../src/modules/users/users.service.js';
+import type { Role } from '../../src/modules/users/roles.js';
+import type { TestEnv } from './test-app.js';
+import { uniqueProjectCode } from './codes.js';
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A user of the given role with an API key of its own. */
+export async function userWithKey(t: TestEnv, role: Role, options: { keyName?: string } = {}) {
+  const suffix = unique();
+  const user = await createUser(t.db, t.tenantId, {
+    email: `${role}-${suffix}@example.com`,
+    name: `${role} ${suffix}`,
+    role,
+  });
+  const { key, id: keyId } = await createApiKey(t.db, t.tenantId, {
+    userId: user.id,
+    name: options.keyName ?? `key-${suffix}`,
+  });
+  return { user, key, keyId };
+}
+
+/** A project created through the API by the owner; `members` get access to it. */
+export async function createProject(
+  t: TestEnv,
+  overrides: Record<string, unknown> = {},
+  members: number[] = [],
+): Promise<{ id: string; code: string; title: string }> {
+  const n = unique();
+  const code = (overrides.code as string) ?? uniqueProjectCode('P');
+  const body = { code, title: `Project ${n}`, ...overrides };
+  const res = await t.post('/project', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  for (const userId of members) await addMember(t.db, t.tenantId, res.body.id, userId);
+  return { id: res.body.id, code, title: body.title as string };
+}

@@ -1,0 +1,929 @@
+import type { ApiResponse } from '../helpers/test-app.js';
+import type { Db } from '../../src/db/create-db.js';
+import type { Role } from '../../src/modules/users/roles.js';
+import type { ProjectData } from './fixtures.js';
+import { uniqueProjectCode } from '../helpers/codes.js';
+
+/**
+ * The expectation table of the security suite: one row per route of the application. The authorisation
+ * matrix (authorization.test.ts) reads the routes from the built app and FAILS for a route without a row
+ * here (and for a row without a route), so every new endpoint has to say who may call it.
+ *
+ * A row says:
+ * - `auth`: the minimum role (D3), or `public` for routes outside authentication;
+ * - `project`: the route works inside one project: non-admins must be members (D3); `write` routes
+ *   answer 403 on an archived project (public-api.md Authentication 7);
+ * - `restricted`: SIEM-LOG-ONLY keys may call it (D5: only the audit log);
+ * - `prepare`: builds a request that succeeds for an allowed caller (creating fresh resources when the
+ *   call consumes them), and `ok` the status it answers; `archived` overrides what an owner gets when
+ *   the target project is archived.
+ */
+
+export type Client = (
+  method: string,
+  path: string,
+  options?: {
+    body?: unknown;
+    query?: Record<string, string | number>;
+    headers?: Record<string, string>;
+    /** Another key than the owner's. */
+    key?: string;
+  },
+) => Promise<ApiResponse>;
+
+export interface MatrixUser {
+  id: number;
+  key: string;
+  email: string;
+  password: string;
+}
+
+/** What a row's `prepare` may use. `p` is the path prefix of the shared project. */
+export interface MatrixCtx {
+  db: Db;
+  tenantId: string;
+  fx: ProjectData;
+  p: string;
+  /** The caller of this case (the owner for anonymous and restricted-key cases). */
+  actor: MatrixUser;
+  owner: MatrixUser;
+  /** Requests as the owner of the tenant, for making what a case consumes. */
+  asOwner: Client;
+  unique: () => string;
+  /** A project the member users belong to (like `fx`, but empty). */
+  freshProject: () => Promise<{ id: string; code: string; title: string }>;
+  /** A fresh user with an API key and a password. */
+  newUser: (role: Exclude<Role, 'owner'>) => Promise<MatrixUser>;
+}
+
+export interface Prepared {
+  /** Relative to /api/public/v0 unless it starts with /api/. */
+  path: string;
+  body?: unknown;
+  query?: Record<string, string | number>;
+  headers?: Record<string, string>;
+  /** The project the request targets when it is not the shared one (the archived case archives it). */
+  project?: string;
+  /** Undoes what the call did when later cases depend on it. */
+  cleanup?: () => Promise<unknown>;
+}
+
+export interface RouteRow {
+  auth: Role | 'public';
+  project?: 'read' | 'write';
+  restricted?: boolean;
+  prepare: (c: MatrixCtx) => Prepared | Promise<Prepared>;
+  ok: number;
+  /** What the owner gets when the target project is archived (default: 403 for writes, `ok` for reads). */
+  archived?: number;
+  /** What the owner gets through a session cookie, when it differs from an API key's `ok`. */
+  session?: number;
+  /** A successful call ends the owner's session (the harness signs in again). */
+  endsSession?: boolean;
+}
+
+/** Routes outside `/api/` that need no authentication: health checks and the API documentation. */
+export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs'];
+
+const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
+  const r = await res;
+  if (r.status >= 300) throw new Error(`fixture request failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id;
+};
+
+const multipart = (field: string, name: string, content: string) => {
+  const boundary = 'matrix-boundary-7d1f';
+  return {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body:
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n` +
+      `Content-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+  };
+};
+
+const newTcase = (c: MatrixCtx, p = c.p) =>
+  idOf(
+    c.asOwner('POST', `${p}/tcase`, {
+      body: { title: `T ${c.unique()}`, type: 'standalone', folderId: c.fx.folderId, priority: 'low' },
+    }),
+  );
+
+const newRun = (c: MatrixCtx, tcaseIds = [c.fx.tcaseId]) =>
+  idOf(
+    c.asOwner('POST', `${c.p}/run`, {
+      body: { title: `R ${c.unique()}`, type: 'static_struct', queryPlans: [{ tcaseIds }] },
+    }),
+  );
+
+const PASSWORD_NEW = 'another-password-123';
+
+export const ROUTE_TABLE: Record<string, RouteRow> = {
+  // ---- web application (private API) ----
+  'POST /api/auth/login': {
+    auth: 'public',
+    prepare: async (c) => {
+      const u = await c.newUser('viewer');
+      return { path: '/api/auth/login', body: { email: u.email, password: u.password } };
+    },
+    ok: 200,
+  },
+  // A key is not a session: signing out answers 400 to key callers and ends a cookie's session.
+  'POST /api/auth/logout': {
+    auth: 'viewer',
+    prepare: () => ({ path: '/api/auth/logout' }),
+    ok: 400,
+    session: 200,
+    endsSession: true,
+  },
+  'POST /api/auth/invitation': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/auth/invitation', body: { token: 'no-such-invitation' } }),
+    ok: 404,
+  },
+  'POST /api/auth/register': {
+    auth: 'public',
+    prepare: () => ({
+      path: '/api/auth/register',
+      body: { token: 'no-such-invitation', name: 'X', password: 'password-123' },
+    }),
+    ok: 400,
+  },
+  'POST /api/auth/password-reset/request': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/auth/password-reset/request', body: { email: 'nobody@example.com' } }),
+    ok: 200,
+  },
+  'POST /api/auth/password-reset': {
+    auth: 'public',
+    prepare: () => ({
+      path: '/api/auth/password-reset',
+      body: { token: 'no-such-reset', password: 'password-123' },
+    }),
+    ok: 400,
+  },
+  'DELETE /api/project/:project': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const p = await c.freshProject();
+      return { path: `/api/project/${p.code}`, project: p.code };
+    },
+    ok: 200,
+    archived: 200,
+  },
+
+  'GET /api/public/v0/openapi.json': { auth: 'public', prepare: () => ({ path: '/openapi.json' }), ok: 200 },
+
+  // ---- projects ----
+  'GET /api/public/v0/project': { auth: 'viewer', prepare: () => ({ path: '/project' }), ok: 200 },
+  'POST /api/public/v0/project': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: '/project',
+      body: { code: uniqueProjectCode('N'), title: `New ${c.unique()}` },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: c.p }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const p = await c.freshProject();
+      return { path: `/project/${p.code}`, project: p.code };
+    },
+    ok: 200,
+    archived: 200,
+  },
+  'POST /api/public/v0/project/:project/archive': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const p = await c.freshProject();
+      return { path: `/project/${p.code}/archive`, project: p.code };
+    },
+    ok: 200,
+    archived: 409,
+  },
+  'POST /api/public/v0/project/:project/unarchive': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const p = await c.freshProject();
+      await c.asOwner('POST', `/project/${p.code}/archive`);
+      return { path: `/project/${p.code}/unarchive`, project: p.code };
+    },
+    ok: 200,
+    archived: 200,
+  },
+  'GET /api/public/v0/project/:project/member': {
+    auth: 'admin',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/member` }),
+    ok: 200,
+  },
+  // Access can be managed on an archived project (it is not project content).
+  'POST /api/public/v0/project/:project/member': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const u = await c.newUser('viewer');
+      return { path: `${c.p}/member`, body: { userId: u.id } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/member/:userId': {
+    auth: 'admin',
+    project: 'read',
+    prepare: async (c) => {
+      const u = await c.newUser('viewer');
+      await c.asOwner('POST', `${c.p}/member`, { body: { userId: u.id } });
+      return { path: `${c.p}/member/${u.id}` };
+    },
+    ok: 200,
+  },
+
+  // ---- folders, test cases ----
+  'GET /api/public/v0/project/:project/tcase/folders': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/folders` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/folder/bulk': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/tcase/folder/bulk`,
+      body: { folders: [{ path: ['Matrix', c.unique()] }] },
+    }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/tcase': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/tcase`,
+      body: { title: `T ${c.unique()}`, type: 'standalone', folderId: c.fx.folderId, priority: 'low' },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/tcase/count': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/count` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/seq': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({
+      path: `${c.p}/tcase/seq`,
+      body: { seqIds: [`${c.fx.project.code}-${c.fx.tcaseSeq}`] },
+    }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/bulk': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/tcase/bulk`,
+      body: { folderPath: ['cli-import'], tcases: [{ title: `B ${c.unique()}` }] },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/tcase/:id': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/project/:project/tcase/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/tcase/${await newTcase(c)}`, body: { priority: 'high' } }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/tcase/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/tcase/${await newTcase(c)}` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/tcase/:id/version/:version': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}/version/1` }),
+    ok: 200,
+  },
+
+  // ---- repository resources ----
+  'GET /api/public/v0/project/:project/tag': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tag` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/requirement': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/requirement` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/shared-step': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-step` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/shared-step': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/shared-step`,
+      body: { title: `S ${c.unique()}`, subSteps: [{ description: 'd' }] },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/shared-step/:id': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-step/${c.fx.sharedStepId}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/project/:project/shared-step/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/shared-step/${c.fx.sharedStepId}`, body: { title: `S ${c.unique()}` } }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/shared-step/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/shared-step`, {
+          body: { title: `S ${c.unique()}`, subSteps: [{ description: 'd' }] },
+        }),
+      );
+      return { path: `${c.p}/shared-step/${id}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/shared-step/:id/version/:version': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-step/${c.fx.sharedStepId}/version/1` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/shared-precondition': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-precondition` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/shared-precondition': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/shared-precondition`,
+      body: { title: `P ${c.unique()}`, text: '<p>x</p>' },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/shared-precondition/:id': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-precondition/${c.fx.sharedPreconditionId}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/project/:project/shared-precondition/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/shared-precondition/${c.fx.sharedPreconditionId}`,
+      body: { title: `P ${c.unique()}` },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/shared-precondition/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/shared-precondition`, { body: { title: `P ${c.unique()}`, text: 'x' } }),
+      );
+      return { path: `${c.p}/shared-precondition/${id}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/shared-precondition/:id/version/:version': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-precondition/${c.fx.sharedPreconditionId}/version/1` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/custom-field': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/custom-field` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/milestone': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/milestone` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/milestone': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/milestone`, body: { title: `M ${c.unique()}` } }),
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/milestone/:milestone/archive': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/milestone`, { body: { title: `M ${c.unique()}` } }));
+      return { path: `${c.p}/milestone/${id}/archive` };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/milestone/:milestone/unarchive': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/milestone`, { body: { title: `M ${c.unique()}` } }));
+      await c.asOwner('POST', `${c.p}/milestone/${id}/archive`);
+      return { path: `${c.p}/milestone/${id}/unarchive` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/configuration': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/configuration` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/configuration': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/configuration`, body: { title: `C ${c.unique()}` } }),
+    ok: 201,
+  },
+
+  // ---- runs, results, logs, plans ----
+  'GET /api/public/v0/project/:project/run': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/run`,
+      body: { title: `R ${c.unique()}`, type: 'static', queryPlans: [{ tcaseIds: [c.fx.tcaseId] }] },
+    }),
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/run/clone': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/run/clone`, body: { runId: c.fx.runId, title: `Clone ${c.unique()}` } }),
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/run/:run/close': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/run/${await newRun(c)}/close` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/run/:run/tcase': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/tcase` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/run/:run/tcase/:tcase': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/tcase/${c.fx.tcaseId}` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/tcase/add': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/run/${await newRun(c)}/tcase/add`,
+      body: { tcaseIds: [await newTcase(c)] },
+    }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/tcase/remove': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const extra = await newTcase(c);
+      return {
+        path: `${c.p}/run/${await newRun(c, [c.fx.tcaseId, extra])}/tcase/remove`,
+        body: { tcaseIds: [extra] },
+      };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/tcase/:tcase/result': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/run/${c.fx.runId}/tcase/${c.fx.tcaseId}/result`,
+      body: { status: 'passed', comment: '' },
+    }),
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/run/:run/result/batch': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/run/${c.fx.runId}/result/batch`,
+      body: { items: [{ tcaseId: c.fx.tcaseId, status: 'blocked', comment: '' }] },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/run/:run/log': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/log` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/log': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/log`, body: { comment: 'pipeline step failed' } }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/plan': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/plan` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/plan': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/plan`,
+      body: {
+        title: `Plan ${c.unique()}`,
+        runs: [{ title: 'r', queryPlans: [{ tcaseIds: [c.fx.tcaseId] }] }],
+      },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/plan/:plan': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/plan/${c.fx.planId}` }),
+    ok: 200,
+  },
+
+  // ---- integrations (D3: admin; the links of a project are readable by its members) ----
+  'GET /api/public/v0/integration': { auth: 'admin', prepare: () => ({ path: '/integration' }), ok: 200 },
+  'POST /api/public/v0/integration': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: '/integration',
+      body: { name: `I ${c.unique()}`, type: 'tracker_c', config: { organizationKey: 'K' }, token: 'secret' },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/integration/:integrationId': {
+    auth: 'admin',
+    prepare: (c) => ({ path: `/integration/${c.fx.integrationId}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/integration/:integrationId': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: `/integration/${c.fx.integrationId}`,
+      body: { config: { organizationKey: `K${c.unique()}` } },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/integration/:integrationId': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/integration', {
+          body: { name: `I ${c.unique()}`, type: 'tracker_c', config: { organizationKey: 'K' } },
+        }),
+      );
+      return { path: `/integration/${id}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/integration': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/integration` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/integration': {
+    auth: 'admin',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/integration`,
+      body: { integrationId: c.fx.integrationId, config: { teamId: 't1', teamName: 'Core' } },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/integration/:integrationId': {
+    auth: 'admin',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/integration', {
+          body: { name: `A ${c.unique()}`, type: 'tracker_a', config: { account: 'a' } },
+        }),
+      );
+      const linked = await c.asOwner('POST', `${c.p}/integration`, {
+        body: { integrationId: id, config: { repo: 'r' } },
+      });
+      if (linked.status !== 200) throw new Error(`link failed: ${JSON.stringify(linked.body)}`);
+      return { path: `${c.p}/integration/${id}` };
+    },
+    ok: 200,
+  },
+
+  // ---- audit log (D5, D6, D13) ----
+  'GET /api/public/v0/audit-logs': {
+    auth: 'admin',
+    restricted: true,
+    prepare: () => ({ path: '/audit-logs' }),
+    ok: 200,
+  },
+
+  // ---- tenant-wide settings ----
+  'GET /api/public/v0/settings/preferences/status': {
+    auth: 'viewer',
+    prepare: () => ({ path: '/settings/preferences/status' }),
+    ok: 200,
+  },
+  'POST /api/public/v0/settings/preferences/status': {
+    auth: 'admin',
+    prepare: () => ({
+      path: '/settings/preferences/status',
+      body: { statuses: [{ id: 'custom1', name: 'Flaky', color: 'blue', isActive: true }] },
+    }),
+    ok: 200,
+  },
+  // D3: custom fields are managed by admins; project members read them through the project.
+  'GET /api/public/v0/custom-field': { auth: 'admin', prepare: () => ({ path: '/custom-field' }), ok: 200 },
+  'POST /api/public/v0/custom-field': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: '/custom-field',
+      body: { type: 'text', systemName: `f${c.unique()}`, name: `F ${c.unique()}` },
+    }),
+    ok: 201,
+  },
+  'POST /api/public/v0/custom-field/order': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const list = await c.asOwner('GET', '/custom-field');
+      return {
+        path: '/custom-field/order',
+        body: { ids: list.body.customFields.map((f: { id: string }) => f.id) },
+      };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/custom-field/:id': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/custom-field', {
+          body: { type: 'text', systemName: `g${c.unique()}`, name: `G ${c.unique()}` },
+        }),
+      );
+      return { path: `/custom-field/${id}` };
+    },
+    ok: 200,
+  },
+  'PATCH /api/public/v0/custom-field/:id': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/custom-field', {
+          body: { type: 'text', systemName: `h${c.unique()}`, name: `H ${c.unique()}` },
+        }),
+      );
+      return { path: `/custom-field/${id}`, body: { name: `H2 ${c.unique()}` } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/public/v0/custom-field/:id': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/custom-field', {
+          body: { type: 'text', systemName: `k${c.unique()}`, name: `K ${c.unique()}` },
+        }),
+      );
+      return { path: `/custom-field/${id}` };
+    },
+    ok: 200,
+  },
+
+  // ---- files ----
+  'POST /api/public/v0/file': {
+    auth: 'test-runner',
+    prepare: () => ({ path: '/file', ...multipart('file', 'a.txt', 'hello') }),
+    ok: 201,
+  },
+  'POST /api/public/v0/file/batch': {
+    auth: 'test-runner',
+    prepare: () => ({ path: '/file/batch', ...multipart('files', 'b.txt', 'hello') }),
+    ok: 201,
+  },
+  'GET /api/public/v0/file/:id': {
+    auth: 'viewer',
+    prepare: async (c) => {
+      const m = multipart('file', 'c.txt', 'hello');
+      const id = await idOf(c.asOwner('POST', '/file', { body: m.body, headers: m.headers }));
+      return { path: `/file/${id}` };
+    },
+    ok: 200,
+  },
+
+  // ---- users and accounts ----
+  'GET /api/public/v0/users': { auth: 'viewer', prepare: () => ({ path: '/users' }), ok: 200 },
+  'GET /api/public/v0/users/me': { auth: 'viewer', prepare: () => ({ path: '/users/me' }), ok: 200 },
+  'GET /api/public/v0/users/invitations': {
+    auth: 'admin',
+    prepare: () => ({ path: '/users/invitations' }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/invitations': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: '/users/invitations',
+      body: { email: `inv-${c.unique()}@example.com`, role: 'viewer' },
+    }),
+    ok: 201,
+  },
+  'DELETE /api/public/v0/users/invitations/:invitationId': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/users/invitations', {
+          body: { email: `inv-${c.unique()}@example.com`, role: 'viewer' },
+        }),
+      );
+      return { path: `/users/invitations/${id}` };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/users/:userId/role': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/users/${(await c.newUser('viewer')).id}/role`, body: { role: 'user' } }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/:userId/deactivate': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/users/${(await c.newUser('viewer')).id}/deactivate` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/:userId/reactivate': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const u = await c.newUser('viewer');
+      await c.asOwner('POST', `/users/${u.id}/deactivate`);
+      return { path: `/users/${u.id}/reactivate` };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/users/transfer-ownership': {
+    auth: 'owner',
+    prepare: async (c) => {
+      const heir = await c.newUser('admin');
+      return {
+        path: '/users/transfer-ownership',
+        body: { userId: heir.id },
+        // Hand it back so that later cases still have their owner.
+        cleanup: async () => {
+          const back = await c.asOwner('POST', '/users/transfer-ownership', {
+            body: { userId: c.owner.id },
+            key: heir.key,
+          });
+          if (back.status !== 200) throw new Error(`ownership not returned: ${JSON.stringify(back.body)}`);
+        },
+      };
+    },
+    ok: 200,
+  },
+  // Changing a password through a key ends all of one's sessions.
+  'POST /api/public/v0/users/me/password': {
+    auth: 'viewer',
+    endsSession: true,
+    prepare: (c) => ({
+      path: '/users/me/password',
+      body: { currentPassword: c.actor.password, newPassword: PASSWORD_NEW },
+      cleanup: () =>
+        c.asOwner('POST', '/users/me/password', {
+          body: { currentPassword: PASSWORD_NEW, newPassword: c.actor.password },
+          key: c.actor.key,
+        }),
+    }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/me/email': {
+    auth: 'viewer',
+    prepare: (c) => ({
+      path: '/users/me/email',
+      body: { email: `moved-${c.unique()}@matrix.example.com`, password: c.actor.password },
+    }),
+    ok: 200,
+  },
+  'GET /api/public/v0/users/me/2fa': { auth: 'viewer', prepare: () => ({ path: '/users/me/2fa' }), ok: 200 },
+  'POST /api/public/v0/users/me/2fa/setup': {
+    auth: 'viewer',
+    prepare: (c) => ({ path: '/users/me/2fa/setup', body: { password: c.actor.password } }),
+    ok: 200,
+  },
+  // Without a pending setup a code can't match: 400 proves the caller got past authorisation (flows: two-factor.test.ts).
+  'POST /api/public/v0/users/me/2fa/enable': {
+    auth: 'viewer',
+    prepare: () => ({ path: '/users/me/2fa/enable', body: { totp: '000000' } }),
+    ok: 400,
+  },
+  // Two-factor sign-in is off for these callers: 409 shows they got past authorisation (flows: two-factor.test.ts).
+  'POST /api/public/v0/users/me/2fa/disable': {
+    auth: 'viewer',
+    prepare: (c) => ({ path: '/users/me/2fa/disable', body: { password: c.actor.password, totp: '000000' } }),
+    ok: 409,
+  },
+  'POST /api/public/v0/users/me/2fa/recovery-codes': {
+    auth: 'viewer',
+    prepare: (c) => ({
+      path: '/users/me/2fa/recovery-codes',
+      body: { password: c.actor.password, totp: '000000' },
+    }),
+    ok: 409,
+  },
+  'GET /api/public/v0/users/me/api-keys': {
+    auth: 'viewer',
+    prepare: () => ({ path: '/users/me/api-keys' }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/me/api-keys': {
+    auth: 'viewer',
+    prepare: (c) => ({ path: '/users/me/api-keys', body: { name: `own ${c.unique()}` } }),
+    ok: 201,
+  },
+  'DELETE /api/public/v0/users/me/api-keys/:keyId': {
+    auth: 'viewer',
+    prepare: async (c) => {
+      const created = await c.asOwner('POST', '/users/me/api-keys', {
+        body: { name: `own ${c.unique()}` },
+        key: c.actor.key,
+      });
+      // When the caller may not create keys, any id will do: the answer is decided before it is looked at.
+      return { path: `/users/me/api-keys/${created.body?.id ?? 'none'}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/api-keys': { auth: 'admin', prepare: () => ({ path: '/api-keys' }), ok: 200 },
+  'POST /api/public/v0/api-keys': {
+    auth: 'admin',
+    prepare: async (c) => ({
+      path: '/api-keys',
+      body: { userId: (await c.newUser('viewer')).id, name: `k ${c.unique()}` },
+    }),
+    ok: 201,
+  },
+  'DELETE /api/public/v0/api-keys/:keyId': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const u = await c.newUser('viewer');
+      const created = await c.asOwner('POST', '/api-keys', {
+        body: { userId: u.id, name: `k ${c.unique()}` },
+      });
+      return { path: `/api-keys/${created.body.id}` };
+    },
+    ok: 200,
+  },
+};
