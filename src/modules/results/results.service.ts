@@ -26,6 +26,8 @@ const MAX_DETAILS = 50;
 /** One result to record, its test case already named by `ref` (id, seq or legacy id). */
 interface ResultInput {
   ref: string;
+  /** Who records it: author, API key and isAutomated come from here (a group commit mixes callers). */
+  by: Actor;
   status: ResultStatus;
   comment: string;
   timeTaken?: number | null;
@@ -141,7 +143,7 @@ async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<
  */
 async function writeResults(
   db: Db,
-  actor: Actor,
+  tenantId: string,
   run: { id: number; type: string; projectId: string },
   items: ResultInput[],
   pathOf: (i: number) => string,
@@ -152,11 +154,11 @@ async function writeResults(
 ): Promise<Recorded> {
   return inTransaction(db, async (trx) => {
     const now = nowIso();
-    if (!(await repo.lockOpenRun(trx, actor.tenantId, run.id))) throw conflict('run is closed');
+    if (!(await repo.lockOpenRun(trx, tenantId, run.id))) throw conflict('run is closed');
 
     // An id or a sequence number beats a legacy id that looks the same (as for a path segment); legacy
     // ids are looked up only for the references nothing else matched.
-    const find = repo.findRunTcaseStates(trx, actor.tenantId, run.id, run.projectId);
+    const find = repo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
     const refs = [...new Set(items.map((it) => it.ref))];
     const found = new Map<string, repo.RunTcaseStateRow>();
     for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r)))) found.set(row.tcase_id, row);
@@ -193,7 +195,6 @@ async function writeResults(
     // D17/D18, applied item by item: a result records the version the run shows at that moment; in
     // static_struct and live runs a non-open status pins that version and `open` un-pins it.
     const pins = run.type !== 'static';
-    const automated = actor.apiKeyId !== null ? 1 : 0;
     const sanitise = commentSanitiser();
     const state = new Map<
       string,
@@ -210,7 +211,7 @@ async function writeResults(
       if (pins) s.version = item.status === 'open' ? null : shown;
       s.last = i;
       return {
-        tenant_id: actor.tenantId,
+        tenant_id: tenantId,
         run_id: run.id,
         tcase_id: row.tcase_id,
         tcase_version: shown,
@@ -218,8 +219,8 @@ async function writeResults(
         comment: sanitise(item.comment),
         time_taken:
           item.timeTaken === undefined || item.timeTaken === null ? null : Math.round(item.timeTaken),
-        author_id: actor.userId,
-        api_key_id: actor.apiKeyId,
+        author_id: item.by.userId,
+        api_key_id: item.by.apiKeyId,
         internal: 0,
         created_at: now,
       };
@@ -228,7 +229,7 @@ async function writeResults(
 
     const linkRows = items.flatMap((item, i) =>
       (item.links ?? []).map((link) => ({
-        tenant_id: actor.tenantId,
+        tenant_id: tenantId,
         result_id: resultIds[i],
         integration_id: link.integrationId,
         url: link.url,
@@ -245,15 +246,16 @@ async function writeResults(
     };
     const tcaseRows: Insertable<RunTcasesTable>[] = [];
     for (const [tcaseId, s] of state) {
-      const newStatus = items[s.last].status;
+      const last = items[s.last];
+      const newStatus = last.status;
       bump(s.oldStatus, -1);
       bump(newStatus, +1);
       tcaseRows.push({
-        tenant_id: actor.tenantId,
+        tenant_id: tenantId,
         run_id: run.id,
         tcase_id: tcaseId,
         status: newStatus,
-        is_automated: automated,
+        is_automated: last.by.apiKeyId !== null ? 1 : 0,
         // Only rows in the run were resolved; the upsert never changes in_run.
         in_run: 1,
         version: s.version,
@@ -262,7 +264,7 @@ async function writeResults(
       });
     }
     await repo.updateRunTcaseStates(trx, tcaseRows);
-    await repo.finishRunWrite(trx, actor.tenantId, run.id, now, deltas);
+    await repo.finishRunWrite(trx, tenantId, run.id, now, deltas);
     return { ids: resultIds };
   });
 }
@@ -296,7 +298,7 @@ export async function recordResult(
 ): Promise<{ id: number }> {
   const { project, run } = await getRunForResults(db, actor, projectRef, runId);
   const notInRun = () => notFound(`test case "${tcaseRef}" not found in run ${run.id}`);
-  const item: ResultInput = { ...input, status: input.status as ResultStatus, ref: tcaseRef };
+  const item: ResultInput = { ...input, status: input.status as ResultStatus, ref: tcaseRef, by: actor };
   const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
   if (errors.length > 0) {
     // A test case that is not in the run is a 404, before anything wrong in the body.
@@ -304,8 +306,7 @@ export async function recordResult(
     throw validationError(errors, 'Invalid result');
   }
   // The reference is resolved once, inside the transaction (same precedence: id or seq before legacy id).
-  const { ids } = await writeResults(db, actor, run, [item], () => '', [], 'Invalid result', notInRun);
-  return { id: ids[0] };
+  return { id: await groupCommitFor(db).submit({ tenantId: actor.tenantId, run, item, notInRun }) };
 }
 
 /**
@@ -323,6 +324,7 @@ export async function recordResultBatch(
   const { project, run } = await getRunForResults(db, actor, projectRef, runId);
   const items: ResultInput[] = input.items.map((it: BatchResultItem) => ({
     ref: it.tcaseId,
+    by: actor,
     status: it.status as ResultStatus,
     comment: it.comment,
     timeTaken: it.timeTaken,
@@ -330,5 +332,137 @@ export async function recordResultBatch(
   }));
   const pathOf = (i: number) => `/items/${i}`;
   const errors = await validateItems(db, actor.tenantId, project.id, items, pathOf);
-  return writeResults(db, actor, run, items, pathOf, errors, 'Invalid result batch');
+  return writeResults(db, actor.tenantId, run, items, pathOf, errors, 'Invalid result batch');
+}
+
+// ---- Group commit of single results ----
+
+type RunRef = { id: number; type: string; projectId: string };
+
+interface PendingResult {
+  tenantId: string;
+  run: RunRef;
+  item: ResultInput;
+  notInRun: () => AppError;
+  resolve: (id: number) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A group writes at most this many results in one transaction, so one commit never grows without bound. */
+const MAX_GROUP = 500;
+
+/**
+ * Group commit for single results (issue 6): CI pipelines post results one by one from many connections,
+ * and each alone would pay a transaction, the run's lock and ~10 statements. Results that arrive while a
+ * commit is under way wait for the next one and are written together: one transaction, per run one lock and
+ * multi-row statements, applied in arrival order (so the last result of a case decides its status, as if
+ * they had come one after another). Each caller is answered only after the commit, so nothing
+ * acknowledged is lost. When a group fails (a case not in its run, a run closed meanwhile), nothing of it
+ * is kept and each result is written on its own, so every caller gets its own answer.
+ */
+class ResultGroupCommit {
+  private pending: PendingResult[] = [];
+  private flushing = false;
+
+  constructor(private readonly db: Db) {}
+
+  submit(p: Omit<PendingResult, 'resolve' | 'reject'>): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.pending.push({ ...p, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // The first result of a quiet moment waits one turn of the event loop, so requests parsed in the
+        // same turn share its commit; the rest gather while that commit runs.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const group = this.pending.splice(0, MAX_GROUP);
+        await this.writeGroup(group);
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  private async writeGroup(group: PendingResult[]): Promise<void> {
+    if (group.length > 1) {
+      let ids: Map<PendingResult, number> | undefined;
+      try {
+        ids = await inTransaction(this.db, async (trx) => {
+          const out = new Map<PendingResult, number>();
+          const byRun = new Map<string, PendingResult[]>();
+          for (const p of group) {
+            const key = `${p.tenantId}\u0000${p.run.id}`;
+            const list = byRun.get(key);
+            if (list) list.push(p);
+            else byRun.set(key, [p]);
+          }
+          for (const list of byRun.values()) {
+            const { tenantId, run } = list[0];
+            const fail = () => new AppError('CONFLICT', 'group needs one-by-one writes');
+            const items = list.map((p) => p.item);
+            const { ids: written } = await writeResults(
+              trx,
+              tenantId,
+              run,
+              items,
+              () => '',
+              [],
+              'Invalid result',
+              fail,
+            );
+            list.forEach((p, i) => out.set(p, written[i]));
+          }
+          return out;
+        });
+      } catch {
+        ids = undefined; // nothing of the group was kept: write each alone below, for its own answer
+      }
+      if (ids) {
+        for (const p of group) p.resolve(ids.get(p)!);
+        return;
+      }
+    }
+    for (const p of group) {
+      try {
+        const { ids } = await writeResults(
+          this.db,
+          p.tenantId,
+          p.run,
+          [p.item],
+          () => '',
+          [],
+          'Invalid result',
+          p.notInRun,
+        );
+        p.resolve(ids[0]);
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+  }
+}
+
+const groupCommits = new WeakMap<Db, ResultGroupCommit>();
+
+/** The group commit of a database handle; inside a transaction (tests) results are written directly. */
+function groupCommitFor(db: Db): { submit: ResultGroupCommit['submit'] } {
+  if (db.isTransaction) {
+    return {
+      submit: async (p) =>
+        (await writeResults(db, p.tenantId, p.run, [p.item], () => '', [], 'Invalid result', p.notInRun))
+          .ids[0],
+    };
+  }
+  let gc = groupCommits.get(db);
+  if (!gc) {
+    gc = new ResultGroupCommit(db);
+    groupCommits.set(db, gc);
+  }
+  return gc;
 }

@@ -281,6 +281,101 @@ describeEachDb('results', (t) => {
     });
   });
 
+  // Single results that arrive together share one commit (results.service.ts, ResultGroupCommit).
+  describe('single results posted at the same time', () => {
+    it('records every one with its own author and key; each case shows its last result and the counters agree', async () => {
+      const { user, key, keyId } = await userWithKey(t, 'test-runner');
+      const project = await createProject(t, {}, [user.id]);
+      const tcases = await makeTcases(t, project.code, ['A', 'B', 'C', 'D']);
+      const runId = await makeRun(
+        t,
+        project.code,
+        tcases.map((c) => c.id),
+      );
+      const url = (id: string) => `/project/${project.code}/run/${runId}/tcase/${id}/result`;
+      // 40 results, four per case and status mixed, half from the owner and half from the runner.
+      const posts = Array.from({ length: 40 }, (_, i) => ({
+        tcase: tcases[i % 4].id,
+        status: ['failed', 'passed', 'blocked'][i % 3],
+        key: i % 2 === 0 ? undefined : key,
+      }));
+      const responses = await Promise.all(
+        posts.map((p) => t.post(url(p.tcase), { status: p.status, comment: '' }, { key: p.key })),
+      );
+      expect(responses.map((r) => r.status)).toEqual(posts.map(() => 201));
+      const ids = responses.map((r) => r.body.id as number);
+      expect(new Set(ids).size).toBe(40);
+      // Requests finish their checks in any order; whatever order they reached the database in, each case
+      // shows the status of its last result (highest id), and the counters agree with the cases.
+      const lastStatus = new Map<string, { id: number; status: string }>();
+      posts.forEach((p, i) => {
+        const seen = lastStatus.get(p.tcase);
+        if (!seen || seen.id < ids[i]) lastStatus.set(p.tcase, { id: ids[i], status: p.status });
+      });
+      const cases = await runTcases(t, project.code, runId);
+      const expected: Record<string, number> = { all: 4 };
+      for (const c of tcases) {
+        const status = lastStatus.get(c.id)!.status;
+        expect(cases.get(c.id)).toMatchObject({ status, isAutomated: true });
+        expected[status] = (expected[status] ?? 0) + 1;
+      }
+      expect((await getRun(t, project.code, runId)).statusCounts).toEqual(counts(expected));
+      expect(await countResults(t, runId)).toBe(40);
+
+      const stored = await t.db
+        .selectFrom('results')
+        .select(['id', 'author_id', 'api_key_id'])
+        .where('run_id', '=', runId)
+        .orderBy('id')
+        .execute();
+      expect(stored).toHaveLength(40);
+      for (const row of stored) {
+        const i = ids.indexOf(row.id);
+        expect(row.author_id).toBe(posts[i].key ? user.id : t.ownerId);
+        if (posts[i].key) expect(row.api_key_id).toBe(keyId);
+        else expect(row.api_key_id).not.toBe(keyId);
+      }
+    });
+
+    it('answers 404 only to the result whose case is not in the run and records the others beside it', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const outside = (await makeTcases(t, code, ['Not in the run']))[0];
+      const targets = [tcases[0].id, outside.id, tcases[1].id, tcases[2].id];
+      const responses = await Promise.all(
+        targets.map((id) =>
+          t.post(`/project/${code}/run/${runId}/tcase/${id}/result`, { status: 'blocked', comment: 'x' }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual([201, 404, 201, 201]);
+      expect(responses[1].body).toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringContaining(outside.id),
+      });
+      expect(await countResults(t, runId)).toBe(3);
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, blocked: 3 }));
+    });
+
+    it('writes results for several runs at once, each into its own run', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const otherRun = await makeRun(
+        t,
+        code,
+        tcases.map((c) => c.id),
+      );
+      const responses = await Promise.all(
+        [runId, otherRun, runId, otherRun].map((r, i) =>
+          t.post(`/project/${code}/run/${r}/tcase/${tcases[i % 3].id}/result`, {
+            status: r === runId ? 'passed' : 'skipped',
+            comment: '',
+          }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
+      expect((await getRun(t, code, otherRun)).statusCounts).toEqual(counts({ all: 3, open: 1, skipped: 2 }));
+    });
+  });
+
   describe('result links (D24)', () => {
     async function linkedIntegration(projectId: string) {
       const id = `int${Date.now().toString(36)}${++runCounter}`;
