@@ -68,7 +68,9 @@ function trustProxySetting(raw: string | undefined): boolean | number | string {
   if (/^(true|yes|on)$/i.test(raw)) return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   if (/^[\d.:a-fA-F/, ]+$/.test(raw)) return raw;
-  throw new ConfigError(`CASEBOOK_TRUST_PROXY must be true, false, a hop count or proxy addresses, got "${raw}"`);
+  throw new ConfigError(
+    `CASEBOOK_TRUST_PROXY must be true, false, a hop count or proxy addresses, got "${raw}"`,
+  );
 }
 
 function boolSetting(name: string, raw: string | undefined, fallback: boolean): boolean {

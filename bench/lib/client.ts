@@ -9,7 +9,10 @@ export class Client {
     const url = path.startsWith('/api/') ? `${this.baseUrl}${path}` : `${this.baseUrl}/api/public/v0${path}`;
     const res = await fetch(url, {
       method,
-      headers: { authorization: `ApiKey ${this.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `ApiKey ${this.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -22,7 +25,11 @@ export class Client {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -30,7 +30,8 @@ export async function generateDataset(
 
   const paths: string[][] = [];
   for (let a = 0; a < TOP; a++)
-    for (let b = 0; b < MID; b++) for (let c = 0; c < LEAF; c++) paths.push([`Area ${a}`, `Feature ${b}`, `Suite ${c}`]);
+    for (let b = 0; b < MID; b++)
+      for (let c = 0; c < LEAF; c++) paths.push([`Area ${a}`, `Feature ${b}`, `Suite ${c}`]);
   const { ids } = await client.post<{ ids: number[][] }>(`/project/${code}/tcase/folder/bulk`, {
     folders: paths.map((path) => ({ path })),
   });
@@ -84,5 +85,14 @@ export async function generateDataset(
     },
   );
   log(`  runs: ${runIds.length + 1}`);
-  return { projectCode: code, folderIds, leafFolderIds, topFolderIds, tcaseIds, tagTitles, bigRunId: bigRun.id, runIds };
+  return {
+    projectCode: code,
+    folderIds,
+    leafFolderIds,
+    topFolderIds,
+    tcaseIds,
+    tagTitles,
+    bigRunId: bigRun.id,
+    runIds,
+  };
 }

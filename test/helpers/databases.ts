@@ -54,7 +54,10 @@ export async function createPostgresDatabase(adminUrl: string): Promise<TestData
         // A pool's destroy() resolves before its sockets have closed; FORCE would kill them mid-close and
         // their 'terminating connection' errors would surface in whichever test runs next. Wait for them.
         for (let i = 0; i < 50; i++) {
-          const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          const { rows } = await c.query(
+            'select count(*)::int as n from pg_stat_activity where datname = $1',
+            [name],
+          );
           if (rows[0].n === 0) break;
           await new Promise((r) => setTimeout(r, 100));
         }
