@@ -150,7 +150,7 @@ async function writeResults(
   earlierErrors: ErrorDetail[],
   what: string,
   /** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
-  notInRun?: () => AppError,
+  notInRun?: () => Error,
 ): Promise<Recorded> {
   return inTransaction(db, async (trx) => {
     const now = nowIso();
@@ -287,6 +287,9 @@ function comparePaths(a: string, b: string): number {
  * Adds one result to a run test case named by id, seq or legacy id (public-api.md "Results"): 404 for
  * an unknown project, run or test case not in the run, 403 archived project, 409 closed run, 400 for an
  * inactive status (D23) or a link to an integration not linked to the project (D24). Status rules D18.
+ *
+ * A result with a built-in status and no links needs no check before the write, so it goes straight to
+ * the group commit, which finds the project and run itself (recordAlone gives every error's answer).
  */
 export async function recordResult(
   db: Db,
@@ -296,17 +299,37 @@ export async function recordResult(
   tcaseRef: string,
   input: CreateResultBody,
 ): Promise<{ id: number }> {
-  const { project, run } = await getRunForResults(db, actor, projectRef, runId);
-  const notInRun = () => notFound(`test case "${tcaseRef}" not found in run ${run.id}`);
   const item: ResultInput = { ...input, status: input.status as ResultStatus, ref: tcaseRef, by: actor };
-  const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
-  if (errors.length > 0) {
-    // A test case that is not in the run is a 404, before anything wrong in the body.
-    if (!(await resolveRunTcase(db, actor.tenantId, run, tcaseRef))) throw notInRun();
-    throw validationError(errors, 'Invalid result');
+  if ((item.links ?? []).length > 0 || !(BUILT_IN_STATUS_IDS as readonly string[]).includes(item.status)) {
+    const { project, run } = await getRunForResults(db, actor, projectRef, runId);
+    const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
+    if (errors.length > 0) {
+      // A test case that is not in the run is a 404, before anything wrong in the body.
+      if (!(await resolveRunTcase(db, actor.tenantId, run, tcaseRef))) throw notFoundInRun(tcaseRef, run.id);
+      throw validationError(errors, 'Invalid result');
+    }
   }
-  // The reference is resolved once, inside the transaction (same precedence: id or seq before legacy id).
-  return { id: await groupCommitFor(db).submit({ tenantId: actor.tenantId, run, item, notInRun }) };
+  return { id: await groupCommitFor(db).submit({ projectRef, runId, item }) };
+}
+
+const notFoundInRun = (tcaseRef: string, runId: number) =>
+  notFound(`test case "${tcaseRef}" not found in run ${runId}`);
+
+/** One single result in its own transaction, with every check and its answer (404, 403, 409). */
+async function recordAlone(db: Db, p: SingleResult): Promise<number> {
+  const { run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
+  const notInRun = () => notFoundInRun(p.item.ref, run.id);
+  const { ids } = await writeResults(
+    db,
+    p.item.by.tenantId,
+    run,
+    [p.item],
+    () => '',
+    [],
+    'Invalid result',
+    notInRun,
+  );
+  return ids[0];
 }
 
 /**
@@ -337,13 +360,14 @@ export async function recordResultBatch(
 
 // ---- Group commit of single results ----
 
-type RunRef = { id: number; type: string; projectId: string };
-
-interface PendingResult {
-  tenantId: string;
-  run: RunRef;
+/** A single result as submitted: its project and run are found inside the commit. */
+interface SingleResult {
+  projectRef: string;
+  runId: number;
   item: ResultInput;
-  notInRun: () => AppError;
+}
+
+interface PendingResult extends SingleResult {
   resolve: (id: number) => void;
   reject: (err: unknown) => void;
 }
@@ -351,14 +375,19 @@ interface PendingResult {
 /** A group writes at most this many results in one transaction, so one commit never grows without bound. */
 const MAX_GROUP = 500;
 
+/** Any problem in a group: its transaction is rolled back and each result is written alone for its answer. */
+class GroupNeedsSingleWrites extends Error {}
+
 /**
  * Group commit for single results (issue 6): CI pipelines post results one by one from many connections,
- * and each alone would pay a transaction, the run's lock and ~10 statements. Results that arrive while a
- * commit is under way wait for the next one and are written together: one transaction, per run one lock and
- * multi-row statements, applied in arrival order (so the last result of a case decides its status, as if
- * they had come one after another). Each caller is answered only after the commit, so nothing
- * acknowledged is lost. When a group fails (a case not in its run, a run closed meanwhile), nothing of it
- * is kept and each result is written on its own, so every caller gets its own answer.
+ * and each alone would pay a transaction, the project and run lookups, the run's lock and ~10 statements.
+ * Results that arrive while a commit is under way wait for the next one and are written together: one
+ * transaction; per caller, project and run the access checks once (getRunForResults); per run one lock and
+ * multi-row statements, in arrival order (the last result of a case decides its status, as if they had
+ * come one after another). Each caller is answered only after the commit, so nothing acknowledged is
+ * lost. When anything in a group is wrong (an unknown project, an archived one, a closed run, a case not
+ * in its run), nothing of the group is kept and each result is written alone (recordAlone), so every
+ * caller gets the answer it would have had on its own.
  */
 class ResultGroupCommit {
   private pending: PendingResult[] = [];
@@ -366,7 +395,7 @@ class ResultGroupCommit {
 
   constructor(private readonly db: Db) {}
 
-  submit(p: Omit<PendingResult, 'resolve' | 'reject'>): Promise<number> {
+  submit(p: SingleResult): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.pending.push({ ...p, resolve, reject });
       if (!this.flushing) {
@@ -380,10 +409,7 @@ class ResultGroupCommit {
 
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0) {
-        const group = this.pending.splice(0, MAX_GROUP);
-        await this.writeGroup(group);
-      }
+      while (this.pending.length > 0) await this.writeGroup(this.pending.splice(0, MAX_GROUP));
     } finally {
       this.flushing = false;
     }
@@ -391,56 +417,20 @@ class ResultGroupCommit {
 
   private async writeGroup(group: PendingResult[]): Promise<void> {
     if (group.length > 1) {
-      let ids: Map<PendingResult, number> | undefined;
+      let ids: number[] | undefined;
       try {
-        ids = await inTransaction(this.db, async (trx) => {
-          const out = new Map<PendingResult, number>();
-          const byRun = new Map<string, PendingResult[]>();
-          for (const p of group) {
-            const key = `${p.tenantId}\u0000${p.run.id}`;
-            const list = byRun.get(key);
-            if (list) list.push(p);
-            else byRun.set(key, [p]);
-          }
-          for (const list of byRun.values()) {
-            const { tenantId, run } = list[0];
-            const fail = () => new AppError('CONFLICT', 'group needs one-by-one writes');
-            const items = list.map((p) => p.item);
-            const { ids: written } = await writeResults(
-              trx,
-              tenantId,
-              run,
-              items,
-              () => '',
-              [],
-              'Invalid result',
-              fail,
-            );
-            list.forEach((p, i) => out.set(p, written[i]));
-          }
-          return out;
-        });
+        ids = await inTransaction(this.db, (trx) => writeTogether(trx, group));
       } catch {
-        ids = undefined; // nothing of the group was kept: write each alone below, for its own answer
+        ids = undefined; // nothing of the group was kept: each is written alone below, for its own answer
       }
       if (ids) {
-        for (const p of group) p.resolve(ids.get(p)!);
+        group.forEach((p, i) => p.resolve(ids[i]));
         return;
       }
     }
     for (const p of group) {
       try {
-        const { ids } = await writeResults(
-          this.db,
-          p.tenantId,
-          p.run,
-          [p.item],
-          () => '',
-          [],
-          'Invalid result',
-          p.notInRun,
-        );
-        p.resolve(ids[0]);
+        p.resolve(await recordAlone(this.db, p));
       } catch (err) {
         p.reject(err);
       }
@@ -448,17 +438,48 @@ class ResultGroupCommit {
   }
 }
 
+/** Writes a group in the caller's transaction; throws at the first problem. Answers ids in group order. */
+async function writeTogether(trx: Db, group: SingleResult[]): Promise<number[]> {
+  // The checks of getRunForResults, once per caller, project and run.
+  const runs = new Map<string, RunRef>();
+  for (const p of group) {
+    const by = p.item.by;
+    const key = `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`;
+    if (runs.has(key)) continue;
+    try {
+      runs.set(key, (await getRunForResults(trx, by, p.projectRef, p.runId)).run);
+    } catch {
+      throw new GroupNeedsSingleWrites();
+    }
+  }
+  const byRun = new Map<string, { tenantId: string; run: RunRef; at: number[] }>();
+  group.forEach((p, i) => {
+    const by = p.item.by;
+    const run = runs.get(
+      `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`,
+    )!;
+    const key = `${by.tenantId}\u0000${run.id}`;
+    const entry = byRun.get(key);
+    if (entry) entry.at.push(i);
+    else byRun.set(key, { tenantId: by.tenantId, run, at: [i] });
+  });
+  const ids: number[] = new Array(group.length);
+  const fail = () => new GroupNeedsSingleWrites();
+  for (const { tenantId, run, at } of byRun.values()) {
+    const items = at.map((i) => group[i].item);
+    const written = await writeResults(trx, tenantId, run, items, () => '', [], 'Invalid result', fail);
+    at.forEach((i, j) => (ids[i] = written.ids[j]));
+  }
+  return ids;
+}
+
+type RunRef = { id: number; type: string; projectId: string };
+
 const groupCommits = new WeakMap<Db, ResultGroupCommit>();
 
 /** The group commit of a database handle; inside a transaction (tests) results are written directly. */
-function groupCommitFor(db: Db): { submit: ResultGroupCommit['submit'] } {
-  if (db.isTransaction) {
-    return {
-      submit: async (p) =>
-        (await writeResults(db, p.tenantId, p.run, [p.item], () => '', [], 'Invalid result', p.notInRun))
-          .ids[0],
-    };
-  }
+function groupCommitFor(db: Db): { submit: (p: SingleResult) => Promise<number> } {
+  if (db.isTransaction) return { submit: (p) => recordAlone(db, p) };
   let gc = groupCommits.get(db);
   if (!gc) {
     gc = new ResultGroupCommit(db);

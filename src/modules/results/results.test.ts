@@ -355,6 +355,32 @@ describeEachDb('results', (t) => {
       expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, blocked: 3 }));
     });
 
+    it('gives each caller its own answer (201, 409 closed run, 403 non-member, 404 unknown run) when they arrive together', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const closedRun = await makeRun(
+        t,
+        code,
+        tcases.map((c) => c.id),
+      );
+      expect((await t.post(`/project/${code}/run/${closedRun}/close`)).status).toBe(200);
+      const outsider = await userWithKey(t, 'test-runner'); // not a member of the project
+      const body = { status: 'passed', comment: '' };
+      const responses = await Promise.all([
+        t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, body),
+        t.post(`/project/${code}/run/${closedRun}/tcase/${tcases[0].id}/result`, body),
+        t.post(`/project/${code}/run/${runId}/tcase/${tcases[1].id}/result`, body, { key: outsider.key }),
+        t.post(`/project/${code}/run/999999/tcase/${tcases[1].id}/result`, body),
+        t.post(`/project/${code}/run/${runId}/tcase/${tcases[2].id}/result`, body),
+      ]);
+      expect(responses.map((r) => r.status)).toEqual([201, 409, 403, 404, 201]);
+      expect(responses[1].body.code).toBe('CONFLICT');
+      expect(responses[2].body.code).toBe('FORBIDDEN');
+      expect(responses[3].body.code).toBe('NOT_FOUND');
+      expect(await countResults(t, runId)).toBe(2);
+      expect(await countResults(t, closedRun)).toBe(0);
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
+    });
+
     it('writes results for several runs at once, each into its own run', async () => {
       const { code, tcases, runId } = await scenario(t);
       const otherRun = await makeRun(
