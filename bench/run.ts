@@ -8,6 +8,7 @@
  *   npm run bench -- --db sqlite     one database
  *   npm run bench -- --quick         a small data set, short runs (a smoke run of the harness)
  *   npm run bench -- --only list-run,record-batch
+ *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),
  *                                    covering the scenarios only (the server restarts after the data set is made)
  *
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     duration: { type: 'string' },
+    /** Server processes (casebook serve --workers); 1 by default, so figures compare per process. */
+    workers: { type: 'string', default: '1' },
     'skip-build': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
   },
@@ -202,7 +205,8 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `casebook-bench-${dbName}-`));
   if (dbName === 'sqlite') databaseUrl = `sqlite:${path.join(dataDir, 'casebook.db')}`;
   log(`\n== ${dbName}: starting the server`);
-  let server: BenchServer = await startBenchServer({ databaseUrl, dataDir, port: await freePort() });
+  const workers = Number(values.workers);
+  let server: BenchServer = await startBenchServer({ databaseUrl, dataDir, port: await freePort(), workers });
   let peakBeforeRestart = 0;
   const client = new Client(server.url, server.apiKey);
   const auth = { authorization: `ApiKey ${server.apiKey}` };
@@ -281,6 +285,7 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
         dataDir,
         port: Number(new URL(url).port),
         apiKey,
+        workers,
         nodeArgs: [
           '--cpu-prof',
           `--cpu-prof-dir=${path.resolve(cpuProf)}`,

@@ -465,7 +465,9 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<number[]> 
   });
   const ids: number[] = new Array(group.length);
   const fail = () => new GroupNeedsSingleWrites();
-  for (const { tenantId, run, at } of byRun.values()) {
+  // Runs are locked in id order, so groups in several processes never wait for each other in a cycle.
+  const ordered = [...byRun.values()].sort((x, y) => x.run.id - y.run.id);
+  for (const { tenantId, run, at } of ordered) {
     const items = at.map((i) => group[i].item);
     const written = await writeResults(trx, tenantId, run, items, () => '', [], 'Invalid result', fail);
     at.forEach((i, j) => (ids[i] = written.ids[j]));
