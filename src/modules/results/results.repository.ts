@@ -75,6 +75,9 @@ export function findRunTcaseStates(db: Db, tenantId: string, runId: number, proj
       .where('rt.tenant_id', '=', tenantId)
       .where('rt.run_id', '=', runId)
       .where('rt.in_run', '=', 1);
+  // By seq or legacy id, the test case comes first: SQLite reads the CROSS JOIN in the order written, and
+  // otherwise walked the whole run (all 10,000 cases of it) to find 20 seqs (9 ms instead of 0.06 ms).
+  const byCase = () => stateByCase(db, tenantId, runId, projectId);
   const inChunks = async (
     values: (string | number)[],
     query: (part: any[]) => Promise<RunTcaseStateRow[]>,
@@ -92,15 +95,11 @@ export function findRunTcaseStates(db: Db, tenantId: string, runId: number, proj
     bySeqs: (seqs: number[]) =>
       seqs.length === 1
         ? oneStateBySeq.execute(db, tenantId, runId, projectId, seqs[0])
-        : inChunks(seqs, (part) =>
-            base().where('t.project_id', '=', projectId).where('t.seq', 'in', part).execute(),
-          ),
+        : inChunks(seqs, (part) => byCase().where('t.seq', 'in', part).execute()),
     byLegacyIds: (legacyIds: string[]) =>
       legacyIds.length === 1
         ? oneStateByLegacyId.execute(db, tenantId, runId, projectId, legacyIds[0])
-        : inChunks(legacyIds, (part) =>
-            base().where('t.project_id', '=', projectId).where('t.legacy_id', 'in', part).execute(),
-          ),
+        : inChunks(legacyIds, (part) => byCase().where('t.legacy_id', 'in', part).execute()),
   };
 }
 
@@ -115,13 +114,24 @@ const stateBase = (db: Db, tenantId: string, runId: number) =>
 const oneStateById = prepareQuery((db: Db, tenantId: string, runId: number, id: string) =>
   stateBase(db, tenantId, runId).where('rt.tcase_id', '=', id),
 );
+/** As findRunTcaseStates' byCase: the test case first, then its row in the run. */
+const stateByCase = (db: Db, tenantId: string, runId: number, projectId: string) =>
+  db
+    .selectFrom('tcases as t')
+    .crossJoin('run_tcases as rt')
+    .select(['rt.tcase_id', 't.seq', 't.legacy_id', 'rt.status', 'rt.version', 't.version as latest_version'])
+    .whereRef('rt.tcase_id', '=', 't.id')
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1)
+    .where('t.project_id', '=', projectId);
 const oneStateBySeq = prepareQuery(
   (db: Db, tenantId: string, runId: number, projectId: string, seq: number) =>
-    stateBase(db, tenantId, runId).where('t.project_id', '=', projectId).where('t.seq', '=', seq),
+    stateByCase(db, tenantId, runId, projectId).where('t.seq', '=', seq),
 );
 const oneStateByLegacyId = prepareQuery(
   (db: Db, tenantId: string, runId: number, projectId: string, legacyId: string) =>
-    stateBase(db, tenantId, runId).where('t.project_id', '=', projectId).where('t.legacy_id', '=', legacyId),
+    stateByCase(db, tenantId, runId, projectId).where('t.legacy_id', '=', legacyId),
 );
 
 /** Inserts results with multi-row statements; returns their ids in the order of `rows`. */
