@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { withServerFlags } from '../../src/cluster.js';
 
 export interface BenchServer {
   url: string;
@@ -79,7 +80,8 @@ export async function startBenchServer(options: {
   const child = spawn(
     process.execPath,
     [
-      ...(options.nodeArgs ?? []),
+      // The flags `npm start` runs the server with, so the figures are those of the shipped setup.
+      ...withServerFlags(options.nodeArgs ?? []),
       path.join(ROOT, 'dist/cli/main.js'),
       'serve',
       '--port',
