@@ -279,8 +279,8 @@ export const COUNTER_COLUMNS = {
 export type CounterColumn = (typeof COUNTER_COLUMNS)[keyof typeof COUNTER_COLUMNS];
 
 /**
- * The run's one write of a results transaction (its lock is held): updated_at, and the status deltas added to
- * its counters (increments, so they compose with other writers).
+ * The run's one write of a results transaction (its lock is held): updated_at, the status deltas added to its
+ * counters and the results' time added to timeSpent (increments, so they compose with other writers).
  */
 export async function finishRunWrite(
   db: Db,
@@ -288,11 +288,15 @@ export async function finishRunWrite(
   runId: number,
   now: string,
   deltas: Partial<Record<CounterColumn, number>>,
+  /** The written results' timeTaken added up (ms); null when none of them had one. */
+  timeSpent: number | null,
 ): Promise<void> {
   const d = (col: CounterColumn) => deltas[col] ?? 0;
   await finishRun.execute(
     db,
     now,
+    timeSpent === null ? 0 : 1,
+    timeSpent ?? 0,
     d('cnt_open'),
     d('cnt_passed'),
     d('cnt_failed'),
@@ -311,6 +315,8 @@ const finishRun = prepareQuery(
   (
     db: Db,
     now: string,
+    hasTime: number,
+    timeSpent: number,
     open: number,
     passed: number,
     failed: number,
@@ -327,6 +333,8 @@ const finishRun = prepareQuery(
       .updateTable('runs')
       .set({
         updated_at: now,
+        // Stays null until a result says how long it took.
+        time_spent: sql<number>`case when ${hasTime} = 1 then coalesce(time_spent, 0) + ${timeSpent} else time_spent end`,
         cnt_open: sql<number>`cnt_open + ${open}`,
         cnt_passed: sql<number>`cnt_passed + ${passed}`,
         cnt_failed: sql<number>`cnt_failed + ${failed}`,

@@ -264,7 +264,10 @@ async function writeResults(
       });
     }
     await repo.updateRunTcaseStates(trx, tcaseRows);
-    await repo.finishRunWrite(trx, tenantId, run.id, now, deltas);
+    // timeSpent: every result's time counts, a later result for the same case included (it is time spent).
+    let timeSpent: number | null = null;
+    for (const row of resultRows) if (row.time_taken != null) timeSpent = (timeSpent ?? 0) + row.time_taken;
+    await repo.finishRunWrite(trx, tenantId, run.id, now, deltas, timeSpent);
     return { ids: resultIds };
   });
 }

@@ -402,6 +402,51 @@ describeEachDb('results', (t) => {
     });
   });
 
+  describe('run timeSpent', () => {
+    it('stays null until a result has a timeTaken, then adds up every result’s time, batches included', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = (id: string) => `/project/${code}/run/${runId}/tcase/${id}/result`;
+      expect((await getRun(t, code, runId)).timeSpent).toBeNull();
+
+      await t.post(url(tcases[0].id), { status: 'passed', comment: '', timeTaken: null });
+      await t.post(url(tcases[1].id), { status: 'passed', comment: '' });
+      expect((await getRun(t, code, runId)).timeSpent).toBeNull();
+
+      expect(
+        (await t.post(url(tcases[0].id), { status: 'failed', comment: '', timeTaken: 1500 })).status,
+      ).toBe(201);
+      const batch = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[1].id, status: 'passed', comment: '', timeTaken: 250 },
+          { tcaseId: tcases[2].id, status: 'blocked', comment: '', timeTaken: null },
+          // A second result for the same case: its time was spent too.
+          { tcaseId: tcases[1].id, status: 'failed', comment: '', timeTaken: 2_000_000_000 },
+          { tcaseId: tcases[2].id, status: 'failed', comment: '', timeTaken: 2_000_000_000 },
+        ],
+      });
+      expect(batch.status).toBe(201);
+      // Past 2^31 ms: stored whole on both databases.
+      expect((await getRun(t, code, runId)).timeSpent).toBe(1500 + 250 + 4_000_000_000);
+    });
+
+    it('leaves timeSpent unchanged when a batch is refused', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'passed',
+        comment: '',
+        timeTaken: 40,
+      });
+      const refused = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[1].id, status: 'passed', comment: '', timeTaken: 60 },
+          { tcaseId: 'no-such-case', status: 'passed', comment: '', timeTaken: 60 },
+        ],
+      });
+      expect(refused.status).toBe(400);
+      expect((await getRun(t, code, runId)).timeSpent).toBe(40);
+    });
+  });
+
   describe('result links (D24)', () => {
     async function linkedIntegration(projectId: string) {
       const id = `int${Date.now().toString(36)}${++runCounter}`;

@@ -164,7 +164,12 @@ export const Run = Type.Object({
     }),
   ),
   statusCounts: nullable(StatusCounts),
-  timeSpent: nullable(Type.Number()),
+  timeSpent: nullable(
+    Type.Number({
+      description:
+        "milliseconds: the sum of every result's timeTaken in this run; null until a result has one",
+    }),
+  ),
   isAutomated: Type.Boolean(),
   createdAt: Type.String(),
   closedAt: nullable(Type.String()),
