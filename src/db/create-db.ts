@@ -11,6 +11,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type LogConfig,
+  type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
 import { preparedStatementName } from './prepared.js';
@@ -63,7 +64,10 @@ const STATEMENT_CACHE_SIZE = 500;
  * query's time). The driver uses one connection behind a mutex and reads each statement to completion before the
  * next, so a statement can be reused by its SQL text; the least recently used ones are finalised by the GC.
  */
-function withStatementCache(database: SQLite.Database): SqliteDialectConfig['database'] {
+function withStatementCache(database: SQLite.Database): {
+  close: () => void;
+  prepare: (sqlText: string) => SQLite.Statement;
+} {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
@@ -79,6 +83,31 @@ function withStatementCache(database: SQLite.Database): SqliteDialectConfig['dat
       cache.set(sqlText, stmt);
       return stmt;
     },
+  };
+}
+
+/** A statement run on SQLite outside Kysely: what the driver would answer for it. */
+export type DirectSqlite = (sqlText: string, parameters: readonly unknown[]) => QueryResult<any> | undefined;
+
+const directSqlite = new WeakMap<Kysely<Database>, DirectSqlite>();
+
+/**
+ * A way to run one statement on this database's SQLite connection at once, or undefined (PostgreSQL). It answers
+ * undefined while a transaction is open on the connection, so the caller goes through Kysely and waits its turn:
+ * the statement then never runs inside another request's transaction. See prepareQuery (db/prepared.ts).
+ */
+export const sqliteDirect = (db: Db): DirectSqlite | undefined => directSqlite.get(db);
+
+function directRunner(
+  database: SQLite.Database,
+  prepare: (sqlText: string) => SQLite.Statement,
+): DirectSqlite {
+  return (sqlText, parameters) => {
+    if (database.inTransaction) return undefined;
+    const stmt = prepare(sqlText);
+    if (stmt.reader) return { rows: stmt.all(parameters as unknown[]) };
+    const { changes, lastInsertRowid } = stmt.run(parameters as unknown[]);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
   };
 }
 
@@ -124,10 +153,14 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     // Checkpoint every 4,000 pages (16 MiB of WAL) instead of 1,000: a batch of results rewrites the same index
     // pages as the batches before it, which a checkpoint then copies once instead of four times (+12 % results/s).
     database.pragma('wal_autocheckpoint = 4000');
-    return new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+    const cached = withStatementCache(database);
+    const db = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: cached }),
       log: options.log,
     });
+    // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
+    if (!options.log) directSqlite.set(db, directRunner(database, cached.prepare));
+    return db;
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   pool.on('connect', usePreparedStatements);

@@ -22,6 +22,37 @@ describeEachDb('prepareQuery', (t) => {
     });
   });
 
+  it('never runs inside another flow’s open transaction: it waits, and sees nothing that was rolled back', async () => {
+    const email = `ghost-${Date.now().toString(36)}@example.com`;
+    let seenInside: unknown = 'not run';
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('users')
+          .values({
+            tenant_id: t.tenantId,
+            email,
+            email_norm: email,
+            name: 'Ghost',
+            role: 'viewer',
+            password_hash: null,
+            avatar: null,
+            deactivated_at: null,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
+        // Started while the transaction is open, on the database handle (as another request would).
+        outside = userByEmail.executeTakeFirst(t.db, t.tenantId, email).then((row) => (seenInside = row));
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await outside;
+    expect(seenInside).toBeUndefined();
+  });
+
   it('counts the rows a prepared write changed', async () => {
     const touch = prepareQuery((db: Db, tenantId: string, name: string) =>
       db.updateTable('tenants').set({ name }).where('id', '=', tenantId),

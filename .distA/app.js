@@ -1,0 +1,89 @@
+import Fastify from 'fastify';
+import { installAuth } from './http/auth.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
+import { validatorCompiler } from './http/validation.js';
+import { newUuid } from './lib/ids.js';
+import { sql } from 'kysely';
+import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
+import cookie from '@fastify/cookie';
+import { installRateLimit } from './http/rate-limit.js';
+/** Logs never carry credentials: the Authorization and Cookie headers and Set-Cookie are redacted. */
+const REDACT = [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+    'headers.authorization',
+    'headers.cookie',
+    '*.password',
+    '*.token',
+    '*.key',
+];
+/** Builds the whole HTTP application without listening: tests call `inject`, `main.ts` calls `listen`. */
+export async function buildApp({ config, db, logStream }) {
+    const app = Fastify({
+        logger: config.logLevel === 'silent'
+            ? false
+            : {
+                level: config.logLevel,
+                redact: { paths: REDACT, censor: '****' },
+                ...(logStream ? { stream: logStream } : {}),
+            },
+        bodyLimit: config.bodyLimit,
+        genReqId: (req) => {
+            const given = req.headers['x-request-id'];
+            return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : newUuid();
+        },
+        // A hop count is accepted by Fastify (proxy-addr) though its types omit it.
+        trustProxy: config.trustProxy,
+        routerOptions: { ignoreTrailingSlash: true },
+        ajv: { customOptions: { strict: false } },
+    }).withTypeProvider();
+    app.decorate('db', db);
+    app.decorate('config', config);
+    app.setValidatorCompiler(validatorCompiler);
+    // extensions.md: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
+    const jsonParser = app.getDefaultJsonParser('error', 'error');
+    // D8: the API speaks JSON only; without this, a text/plain body reaches validation as a string (400, not 415).
+    app.removeContentTypeParser('text/plain');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+        if (body === '' || (typeof body === 'string' && body.trim() === ''))
+            return done(null, undefined);
+        return jsonParser(req, body, done);
+    });
+    // A callback hook, not an async one: no promise per response.
+    app.addHook('onSend', (request, reply, payload, done) => {
+        reply.header('x-request-id', request.id);
+        done(null, payload);
+    });
+    installErrorHandling(app);
+    // D4: cookies are parsed before authentication reads the `session` cookie.
+    await app.register(cookie);
+    installAuth(app, db, config);
+    // D14: after authentication, so the limit counts per authenticated key.
+    await installRateLimit(app, config);
+    await installOpenApi(app, config.publicUrl);
+    app.get('/healthz', { config: { access: { public: true } }, schema: { hide: true } }, async () => ({
+        status: 'ok',
+    }));
+    app.get('/readyz', { config: { access: { public: true } }, schema: { hide: true } }, async (_req, reply) => {
+        try {
+            await sql `select 1`.execute(db);
+            return { status: 'ready' };
+        }
+        catch {
+            return reply.code(503).send({ message: 'database unavailable', code: 'INTERNAL' });
+        }
+    });
+    app.get(OPENAPI_PATH, { config: { access: { public: true } }, schema: { hide: true } }, async () => app.swagger());
+    await app.register(async (api) => {
+        for (const routes of publicApiRoutes)
+            await api.register(routes);
+    }, { prefix: '/api/public/v0' });
+    await app.register(async (api) => {
+        for (const routes of privateApiRoutes)
+            await api.register(routes);
+    }, { prefix: '/api' });
+    return app;
+}
+//# sourceMappingURL=app.js.map

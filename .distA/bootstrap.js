@@ -1,0 +1,45 @@
+import { newSecret } from './lib/ids.js';
+import { createApiKey } from './modules/api-keys/api-keys.service.js';
+import { DEFAULT_TENANT_ID, ensureDefaultTenant } from './modules/tenants/tenants.service.js';
+import { countUsers, createUser } from './modules/users/users.service.js';
+/**
+ * On an empty database: creates the default tenant and its owner (from CASEBOOK_OWNER_EMAIL /
+ * CASEBOOK_OWNER_PASSWORD when set) and a first API key. Returns undefined when the tenant already has users.
+ */
+export async function firstStart(db, config) {
+    try {
+        return await firstStartOnce(db, config);
+    }
+    catch (err) {
+        // Several processes starting at once on an empty PostgreSQL database: all but one fail on the unique
+        // tenant or owner row (the whole transaction aborts). Once more, they find the winner's owner and do
+        // nothing; a real failure fails again and is thrown.
+        return firstStartOnce(db, config).catch(() => Promise.reject(err));
+    }
+}
+async function firstStartOnce(db, config) {
+    return db.transaction().execute(async (trx) => {
+        await ensureDefaultTenant(trx);
+        if ((await countUsers(trx, DEFAULT_TENANT_ID)) > 0)
+            return undefined;
+        const email = config.ownerEmail ?? 'owner@casebook.local';
+        const generatedPassword = config.ownerPassword ? undefined : newSecret(12);
+        const owner = await createUser(trx, DEFAULT_TENANT_ID, { email, name: 'Owner', role: 'owner', password: config.ownerPassword ?? generatedPassword }, true);
+        const { key } = await createApiKey(trx, DEFAULT_TENANT_ID, { userId: owner.id, name: 'first-start' });
+        return { email, generatedPassword, apiKey: key };
+    });
+}
+export function firstStartBanner(result, publicUrl) {
+    const line = '='.repeat(72);
+    return [
+        line,
+        ' Casebook is ready. This is shown once: keep these credentials safe.',
+        `   Open:     ${publicUrl}`,
+        `   E-mail:   ${result.email}`,
+        `   Password: ${result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)'}`,
+        `   API key:  ${result.apiKey}`,
+        `   Try:      curl -H "Authorization: ApiKey ${result.apiKey}" ${publicUrl}/api/public/v0/project`,
+        line,
+    ].join('\n');
+}
+//# sourceMappingURL=bootstrap.js.map

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { createDb } from '../db/create-db.js';
+import { migrateToLatest } from '../db/migrator.js';
+import { backupSqlite } from '../db/backup.js';
+import { AppError } from '../errors.js';
+import { firstStart, firstStartBanner } from '../bootstrap.js';
+import * as accounts from '../modules/accounts/accounts.service.js';
+import * as keys from '../modules/api-keys/api-keys.service.js';
+import * as tenants from '../modules/tenants/tenants.service.js';
+import * as users from '../modules/users/users.service.js';
+const USAGE = `casebook <command> [options]
+
+  serve [--port N] [--host H] [--database URL] [--workers N]
+                                                   run the server (default command); N processes share the
+                                                   port (default: one per core on PostgreSQL, 1 on SQLite)
+  migrate [--database URL]                         bring the database schema up to date
+  backup --to FILE [--database URL]                consistent copy of a SQLite database while it serves;
+                                                   prints {"file", "bytes"} (PostgreSQL: use pg_dump)
+  user create --email E --name N --role R [--password P] [--tenant T]
+  user list [--tenant T]
+  user reset-link --email E [--tenant T]           prints a one-hour password reset link
+  key create --email E --name N [--expires ISO-DATE] [--tenant T]   prints {"key": "..."} once
+  key list [--email E] [--tenant T]
+  key revoke --id KEY_ID [--tenant T]
+  tenant create --id ID --name N [--host H]
+  tenant list
+  tenant suspend --id ID | tenant resume --id ID
+  tenant features [--id ID] --set advanced-auth=on|off
+
+Settings come from the environment (PORT, HOST, CASEBOOK_DATABASE_URL, CASEBOOK_DATA_DIR, ...); flags win.`;
+const OPTIONS = {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    database: { type: 'string' },
+    'data-dir': { type: 'string' },
+    workers: { type: 'string' },
+    to: { type: 'string' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    role: { type: 'string' },
+    password: { type: 'string' },
+    expires: { type: 'string' },
+    tenant: { type: 'string' },
+    id: { type: 'string' },
+    set: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+};
+class UsageError extends Error {
+}
+const print = (value) => {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+function need(values, name) {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '')
+        throw new UsageError(`--${String(name)} is required`);
+    return value;
+}
+async function withDb(config, fn) {
+    const db = createDb(config.databaseUrl);
+    try {
+        await migrateToLatest(db);
+        const first = await firstStart(db, config);
+        if (first)
+            process.stderr.write(`${firstStartBanner(first, config.publicUrl)}\n`);
+        return await fn(db);
+    }
+    finally {
+        await db.destroy();
+    }
+}
+/** Commands that act inside one tenant: an unknown `--tenant` is a clear error, not a foreign-key failure. */
+function withTenantDb(config, tenantId, fn) {
+    return withDb(config, async (db) => {
+        await tenants.getTenant(db, tenantId);
+        return fn(db);
+    });
+}
+async function run(argv) {
+    const { values, positionals } = parseArgs({
+        args: argv,
+        options: OPTIONS,
+        allowPositionals: true,
+        strict: true,
+    });
+    const [command = 'serve', sub] = positionals;
+    if (values.help || command === 'help') {
+        process.stdout.write(`${USAGE}\n`);
+        return;
+    }
+    const config = loadConfig(process.env, {
+        port: values.port,
+        host: values.host,
+        database: values.database,
+        dataDir: values['data-dir'],
+        workers: values.workers,
+    });
+    const tenantId = values.tenant ?? tenants.DEFAULT_TENANT_ID;
+    switch (`${command}${sub ? ` ${sub}` : ''}`) {
+        case 'serve': {
+            // Loaded on demand: the HTTP stack (Fastify, routes, OpenAPI) would double the start-up of every other command.
+            const { serve, defaultWorkers } = await import('../cluster.js');
+            const chosen = values.workers !== undefined || (process.env.CASEBOOK_WORKERS ?? '') !== '';
+            await serve(chosen ? config : { ...config, workers: defaultWorkers(config.databaseUrl) });
+            return;
+        }
+        case 'backup':
+            print(await backupSqlite(config.databaseUrl, need(values, 'to')));
+            return;
+        case 'migrate': {
+            const db = createDb(config.databaseUrl);
+            try {
+                print({ applied: await migrateToLatest(db) });
+            }
+            finally {
+                await db.destroy();
+            }
+            return;
+        }
+        case 'user create':
+            return withTenantDb(config, tenantId, async (db) => print(await users.createUser(db, tenantId, {
+                email: need(values, 'email'),
+                name: need(values, 'name'),
+                role: need(values, 'role'),
+                password: values.password,
+            })));
+        case 'user list':
+            return withTenantDb(config, tenantId, async (db) => print({ users: await users.listUsers(db, tenantId) }));
+        case 'user reset-link':
+            return withTenantDb(config, tenantId, async (db) => {
+                const source = { tenantId, ip: '', userAgent: 'casebook-cli' };
+                print({
+                    link: await accounts.createPasswordResetLink(db, source, need(values, 'email'), config.publicUrl),
+                });
+            });
+        case 'key create':
+            return withTenantDb(config, tenantId, async (db) => {
+                const user = await users.getUserByEmail(db, tenantId, need(values, 'email'));
+                const { id, key } = await keys.createApiKey(db, tenantId, {
+                    userId: user.id,
+                    name: need(values, 'name'),
+                    expiresAt: values.expires ?? null,
+                });
+                print({ id, key });
+            });
+        case 'key list':
+            return withTenantDb(config, tenantId, async (db) => {
+                const userId = values.email ? (await users.getUserByEmail(db, tenantId, values.email)).id : undefined;
+                print({ keys: await keys.listApiKeys(db, tenantId, userId) });
+            });
+        case 'key revoke':
+            return withTenantDb(config, tenantId, async (db) => {
+                const id = need(values, 'id');
+                await keys.revokeApiKey(db, tenantId, id);
+                print({ revoked: id });
+            });
+        case 'tenant create':
+            return withDb(config, async (db) => print(await tenants.createTenant(db, {
+                id: need(values, 'id'),
+                name: need(values, 'name'),
+                host: values.host,
+            })));
+        case 'tenant list':
+            return withDb(config, async (db) => print({ tenants: await tenants.listTenants(db) }));
+        case 'tenant suspend':
+        case 'tenant resume':
+            return withDb(config, async (db) => print(await tenants.setSuspended(db, need(values, 'id'), sub === 'suspend')));
+        case 'tenant features':
+            return withDb(config, async (db) => {
+                const match = /^([\w-]+)=(on|off)$/.exec(need(values, 'set'));
+                if (!match)
+                    throw new UsageError('--set takes FEATURE=on|off, e.g. advanced-auth=off');
+                print(await tenants.setFeature(db, values.id ?? tenantId, match[1], match[2] === 'on'));
+            });
+        default:
+            throw new UsageError(`unknown command "${[command, sub].filter(Boolean).join(' ')}"`);
+    }
+}
+run(process.argv.slice(2)).catch((err) => {
+    if (err instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
+        process.stderr.write(`${JSON.stringify({ error: err.message })}\n\n${USAGE}\n`);
+        process.exit(2);
+    }
+    if (err instanceof AppError || err instanceof ConfigError) {
+        process.stderr.write(`${JSON.stringify({ error: err.message })}\n`);
+        process.exit(1);
+    }
+    // Unexpected: still one JSON line first (scripts parse it), then the stack for whoever debugs it.
+    process.stderr.write(`${JSON.stringify({ error: err?.message ?? String(err) })}\n`);
+    process.stderr.write(`${err?.stack ?? String(err)}\n`);
+    process.exit(1);
+});
+//# sourceMappingURL=main.js.map

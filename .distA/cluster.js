@@ -1,0 +1,99 @@
+import cluster from 'node:cluster';
+import os from 'node:os';
+import { ConfigError } from './config.js';
+import { firstStart, firstStartBanner } from './bootstrap.js';
+import { createDb } from './db/create-db.js';
+import { migrateToLatest } from './db/migrator.js';
+import { startServer } from './main.js';
+/**
+ * Node flags for a server process. A young generation of 8 MiB semi-spaces instead of V8's 16: a request's
+ * garbage dies young either way, and the full benchmark measured the same throughput with a peak RSS of 264 MB
+ * instead of 328 MB (SQLite). `npm start` passes them; workers get them here; docs/operations.md tells how to
+ * pass them to the `casebook` command.
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
+/** `execArgv` with the server flags added where the operator has not set them already. */
+export function withServerFlags(execArgv) {
+    const given = new Set(execArgv.map((a) => a.split('=')[0]));
+    return [...execArgv, ...SERVER_NODE_FLAGS.filter((f) => !given.has(f.split('=')[0]))];
+}
+/**
+ * The number of workers when neither `--workers` nor CASEBOOK_WORKERS is given: one per core on PostgreSQL,
+ * one on SQLite. better-sqlite3 is synchronous, so a SQLite worker waiting for another process's write lock
+ * sleeps with its whole event loop (reads included); one process with a write queue in memory is faster for the
+ * write-heavy loads Casebook sees. `--workers N` on SQLite is still correct (BEGIN IMMEDIATE + busy timeout)
+ * and helps read-heavy use.
+ */
+export function defaultWorkers(databaseUrl) {
+    return databaseUrl.startsWith('sqlite:') ? 1 : os.availableParallelism();
+}
+/**
+ * `casebook serve --workers N`: the primary migrates and bootstraps once (so the first-start banner is printed
+ * once), then forks N workers that share the listening port (node:cluster). A worker that dies after it served
+ * is replaced; one that dies before it ever listened (port taken, database unreachable) stops the service with
+ * exit code 1 rather than being restarted in a loop. SIGTERM/SIGINT stop the workers gracefully; the primary
+ * exits 0 when every worker did. State lives only in the database, so workers need no coordination beyond it.
+ */
+export async function serve(config) {
+    if (config.workers > 1 && config.databaseUrl === 'sqlite::memory:') {
+        // Each process would get its own empty in-memory database.
+        throw new ConfigError('--workers above 1 needs a database file or PostgreSQL, not sqlite::memory:');
+    }
+    if (config.workers <= 1 || cluster.isWorker) {
+        await startServer(config);
+        return;
+    }
+    const db = createDb(config.databaseUrl);
+    try {
+        await migrateToLatest(db);
+        const first = await firstStart(db, config);
+        if (first)
+            process.stdout.write(`${firstStartBanner(first, config.publicUrl)}\n`);
+    }
+    finally {
+        await db.destroy();
+    }
+    // Tracked here rather than read from cluster.workers: a worker leaves that map only once its IPC channel
+    // has closed too, which may come after its 'exit' event.
+    const alive = new Set();
+    const listened = new WeakSet();
+    let stopping = false;
+    let failed = false;
+    const stopAll = (signal) => {
+        stopping = true;
+        if (alive.size === 0)
+            process.exit(failed ? 1 : 0);
+        for (const w of alive)
+            w.process.kill(signal);
+        setTimeout(() => process.exit(1), 15_000).unref();
+    };
+    cluster.setupPrimary({ execArgv: withServerFlags(process.execArgv) });
+    const fork = () => {
+        const worker = cluster.fork();
+        alive.add(worker);
+        worker.once('listening', () => listened.add(worker));
+    };
+    cluster.on('exit', (worker, code, signal) => {
+        alive.delete(worker);
+        if (stopping) {
+            if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT')
+                failed = true;
+            if (alive.size === 0)
+                process.exit(failed ? 1 : 0);
+            return;
+        }
+        if (!listened.has(worker)) {
+            process.stderr.write(`${JSON.stringify({ error: `worker ${worker.process.pid} exited (${signal ?? code}) before it listened; stopping` })}\n`);
+            failed = true;
+            stopAll('SIGTERM');
+            return;
+        }
+        process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
+        fork();
+    });
+    for (const signal of ['SIGTERM', 'SIGINT'])
+        process.once(signal, () => stopAll('SIGTERM'));
+    for (let i = 0; i < config.workers; i++)
+        fork();
+}
+//# sourceMappingURL=cluster.js.map

@@ -1,0 +1,88 @@
+import path from 'node:path';
+export class ConfigError extends Error {
+}
+function intSetting(name, raw, fallback, min, max) {
+    if (raw === undefined || raw === '')
+        return fallback;
+    if (!/^\d+$/.test(raw))
+        throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max)
+        throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+    return value;
+}
+function trustProxySetting(raw) {
+    if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw))
+        return false;
+    if (/^(true|yes|on)$/i.test(raw))
+        return true;
+    if (/^\d+$/.test(raw))
+        return Number(raw);
+    if (/^[\d.:a-fA-F/, ]+$/.test(raw))
+        return raw;
+    throw new ConfigError(`CASEBOOK_TRUST_PROXY must be true, false, a hop count or proxy addresses, got "${raw}"`);
+}
+function boolSetting(name, raw, fallback) {
+    if (raw === undefined || raw === '')
+        return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw))
+        return true;
+    if (/^(0|false|no|off)$/i.test(raw))
+        return false;
+    throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Builds and validates the configuration; flags win over the environment. Throws ConfigError with a readable message. */
+export function loadConfig(env = process.env, flags = {}) {
+    const dataDir = path.resolve(flags.dataDir ?? env.CASEBOOK_DATA_DIR ?? './data');
+    const port = intSetting('PORT', flags.port ?? env.PORT, 3000, 0, 65535);
+    const host = flags.host ?? env.HOST ?? '0.0.0.0';
+    const databaseUrl = flags.database ?? env.CASEBOOK_DATABASE_URL ?? `sqlite:${path.join(dataDir, 'casebook.db')}`;
+    if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
+        throw new ConfigError(`CASEBOOK_DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl.replace(/\/\/[^@]*@/, '//****@')}"`);
+    }
+    const logLevel = (env.CASEBOOK_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info');
+    if (!LOG_LEVELS.includes(logLevel)) {
+        throw new ConfigError(`CASEBOOK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+    }
+    const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+    const publicUrl = (env.CASEBOOK_PUBLIC_URL ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
+    try {
+        new URL(publicUrl);
+    }
+    catch {
+        throw new ConfigError(`CASEBOOK_PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+    }
+    const ownerEmail = env.CASEBOOK_OWNER_EMAIL || undefined;
+    const ownerPassword = env.CASEBOOK_OWNER_PASSWORD || undefined;
+    if (ownerPassword !== undefined && ownerPassword.length < 8) {
+        throw new ConfigError('CASEBOOK_OWNER_PASSWORD must be at least 8 characters');
+    }
+    const secretKey = env.CASEBOOK_SECRET_KEY ?? '';
+    if (secretKey !== '' && secretKey.length < 16) {
+        throw new ConfigError('CASEBOOK_SECRET_KEY must be at least 16 characters');
+    }
+    return {
+        port,
+        host,
+        databaseUrl,
+        dataDir,
+        publicUrl,
+        logLevel,
+        bodyLimit: intSetting('CASEBOOK_BODY_LIMIT', env.CASEBOOK_BODY_LIMIT, 32 * 1024 * 1024, 1024, 1024 ** 3),
+        trustProxy: trustProxySetting(env.CASEBOOK_TRUST_PROXY),
+        multiTenant: boolSetting('CASEBOOK_MULTI_TENANT', env.CASEBOOK_MULTI_TENANT, false),
+        rateLimitPerMinute: intSetting('CASEBOOK_RATE_LIMIT', env.CASEBOOK_RATE_LIMIT, 0, 0, 10_000_000),
+        secretKey,
+        ownerEmail,
+        ownerPassword,
+        auditRetentionDays: intSetting('CASEBOOK_AUDIT_RETENTION_DAYS', env.CASEBOOK_AUDIT_RETENTION_DAYS, 0, 0, 36500),
+        sessionTtlHours: intSetting('CASEBOOK_SESSION_TTL_HOURS', env.CASEBOOK_SESSION_TTL_HOURS, 24 * 14, 1, 24 * 365),
+        workers: intSetting('CASEBOOK_WORKERS', flags.workers ?? env.CASEBOOK_WORKERS, 1, 1, 256),
+        // extensions.md: clients send up to 50 MiB a file and 100 files / 100 MiB a request.
+        uploadMaxFileBytes: intSetting('CASEBOOK_UPLOAD_MAX_FILE_BYTES', env.CASEBOOK_UPLOAD_MAX_FILE_BYTES, 50 * 1024 * 1024, 1, 1024 ** 4),
+        uploadMaxFiles: intSetting('CASEBOOK_UPLOAD_MAX_FILES', env.CASEBOOK_UPLOAD_MAX_FILES, 100, 1, 100_000),
+        uploadMaxRequestBytes: intSetting('CASEBOOK_UPLOAD_MAX_REQUEST_BYTES', env.CASEBOOK_UPLOAD_MAX_REQUEST_BYTES, 100 * 1024 * 1024, 1, 1024 ** 4),
+    };
+}
+//# sourceMappingURL=config.js.map

@@ -1,0 +1,18 @@
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_test_cases.js';
+import * as m0003 from './0003_repository.js';
+import * as m0004 from './0004_files.js';
+import * as m0005 from './0005_execution.js';
+import * as m0006 from './0006_admin.js';
+import * as m0007 from './0007_run_time_spent.js';
+/** Every migration, in order. Names are frozen once shipped; add new files at the end. */
+export const migrations = {
+    '0001_foundation': m0001,
+    '0002_test_cases': m0002,
+    '0003_repository': m0003,
+    '0004_files': m0004,
+    '0005_execution': m0005,
+    '0006_admin': m0006,
+    '0007_run_time_spent': m0007,
+};
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=execution.js.map

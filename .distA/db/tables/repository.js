@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=repository.js.map

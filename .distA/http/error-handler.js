@@ -1,0 +1,56 @@
+import { AppError, ERROR_STATUS } from '../errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
+import { toErrorDetails } from './validation.js';
+const FASTIFY_CODES = {
+    FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
+    FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_FAILED',
+    FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+    FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+    FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
+    FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
+    FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
+};
+function send(reply, code, message, details) {
+    const body = { message, code };
+    if (code === 'INTERNAL')
+        body.requestId = reply.request.id;
+    if (details && details.length > 0)
+        body.details = details;
+    return reply.code(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(body);
+}
+/** The one place that turns every thrown thing into the D7 error body. */
+export function installErrorHandling(app) {
+    app.setErrorHandler((error, request, reply) => {
+        if (error instanceof AppError)
+            return send(reply, error.code, error.message, error.details);
+        const fe = error;
+        if (fe.validation) {
+            const details = toErrorDetails(fe.validation, fe.validationContext ?? 'body');
+            const where = fe.validationContext === 'querystring' ? 'query' : (fe.validationContext ?? 'body');
+            return send(reply, 'VALIDATION_FAILED', `Invalid ${where}: ${details.map((d) => d.message).join('; ')}`, details);
+        }
+        if (error instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+            return send(reply, 'VALIDATION_FAILED', `Malformed JSON body: ${error.message}`);
+        }
+        if (fe.code && FASTIFY_CODES[fe.code])
+            return send(reply, FASTIFY_CODES[fe.code], fe.message);
+        if (fe.statusCode === 429)
+            return send(reply, 'RATE_LIMITED', fe.message || 'Too many requests');
+        if (isUniqueViolation(error))
+            return send(reply, 'CONFLICT', 'The resource conflicts with an existing one');
+        if (isForeignKeyViolation(error))
+            return send(reply, 'VALIDATION_FAILED', 'A referenced resource does not exist');
+        if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+            const code = (Object.entries(ERROR_STATUS).find(([, s]) => s === fe.statusCode)?.[0] ??
+                'VALIDATION_FAILED');
+            return send(reply, code, fe.message);
+        }
+        request.log.error({ err: error }, 'unhandled error');
+        return send(reply, 'INTERNAL', 'Internal server error');
+    });
+    app.setNotFoundHandler((request, reply) => send(reply, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+}
+//# sourceMappingURL=error-handler.js.map

@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { ROLES } from '../users/roles.js';
+export const RoleName = Type.Unsafe({ type: 'string', enum: [...ROLES] });
+export const AccountUser = Type.Object({
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    role: RoleName,
+    active: Type.Boolean(),
+});
+export const AccountUserResponse = Type.Object({ user: AccountUser });
+export const UserIdParams = Type.Object({ userId: Type.Integer({ minimum: 1 }) });
+export const Invitation = Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    role: RoleName,
+    invitedBy: Type.Integer({ description: 'id of the user who sent the invitation' }),
+    createdAt: Type.String(),
+    expiresAt: Type.String(),
+});
+export const CreatedInvitation = Type.Object({
+    ...Invitation.properties,
+    link: Type.String({ description: 'the one-time sign-up link; shown only in this answer' }),
+});
+export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
+export const InviteBody = Type.Object({ email: Type.String({ maxLength: 255 }), role: RoleName }, { additionalProperties: false });
+export const InvitationIdParams = Type.Object({ invitationId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const RoleBody = Type.Object({ role: RoleName }, { additionalProperties: false });
+export const TransferOwnershipBody = Type.Object({ userId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const PasswordChangeBody = Type.Object({ currentPassword: Type.String({ maxLength: 1024 }), newPassword: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+export const EmailChangeBody = Type.Object({ email: Type.String({ maxLength: 255 }), password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+export const TwoFactorStatus = Type.Object({
+    enabled: Type.Boolean(),
+    recoveryCodesLeft: Type.Integer(),
+});
+export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, { additionalProperties: false });
+export const TwoFactorSetup = Type.Object({
+    secret: Type.String({ description: 'base32 TOTP secret; shown once' }),
+    otpauthUrl: Type.String({ description: '`otpauth://` URL for an authenticator app (QR code)' }),
+});
+export const TotpBody = Type.Object({ totp: Type.String({ maxLength: 16, description: 'a 6-digit code from the new secret' }) }, { additionalProperties: false });
+export const SecondFactorBody = Type.Object({
+    password: Type.String({ maxLength: 1024 }),
+    totp: Type.Optional(Type.String({ maxLength: 16 })),
+    recoveryCode: Type.Optional(Type.String({ maxLength: 64 })),
+}, { additionalProperties: false });
+export const RecoveryCodes = Type.Object({
+    recoveryCodes: Type.Array(Type.String(), { description: 'one-time codes; shown once, stored hashed' }),
+});
+//# sourceMappingURL=accounts.schemas.js.map

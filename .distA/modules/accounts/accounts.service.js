@@ -1,0 +1,271 @@
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { hashPassword, sha256 } from '../../lib/crypto.js';
+import { newId, newSecret } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { endUserSessions } from '../auth/auth.service.js';
+import { clearSignInFailures, confirmPassword } from '../auth/throttle.service.js';
+import { roleRank } from '../users/roles.js';
+import * as users from '../users/users.service.js';
+import * as repo from './accounts.repository.js';
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+export const PASSWORD_RESET_TTL_MS = 3600_000;
+const toAccountUser = ({ id, email, name, role, active }) => ({
+    id,
+    email,
+    name,
+    role,
+    active,
+});
+const toInvitation = (row) => ({
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    invitedBy: row.invited_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+});
+const inviteLink = (publicUrl, token) => `${publicUrl}/invite/${token}`;
+const resetLink = (publicUrl, token) => `${publicUrl}/reset-password/${token}`;
+/**
+ * D3: who may manage whom. The owner manages everyone but themselves; others only users of a lower role
+ * (an admin can't demote, deactivate or make keys for another admin). The owner is never managed:
+ * ownership is only transferred.
+ */
+export function assertManages(actor, target, what) {
+    if (target.id === actor.userId)
+        throw forbidden(`you can't ${what} yourself`);
+    if (target.role === 'owner') {
+        throw forbidden(`you can't ${what} the owner; only the owner can transfer ownership`);
+    }
+    if (actor.role !== 'owner' && roleRank(actor.role) <= roleRank(target.role)) {
+        throw forbidden(`you can't ${what} a user whose role (${target.role}) is not below yours (${actor.role})`);
+    }
+}
+// ---- invitations ----
+/** D3 (admin): invites someone by e-mail with a role no higher than the inviter's (never owner); the one-time link is returned once. Audits `invite_user`. */
+export async function inviteUser(db, actor, input, publicUrl) {
+    const email = input.email.trim();
+    if (!users.isEmailAddress(email))
+        throw badRequest(`"${input.email}" is not a valid e-mail address`, '/email');
+    if (input.role === 'owner') {
+        throw badRequest('a tenant has exactly one owner; invite as admin and transfer ownership', '/role');
+    }
+    if (roleRank(input.role) > roleRank(actor.role)) {
+        throw forbidden(`you can't invite someone with a role above your own (${actor.role})`);
+    }
+    const existing = await users.getUserByEmail(db, actor.tenantId, email).catch(() => undefined);
+    if (existing)
+        throw conflict(`a user with e-mail ${existing.email} exists`);
+    const now = new Date();
+    if ((await repo.listPendingInvitations(db, actor.tenantId, now.toISOString(), email.toLowerCase())).length > 0) {
+        throw conflict(`an invitation for ${email} is pending; cancel it to send a new one`);
+    }
+    const token = newSecret(32);
+    const row = {
+        id: newId(16),
+        tenant_id: actor.tenantId,
+        email,
+        email_norm: email.toLowerCase(),
+        role: input.role,
+        token_hash: sha256(token),
+        invited_by: actor.userId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+        accepted_at: null,
+        cancelled_at: null,
+    };
+    await db.transaction().execute(async (trx) => {
+        await repo.insertInvitation(trx, row);
+        await recordAudit(trx, actor, 'invite_user', { invited_email: email, invited_role: input.role });
+    });
+    return { ...toInvitation(row), link: inviteLink(publicUrl, token) };
+}
+/** Invitations that can still be accepted, oldest first. */
+export async function listInvitations(db, actor) {
+    return (await repo.listPendingInvitations(db, actor.tenantId, nowIso())).map(toInvitation);
+}
+/** Cancels an invitation that was not accepted: its link stops working. 404 unknown, 409 already closed. Audits `cancel_invite`. */
+export async function cancelInvitation(db, actor, id) {
+    const row = await repo.findInvitation(db, actor.tenantId, id);
+    if (!row)
+        throw notFound(`invitation ${id} not found`);
+    await db.transaction().execute(async (trx) => {
+        if (!(await repo.closeInvitation(trx, actor.tenantId, id, { cancelled_at: nowIso() }))) {
+            throw conflict(`invitation ${id} was already ${row.accepted_at ? 'accepted' : 'cancelled'}`);
+        }
+        await recordAudit(trx, actor, 'cancel_invite', { invited_email: row.email, invited_role: row.role });
+    });
+}
+async function openInvitation(db, tenantId, token) {
+    const row = await repo.findInvitationByTokenHash(db, tenantId, sha256(token));
+    if (!row || row.accepted_at || row.cancelled_at || Date.parse(row.expires_at) <= Date.now())
+        return undefined;
+    return row;
+}
+/** What the sign-up page shows for an invitation link; 404 when the link is invalid, expired or used. */
+export async function previewInvitation(db, tenantId, token) {
+    const row = await openInvitation(db, tenantId, token);
+    if (!row)
+        throw notFound('this invitation link is invalid, expired or already used');
+    return { email: row.email, role: row.role, expiresAt: row.expires_at };
+}
+/** Accepts an invitation: creates the user with the invited e-mail and role; the link works once. Audits `register`. */
+export async function acceptInvitation(db, source, input) {
+    users.assertPasswordShape(input.password);
+    const row = await openInvitation(db, source.tenantId, input.token);
+    if (!row)
+        throw badRequest('this invitation link is invalid, expired or already used', '/token');
+    return db.transaction().execute(async (trx) => {
+        if (!(await repo.closeInvitation(trx, source.tenantId, row.id, { accepted_at: nowIso() }))) {
+            throw badRequest('this invitation link is invalid, expired or already used', '/token');
+        }
+        const user = await users.createUser(trx, source.tenantId, {
+            email: row.email,
+            name: input.name,
+            role: row.role,
+            password: input.password,
+        });
+        await recordAudit(trx, { ...source, userId: user.id }, 'register');
+        return { id: user.id, email: user.email };
+    });
+}
+// ---- roles, deactivation, ownership ----
+/** D3 (admin): changes a user's role, never to or from owner, never above the caller's own. */
+export async function changeRole(db, actor, userId, role) {
+    if (role === 'owner')
+        throw badRequest('ownership is only transferred: POST /users/transfer-ownership', '/role');
+    const target = await users.getUser(db, actor.tenantId, userId);
+    assertManages(actor, target, 'change the role of');
+    if (roleRank(role) > roleRank(actor.role)) {
+        throw forbidden(`you can't give a role above your own (${actor.role})`);
+    }
+    await users.setRole(db, actor.tenantId, userId, role);
+    return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+/**
+ * D3 (admin): deactivates or reactivates a user. A deactivated user can't sign in, and their sessions
+ * end and API keys stop working at once (both are checked on every request). The owner can't be deactivated.
+ */
+export async function setUserActive(db, actor, userId, active) {
+    const target = await users.getUser(db, actor.tenantId, userId);
+    assertManages(actor, target, active ? 'reactivate' : 'deactivate');
+    if (target.active !== active) {
+        await db.transaction().execute(async (trx) => {
+            await users.setDeactivated(trx, actor.tenantId, userId, !active);
+            if (!active)
+                await endUserSessions(trx, actor.tenantId, userId);
+        });
+    }
+    return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+/** D3: exactly one owner: the owner hands ownership to an active user and becomes an admin. */
+export async function transferOwnership(db, actor, userId) {
+    if (actor.role !== 'owner')
+        throw forbidden('only the owner can transfer ownership');
+    if (userId === actor.userId)
+        throw badRequest('you are the owner already', '/userId');
+    const target = await users.getUser(db, actor.tenantId, userId).catch((err) => {
+        if (err instanceof AppError && err.code === 'NOT_FOUND')
+            throw badRequest(`user ${userId} not found`, '/userId');
+        throw err;
+    });
+    if (!target.active)
+        throw badRequest(`user ${target.email} is deactivated`, '/userId');
+    await db.transaction().execute(async (trx) => {
+        await users.setRole(trx, actor.tenantId, actor.userId, 'admin');
+        await users.setRole(trx, actor.tenantId, userId, 'owner');
+    });
+    return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+// ---- passwords and e-mail ----
+/**
+ * Changes one's own password (needs the current one). Every other session of the user ends; the one
+ * making the change stays signed in. Audits `password_change`.
+ */
+export async function changePassword(db, actor, input, currentSessionId) {
+    users.assertPasswordShape(input.newPassword, '/newPassword');
+    await confirmPassword(db, actor, input.currentPassword, '/currentPassword');
+    const passwordHash = await hashPassword(input.newPassword);
+    await db.transaction().execute(async (trx) => {
+        await users.setPasswordHash(trx, actor.tenantId, actor.userId, passwordHash);
+        await endUserSessions(trx, actor.tenantId, actor.userId, currentSessionId);
+        await repo.deleteUserPasswordResets(trx, actor.tenantId, actor.userId);
+        await recordAudit(trx, actor, 'password_change');
+    });
+}
+async function issuePasswordReset(db, source, user, publicUrl) {
+    const token = newSecret(32);
+    const now = new Date();
+    await db.transaction().execute(async (trx) => {
+        await repo.insertPasswordReset(trx, {
+            token_hash: sha256(token),
+            tenant_id: source.tenantId,
+            user_id: user.id,
+            created_at: now.toISOString(),
+            expires_at: new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString(),
+            used_at: null,
+        });
+        await recordAudit(trx, { ...source, userId: user.id }, 'request_password_reset');
+    });
+    return resetLink(publicUrl, token);
+}
+/**
+ * Someone asks for a password reset. The answer never tells whether the e-mail has an account; the link
+ * (valid one hour) is returned to the caller only to be mailed or logged, never to the client.
+ * Audits `request_password_reset` when an active account exists.
+ */
+export async function requestPasswordReset(db, source, email, publicUrl) {
+    const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
+    if (!user?.active)
+        return undefined;
+    return issuePasswordReset(db, source, user, publicUrl);
+}
+/** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */
+export async function createPasswordResetLink(db, source, email, publicUrl) {
+    const user = await users.getUserByEmail(db, source.tenantId, email.trim());
+    if (!user.active)
+        throw badRequest(`user ${user.email} is deactivated`, '/email');
+    return issuePasswordReset(db, source, user, publicUrl);
+}
+/**
+ * Sets a new password with a reset link (works once, within its hour). Every session of the user ends
+ * and other reset links stop working. Audits `password_reset`.
+ */
+export async function resetPassword(db, source, input) {
+    users.assertPasswordShape(input.password);
+    const tokenHash = sha256(input.token);
+    const row = await repo.findPasswordReset(db, source.tenantId, tokenHash);
+    const invalid = () => badRequest('this reset link is invalid, expired or already used', '/token');
+    if (!row || row.used_at || Date.parse(row.expires_at) <= Date.now())
+        throw invalid();
+    const user = await users.getUser(db, source.tenantId, row.user_id);
+    if (!user.active)
+        throw invalid();
+    const passwordHash = await hashPassword(input.password);
+    await db.transaction().execute(async (trx) => {
+        if (!(await repo.usePasswordReset(trx, source.tenantId, tokenHash, nowIso())))
+            throw invalid();
+        await users.setPasswordHash(trx, source.tenantId, user.id, passwordHash);
+        await repo.deleteUserPasswordResets(trx, source.tenantId, user.id);
+        await endUserSessions(trx, source.tenantId, user.id);
+        await recordAudit(trx, { ...source, userId: user.id }, 'password_reset');
+    });
+    await clearSignInFailures(db, source.tenantId, user.email);
+}
+/** Changes one's own e-mail (needs the current password; 409 when taken). Audits `email_change` with old and new. */
+export async function changeEmail(db, actor, input) {
+    const user = await users.getUser(db, actor.tenantId, actor.userId);
+    if (!users.isEmailAddress(input.email.trim())) {
+        throw badRequest(`"${input.email}" is not a valid e-mail address`, '/email');
+    }
+    await confirmPassword(db, actor, input.password, '/password');
+    if (input.email.trim() === user.email)
+        throw badRequest('that is your e-mail address already', '/email');
+    await db.transaction().execute(async (trx) => {
+        const email = await users.setEmail(trx, actor.tenantId, actor.userId, input.email);
+        await recordAudit(trx, actor, 'email_change', { old: user.email, new: email });
+    });
+    return toAccountUser(await users.getUser(db, actor.tenantId, actor.userId));
+}
+//# sourceMappingURL=accounts.service.js.map

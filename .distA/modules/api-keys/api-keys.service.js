@@ -1,0 +1,135 @@
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { safeEqualHex, sha256 } from '../../lib/crypto.js';
+import { newId, newSecret } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { assertManages } from '../accounts/accounts.service.js';
+import * as users from '../users/users.service.js';
+import * as repo from './api-keys.repository.js';
+/** D5: keys whose name starts with this may only read the audit log. */
+export const RESTRICTED_KEY_PREFIX = 'SIEM-LOG-ONLY';
+/** D2: `<tenantId>.<keyId>.<secret>`; only the secret's hash is stored, the whole key is returned once. */
+export async function createApiKey(db, tenantId, input) {
+    const name = input.name.trim();
+    if (!name || name.length > 255)
+        throw badRequest('key name must be 1-255 characters', '/name');
+    const user = await users.getUser(db, tenantId, input.userId);
+    if (!user.active)
+        throw badRequest(`user ${user.email} is deactivated`, '/userId');
+    let expiresAt = null;
+    if (input.expiresAt) {
+        const t = Date.parse(input.expiresAt);
+        if (Number.isNaN(t))
+            throw badRequest(`expiry "${input.expiresAt}" is not a date`, '/expiresAt');
+        if (t <= Date.now())
+            throw badRequest('expiry must be in the future', '/expiresAt');
+        expiresAt = new Date(t).toISOString();
+    }
+    const id = newId(12);
+    const secret = newSecret(32);
+    await repo.insertKey(db, {
+        id,
+        tenant_id: tenantId,
+        user_id: user.id,
+        name,
+        secret_hash: sha256(secret),
+        created_at: nowIso(),
+        expires_at: expiresAt,
+        revoked_at: null,
+        last_used_at: null,
+    });
+    return { id, key: `${tenantId}.${id}.${secret}` };
+}
+/** Checks a raw key for the tenant the request addressed (D2: another tenant's key is a 401). */
+export async function authenticateApiKey(db, requestTenantId, rawKey) {
+    const parts = rawKey.split('.');
+    if (parts.length !== 3 || parts.some((p) => p === ''))
+        return { ok: false, reason: 'malformed API key' };
+    const [tenantId, keyId, secret] = parts;
+    if (tenantId !== requestTenantId)
+        return { ok: false, reason: 'invalid API key' };
+    const row = await repo.findKeyForAuth(db, keyId);
+    if (!row || row.tenant_id !== tenantId || !safeEqualHex(row.secret_hash, sha256(secret))) {
+        return { ok: false, reason: 'invalid API key' };
+    }
+    if (row.revoked_at)
+        return { ok: false, reason: 'API key revoked' };
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now())
+        return { ok: false, reason: 'API key expired' };
+    if (row.deactivated_at)
+        return { ok: false, reason: 'user deactivated' };
+    return {
+        ok: true,
+        tenantId,
+        userId: row.user_id,
+        role: row.role,
+        keyId: row.id,
+        keyName: row.name,
+        tenantSuspended: row.suspended_at !== null,
+    };
+}
+export async function listApiKeys(db, tenantId, userId) {
+    return (await repo.listKeys(db, tenantId, userId)).map((r) => ({
+        id: r.id,
+        name: r.name,
+        userId: r.user_id,
+        userEmail: r.email,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+        revokedAt: r.revoked_at,
+        lastUsedAt: r.last_used_at,
+    }));
+}
+/** Revocation takes effect on the next request: keys are checked against the database every time. */
+export async function revokeApiKey(db, tenantId, keyId) {
+    const key = await repo.findKey(db, tenantId, keyId);
+    if (!key)
+        throw notFound(`API key ${keyId} not found`);
+    await repo.revokeKey(db, tenantId, keyId, nowIso());
+}
+export const isRestrictedKeyName = (name) => name.startsWith(RESTRICTED_KEY_PREFIX);
+const toApiKey = (k) => ({
+    id: k.id,
+    name: k.name,
+    userId: k.userId,
+    userEmail: k.userEmail,
+    restricted: isRestrictedKeyName(k.name),
+    createdAt: k.createdAt,
+    ...(k.expiresAt ? { expiresAt: k.expiresAt } : {}),
+    ...(k.revokedAt ? { revokedAt: k.revokedAt } : {}),
+    ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt } : {}),
+});
+/** One's own keys, or (admin endpoints) every key of the tenant or of one user. */
+export async function listKeys(db, actor, userId) {
+    return (await listApiKeys(db, actor.tenantId, userId)).map(toApiKey);
+}
+/**
+ * D2/D3: creates a key, shown once. Anyone may make keys for themselves (a key acts with its user's role,
+ * so it grants nothing new); keys for another user need to manage that user (admin over lower roles,
+ * or the owner): a key for someone is acting as them.
+ */
+export async function createKeyAs(db, actor, input) {
+    const userId = input.userId ?? actor.userId;
+    if (userId !== actor.userId) {
+        const target = await users.getUser(db, actor.tenantId, userId).catch((err) => {
+            if (err instanceof AppError && err.code === 'NOT_FOUND')
+                throw badRequest(`user ${userId} not found`, '/userId');
+            throw err;
+        });
+        assertManages(actor, target, 'create API keys for');
+    }
+    return createApiKey(db, actor.tenantId, { userId, name: input.name, expiresAt: input.expiresAt ?? null });
+}
+/**
+ * Revokes a key: one's own always; another user's (admin endpoints, `ownOnly` false) when the caller
+ * manages that user. 404 for a key that is not there (or, with `ownOnly`, not the caller's).
+ */
+export async function revokeKeyAs(db, actor, keyId, ownOnly) {
+    const key = await repo.findKey(db, actor.tenantId, keyId);
+    if (!key || (ownOnly && key.user_id !== actor.userId))
+        throw notFound(`API key ${keyId} not found`);
+    if (key.user_id !== actor.userId) {
+        assertManages(actor, await users.getUser(db, actor.tenantId, key.user_id), 'revoke API keys of');
+    }
+    await repo.revokeKey(db, actor.tenantId, keyId, nowIso());
+}
+//# sourceMappingURL=api-keys.service.js.map

@@ -1,0 +1,24 @@
+import { Type } from 'typebox';
+export const AuditUser = Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.String() });
+export const AuditEvent = Type.Object({
+    id: Type.Integer(),
+    user: Type.Union([AuditUser, Type.Null()], { description: 'null for system events' }),
+    action: Type.String(),
+    ip: Type.String(),
+    userAgent: Type.String(),
+    createdAt: Type.String({ description: 'ISO 8601' }),
+    meta: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'omitted when empty' })),
+});
+export const AuditLogQuery = Type.Object({
+    after: Type.Optional(Type.Integer({
+        minimum: 0,
+        description: 'events with a greater id; 0 (default) = from the first event of the current month, UTC (D13)',
+    })),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000; default 100' })),
+});
+export const AuditLogPage = Type.Object({
+    after: Type.Integer({ description: 'id of the last event returned, or the request after when none' }),
+    count: Type.Integer({ description: 'number of events returned' }),
+    events: Type.Array(AuditEvent),
+});
+//# sourceMappingURL=audit.schemas.js.map

@@ -1,0 +1,92 @@
+import { AppError } from '../../errors.js';
+import { parseJson } from '../../lib/json.js';
+import { nowIso } from '../../lib/time.js';
+import { getTenant } from '../tenants/tenants.service.js';
+import * as repo from './audit.repository.js';
+/** Keys whose values never reach the audit log in clear (public-api.md Events: secret, headers, payload). */
+const SECRET_KEYS = /^(previous_)?(secret|headers|payload|token|password|api_?key|credentials?)$/i;
+/**
+ * Replaces the value of every secret-like key (secret, headers, payload, token, password…) with `****`
+ * when it is set; unset values (null, undefined, '') stay as they are so "not set" remains visible.
+ */
+export function maskSecrets(meta) {
+    const out = {};
+    for (const [key, value] of Object.entries(meta)) {
+        const set = value !== undefined && value !== null && value !== '';
+        out[key] = SECRET_KEYS.test(key) && set ? '****' : value;
+    }
+    return out;
+}
+/**
+ * Records one audit event (public-api.md Events). `meta` is stored as JSON with secrets masked, and
+ * omitted when empty; undefined values are dropped. Call it inside the transaction that made the change
+ * when there is one, so the event exists exactly when the change does.
+ */
+export async function recordAudit(db, ctx, action, meta) {
+    const cleaned = {};
+    for (const [key, value] of Object.entries(meta ?? {}))
+        if (value !== undefined)
+            cleaned[key] = value;
+    const masked = maskSecrets(cleaned);
+    await repo.insertEvent(db, {
+        tenant_id: ctx.tenantId,
+        user_id: ctx.userId,
+        action,
+        ip: ctx.ip ?? '',
+        user_agent: ctx.userAgent ?? '',
+        meta: Object.keys(masked).length > 0 ? JSON.stringify(masked) : null,
+        created_at: nowIso(),
+    });
+}
+/** D13: midnight UTC of the first day of the month `now` falls in. */
+export function monthStartUtc(now = new Date()) {
+    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+/**
+ * One page of the tenant's audit log in ascending id order (D13): `after` 0 starts at the first event
+ * of the current calendar month (UTC); the answer's `after` is the last id returned, or the request's
+ * `after` when there is none. Needs the `advanced-auth` feature (D6: 402 otherwise).
+ */
+export async function listAuditEvents(db, tenantId, query, now = new Date()) {
+    const tenant = await getTenant(db, tenantId);
+    if (!tenant.features.includes('advanced-auth')) {
+        throw new AppError('FEATURE_NOT_AVAILABLE', 'the audit log needs the advanced-auth feature, which this tenant does not have');
+    }
+    const after = query.after ?? 0;
+    const count = query.count ?? 100;
+    let from = after;
+    if (after === 0) {
+        const first = await repo.findFirstIdSince(db, tenantId, monthStartUtc(now));
+        if (first === undefined)
+            return { after, count: 0, events: [] };
+        from = first - 1;
+    }
+    const rows = await repo.listEventsAfter(db, tenantId, from, count);
+    const events = rows.map((r) => ({
+        id: Number(r.id),
+        user: r.user_id !== null && r.user_name !== null
+            ? { id: r.user_id, name: r.user_name, email: r.user_email ?? '' }
+            : null,
+        action: r.action,
+        ip: r.ip,
+        userAgent: r.user_agent,
+        createdAt: r.created_at,
+        ...(r.meta ? { meta: parseJson(r.meta, {}) } : {}),
+    }));
+    return { after: events.length > 0 ? events[events.length - 1].id : after, count: events.length, events };
+}
+/** D25: deletes events older than `retentionDays` in batches of `batchSize`; returns how many went. */
+export async function purgeExpiredAuditEvents(db, retentionDays, options = {}) {
+    if (retentionDays <= 0)
+        return 0;
+    const batchSize = options.batchSize ?? 5000;
+    const cutoff = new Date((options.now ?? new Date()).getTime() - retentionDays * 86_400_000).toISOString();
+    let total = 0;
+    for (;;) {
+        const deleted = await repo.removeEventsBefore(db, cutoff, batchSize);
+        total += deleted;
+        if (deleted < batchSize)
+            return total;
+    }
+}
+//# sourceMappingURL=audit.service.js.map

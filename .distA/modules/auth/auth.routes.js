@@ -1,0 +1,110 @@
+import { badRequest } from '../../errors.js';
+import { requestTenant } from '../../http/auth.js';
+import { errorResponses, MessageBody } from '../../http/schemas.js';
+import * as accounts from '../accounts/accounts.service.js';
+import { InvitationPreview, InvitationTokenBody, LoginBody, LoginResponse, PasswordResetBody, PasswordResetRequestBody, RegisterBody, RegisterResponse, } from './auth.schemas.js';
+import { SESSION_COOKIE, sessionIdOf, signIn, signOut } from './auth.service.js';
+import { SignInThrottled } from './throttle.service.js';
+/** A throttled sign-in (429) says when to come back (D14, and the CLI honours `Retry-After`). */
+export function addRetryAfterOnThrottle(app) {
+    app.addHook('onError', async (_req, reply, error) => {
+        if (error instanceof SignInThrottled)
+            reply.header('retry-after', String(error.retryAfterSeconds));
+    });
+}
+/** The tenant, address and user agent of a request that is not (yet) authenticated. */
+export async function requestSource(app, req) {
+    return {
+        tenantId: await requestTenant(app.db, app.config, req),
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? '',
+    };
+}
+const PUBLIC = { access: { public: true } };
+/** The web application's private API (extensions.md), under `/api/auth`. */
+export const authRoutes = async (app) => {
+    const { db, config } = app;
+    const secure = config.publicUrl.startsWith('https:');
+    addRetryAfterOnThrottle(app);
+    app.post('/auth/login', {
+        config: PUBLIC,
+        schema: {
+            tags: ['auth'],
+            summary: 'Sign in with e-mail and password (and a two-factor code when on); sets the session cookie',
+            body: LoginBody,
+            response: { 200: LoginResponse, ...errorResponses },
+        },
+    }, async (req, reply) => {
+        const { token } = await signIn(db, await requestSource(app, req), req.body, config);
+        // D4: HttpOnly so scripts can't read it; SameSite=Lax so other sites' forms don't send it.
+        reply.setCookie(SESSION_COOKIE, token, {
+            httpOnly: true,
+            sameSite: 'lax',
+            secure,
+            path: '/',
+            maxAge: config.sessionTtlHours * 3600,
+        });
+        return { token };
+    });
+    app.post('/auth/logout', {
+        schema: {
+            tags: ['auth'],
+            summary: 'End the session of the session cookie and clear the cookie',
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req, reply) => {
+        if (req.actor.via !== 'session') {
+            throw badRequest('sign-out ends a browser session; API keys are revoked instead');
+        }
+        await signOut(db, req.actor, sessionIdOf(req.cookies[SESSION_COOKIE] ?? ''));
+        reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+        return { message: 'Signed out' };
+    });
+    // A POST, not GET /…/:token: the token stays out of URLs and so out of request logs.
+    app.post('/auth/invitation', {
+        config: PUBLIC,
+        schema: {
+            tags: ['auth'],
+            summary: 'What an invitation link is for (the sign-up page shows it); 404 when invalid, expired or used',
+            body: InvitationTokenBody,
+            response: { 200: InvitationPreview, ...errorResponses },
+        },
+    }, async (req) => accounts.previewInvitation(db, (await requestSource(app, req)).tenantId, req.body.token));
+    app.post('/auth/register', {
+        config: PUBLIC,
+        schema: {
+            tags: ['auth'],
+            summary: 'Accept an invitation: create the account with the invited e-mail and role',
+            body: RegisterBody,
+            response: { 201: RegisterResponse, ...errorResponses },
+        },
+    }, async (req, reply) => reply.code(201).send(await accounts.acceptInvitation(db, await requestSource(app, req), req.body)));
+    app.post('/auth/password-reset/request', {
+        config: PUBLIC,
+        schema: {
+            tags: ['auth'],
+            summary: 'Ask for a password reset link; the answer is the same whether or not the account exists',
+            body: PasswordResetRequestBody,
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req) => {
+        const link = await accounts.requestPasswordReset(db, await requestSource(app, req), req.body.email, config.publicUrl);
+        // No mail is configured: the operator reads the link from the log and passes it on.
+        if (link)
+            req.log.info({ passwordResetLink: link }, 'password reset requested (no mail configured)');
+        return { message: 'If the account exists, a reset link has been issued' };
+    });
+    app.post('/auth/password-reset', {
+        config: PUBLIC,
+        schema: {
+            tags: ['auth'],
+            summary: 'Set a new password with a reset link; every session of the user ends',
+            body: PasswordResetBody,
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req) => {
+        await accounts.resetPassword(db, await requestSource(app, req), req.body);
+        return { message: 'Password reset' };
+    });
+};
+//# sourceMappingURL=auth.routes.js.map

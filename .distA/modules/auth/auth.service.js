@@ -1,0 +1,107 @@
+import { forbidden, unauthorized } from '../../errors.js';
+import { sha256 } from '../../lib/crypto.js';
+import { newSecret } from '../../lib/ids.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { verifySecondFactor } from '../accounts/two-factor.service.js';
+import { getTenant } from '../tenants/tenants.service.js';
+import { checkCredentials } from '../users/users.service.js';
+import * as repo from './auth.repository.js';
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './throttle.service.js';
+/** D4: the cookie the web application signs in with. */
+export const SESSION_COOKIE = 'session';
+/** A session is stored under the sha256 of its token; the token itself only ever lives in the cookie. */
+export const sessionIdOf = (token) => sha256(token);
+const BAD_CREDENTIALS = 'invalid e-mail or password';
+/**
+ * D4: signs in with e-mail and password (and a second factor when the user has one) and opens a session
+ * that ends after `sessionTtlHours`. 401 with one message for an unknown e-mail or a wrong password,
+ * 401 for a deactivated user, 429 when throttled, 403 for a suspended tenant. Audits `login`.
+ */
+export async function signIn(db, source, input, options) {
+    await assertSignInAllowed(db, source, input.email);
+    const fail = async (message) => {
+        await recordSignInFailure(db, source, input.email);
+        return unauthorized(message);
+    };
+    const user = await checkCredentials(db, source.tenantId, input.email, input.password);
+    if (!user)
+        throw await fail(BAD_CREDENTIALS);
+    if (!user.active)
+        throw await fail('this account is deactivated');
+    const second = await verifySecondFactor(db, source.tenantId, user.id, input, options.secretKey);
+    // A missing code counts as a failure too: otherwise "code required" would confirm a guessed password for free.
+    if (second === 'missing')
+        throw await fail('two-factor code required: send "totp" or "recoveryCode"');
+    if (second === 'invalid')
+        throw await fail('invalid two-factor code');
+    if ((await getTenant(db, source.tenantId)).suspended)
+        throw forbidden('this tenant is suspended');
+    const token = newSecret(32);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + options.sessionTtlHours * 3600_000).toISOString();
+    await clearSignInFailures(db, source.tenantId, input.email);
+    await db.transaction().execute(async (trx) => {
+        await repo.deleteExpiredSessions(trx, source.tenantId, now.toISOString(), 100);
+        await repo.insertSession(trx, {
+            id: sessionIdOf(token),
+            tenant_id: source.tenantId,
+            user_id: user.id,
+            ip: source.ip,
+            user_agent: source.userAgent,
+            created_at: now.toISOString(),
+            expires_at: expiresAt,
+            last_seen_at: now.toISOString(),
+        });
+        await recordAudit(trx, { ...source, userId: user.id }, 'login');
+    });
+    return { token, expiresAt, userId: user.id };
+}
+/** Ends the session the request came with. Audits `logout`. */
+export async function signOut(db, ctx, sessionId) {
+    await db.transaction().execute(async (trx) => {
+        await repo.deleteSession(trx, ctx.tenantId, sessionId);
+        await recordAudit(trx, ctx, 'logout');
+    });
+}
+/** Ends every session of a user (deactivation, password reset), or every other one (password change). */
+export async function endUserSessions(db, tenantId, userId, exceptSessionId) {
+    await repo.deleteUserSessions(db, tenantId, userId, exceptSessionId);
+}
+/** last_seen_at is written at most once a minute per session, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+/**
+ * D4: checks a session token for the tenant the request addressed. A session seen from a new address or
+ * user agent follows it, and `auth.ip_or_user_agent_changed` is recorded once per change.
+ */
+export async function authenticateSession(db, source, token) {
+    const id = sessionIdOf(token);
+    const row = await repo.findSessionForAuth(db, id);
+    if (!row || row.tenant_id !== source.tenantId) {
+        return { ok: false, reason: 'invalid or expired session: sign in again' };
+    }
+    const now = new Date();
+    if (Date.parse(row.expires_at) <= now.getTime()) {
+        await repo.deleteSession(db, row.tenant_id, row.id);
+        return { ok: false, reason: 'invalid or expired session: sign in again' };
+    }
+    if (row.deactivated_at)
+        return { ok: false, reason: 'user deactivated' };
+    if (row.ip !== source.ip || row.user_agent !== source.userAgent) {
+        // Only the request that moves the session records the change: concurrent ones find it moved already.
+        const moved = await repo.moveSession(db, row.id, { ip: row.ip, userAgent: row.user_agent }, { ip: source.ip, userAgent: source.userAgent, at: now.toISOString() });
+        if (moved)
+            await recordAudit(db, { ...source, userId: row.user_id }, 'auth.ip_or_user_agent_changed');
+    }
+    else if (now.getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) {
+        await repo.touchSession(db, row.id, now.toISOString());
+    }
+    return {
+        ok: true,
+        sessionId: row.id,
+        tenantId: row.tenant_id,
+        userId: row.user_id,
+        role: row.role,
+        tenantSuspended: row.suspended_at !== null,
+    };
+}
+//# sourceMappingURL=auth.service.js.map

@@ -1,0 +1,43 @@
+import { badRequest } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { resolveProject } from '../projects/projects.service.js';
+import * as repo from './configurations.repository.js';
+export const toConfiguration = (row) => ({
+    id: row.id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+});
+/** Lists a project's configurations (test environments) in creation order. */
+export async function listConfigurations(db, actor, projectRef) {
+    const project = await resolveProject(db, actor, projectRef);
+    return (await repo.listConfigurations(db, actor.tenantId, project.id)).map(toConfiguration);
+}
+/** Creates a configuration (test-runner or higher, D3); string id (extensions.md "IDs"), title trimmed, 1-255 characters. */
+export async function createConfiguration(db, actor, projectRef, input) {
+    const project = await resolveProject(db, actor, projectRef, { write: true });
+    const title = input.title.trim();
+    if (title === '' || title.length > 255)
+        throw badRequest('title must be 1-255 characters', '/title');
+    const id = newId();
+    const now = nowIso();
+    await repo.insertConfiguration(db, {
+        id,
+        tenant_id: actor.tenantId,
+        project_id: project.id,
+        title,
+        created_at: now,
+        updated_at: now,
+    });
+    return { id };
+}
+/**
+ * The configuration `id` of the project, or `undefined` when the project has none by that id (callers
+ * answer 400 for a body reference, D9). Never throws for a missing configuration.
+ */
+export async function getConfiguration(db, tenantId, projectId, id) {
+    const row = await repo.findConfiguration(db, tenantId, projectId, id);
+    return row ? toConfiguration(row) : undefined;
+}
+//# sourceMappingURL=configurations.service.js.map

@@ -1,0 +1,60 @@
+import { Type } from 'typebox';
+export const CUSTOM_FIELD_TYPES = ['text', 'dropdown', 'checkbox', 'richtext'];
+export const CustomFieldOption = Type.Object({ id: Type.String(), value: Type.String() });
+/** extensions.md §4: a tenant-wide custom field definition. */
+export const CustomField = Type.Object({
+    id: Type.String(),
+    type: Type.String({ enum: [...CUSTOM_FIELD_TYPES] }),
+    systemName: Type.String({
+        description: "the key of the field in a test case's customFields and in cf_<systemName> filters",
+    }),
+    name: Type.String(),
+    required: Type.Boolean(),
+    enabled: Type.Boolean(),
+    options: Type.Union([Type.Array(CustomFieldOption), Type.Null()], { description: 'dropdown fields only' }),
+    defaultValue: Type.Optional(Type.String()),
+    pos: Type.Integer({ description: 'display position, 0-based' }),
+    allowAllProjects: Type.Boolean(),
+    allowedProjectIds: Type.Union([Type.Array(Type.String()), Type.Null()], {
+        description: 'null when allowAllProjects',
+    }),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+});
+export const CustomFieldList = Type.Object({ customFields: Type.Array(CustomField) });
+export const CustomFieldParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const OptionInput = Type.Object({
+    id: Type.Optional(Type.String({ description: 'keeps an existing option (on update); omit for a new one' })),
+    value: Type.String({ description: '1-255 characters, unique in the field' }),
+}, { additionalProperties: false });
+const ValueDescription = 'text: any text; dropdown: one of the option values; checkbox: "true" or "false"; richtext: HTML (sanitised)';
+export const CreateCustomFieldBody = Type.Object({
+    type: Type.String({ enum: [...CUSTOM_FIELD_TYPES] }),
+    systemName: Type.String({
+        description: 'lower-case identifier (a-z, 0-9, _; starts with a letter), unique; fixed',
+    }),
+    name: Type.String({ description: '1-255 characters' }),
+    required: Type.Optional(Type.Boolean({ default: false })),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+    options: Type.Optional(Type.Array(OptionInput, { description: 'dropdown fields only: 1-100 options' })),
+    defaultValue: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: ValueDescription })),
+    allowAllProjects: Type.Optional(Type.Boolean({ description: 'default: true unless allowedProjectIds is given' })),
+    allowedProjectIds: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'project ids or codes' })),
+}, { additionalProperties: false });
+export const UpdateCustomFieldBody = Type.Object({
+    name: Type.Optional(Type.String({ description: '1-255 characters' })),
+    required: Type.Optional(Type.Boolean()),
+    enabled: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Type.Array(OptionInput, { description: 'replaces the options; an option with an id keeps that id' })),
+    defaultValue: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: `null removes it; ${ValueDescription}` })),
+    allowAllProjects: Type.Optional(Type.Boolean()),
+    allowedProjectIds: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], {
+        description: 'project ids or codes; implies allowAllProjects false',
+    })),
+}, { additionalProperties: false });
+export const OrderCustomFieldsBody = Type.Object({
+    ids: Type.Array(Type.String(), {
+        description: 'every custom field id of the tenant, once, in the new order',
+    }),
+}, { additionalProperties: false });
+//# sourceMappingURL=custom-fields.schemas.js.map

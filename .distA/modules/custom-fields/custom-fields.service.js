@@ -1,0 +1,359 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { sanitizeHtmlField } from '../../lib/html.js';
+import { newId } from '../../lib/ids.js';
+import { parseJson } from '../../lib/json.js';
+import { nowIso } from '../../lib/time.js';
+import { resolveProject } from '../projects/projects.service.js';
+import * as repo from './custom-fields.repository.js';
+export const SYSTEM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+export const NAME_MAX = 255;
+export const OPTION_MAX = 255;
+export const OPTIONS_MAX = 100;
+export const TEXT_VALUE_MAX = 1024;
+export function toCustomField(row) {
+    const field = {
+        id: row.id,
+        type: row.type,
+        systemName: row.system_name,
+        name: row.name,
+        required: row.required === 1,
+        enabled: row.enabled === 1,
+        options: row.options === null ? null : parseJson(row.options, []),
+        pos: row.pos,
+        allowAllProjects: row.allow_all_projects === 1,
+        allowedProjectIds: row.allow_all_projects === 1 ? null : parseJson(row.allowed_project_ids, []),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+    };
+    if (row.default_value !== null)
+        field.defaultValue = row.default_value;
+    return field;
+}
+const availableIn = (field, projectId) => field.allowAllProjects || (field.allowedProjectIds ?? []).includes(projectId);
+/**
+ * Checks one value against a field's type and returns what is stored: a dropdown takes one of its option
+ * values (an option id is accepted and stored as its value), a checkbox "true" or "false", richtext is
+ * sanitised (D22). Throws 400 at `path` naming the field.
+ */
+function checkValue(field, value, path) {
+    const name = field.systemName;
+    switch (field.type) {
+        case 'dropdown': {
+            const options = field.options ?? [];
+            const option = options.find((o) => o.value === value) ?? options.find((o) => o.id === value);
+            if (!option) {
+                throw badRequest(`custom field "${name}" takes one of ${options.map((o) => JSON.stringify(o.value)).join(', ')}; got ${JSON.stringify(value)}`, path);
+            }
+            return option.value;
+        }
+        case 'checkbox':
+            if (value !== 'true' && value !== 'false') {
+                throw badRequest(`custom field "${name}" is a checkbox: its value is "true" or "false"`, path);
+            }
+            return value;
+        case 'richtext':
+            return sanitizeHtmlField(value);
+        default:
+            if (value.length > TEXT_VALUE_MAX) {
+                throw badRequest(`custom field "${name}" takes at most ${TEXT_VALUE_MAX} characters`, path);
+            }
+            return value;
+    }
+}
+/**
+ * Validates a test case's custom-field values and returns them as stored, `{systemName: {value, isDefault}}`.
+ * Every named field must exist, be enabled and be available in the project; `isDefault: true` takes the
+ * field's default (400 if it has none); a value must fit the field's type; "" or no value clears it.
+ * On create (`previous` undefined) every other available field with a default gets it (isDefault true) and a
+ * required field left without a value is a 400. On update only the named fields change (clearing a required
+ * one is a 400); values of fields that no longer exist are dropped. Every 400 names the field.
+ */
+export async function normalizeTcaseCustomFields(db, tenantId, projectId, input, previous) {
+    const fields = await listFieldsBySystemName(db, tenantId);
+    const out = {};
+    for (const [name, value] of Object.entries(previous ?? {})) {
+        if (fields.has(name))
+            out[name] = { value: value.value, isDefault: value.isDefault };
+    }
+    for (const [name, given] of Object.entries(input ?? {})) {
+        const path = `/customFields/${name}`;
+        const field = fields.get(name);
+        if (!field)
+            throw badRequest(`unknown custom field "${name}"`, path);
+        if (!field.enabled)
+            throw badRequest(`custom field "${name}" is disabled`, path);
+        if (!availableIn(field, projectId))
+            throw badRequest(`custom field "${name}" is not available in this project`, path);
+        if (given.isDefault) {
+            if (field.defaultValue === undefined)
+                throw badRequest(`custom field "${name}" has no default value`, path);
+            out[name] = { value: field.defaultValue, isDefault: true };
+            continue;
+        }
+        const raw = given.value ?? '';
+        const value = raw === '' ? '' : checkValue(field, raw, path);
+        if (value === '') {
+            if (field.required)
+                throw badRequest(`custom field "${name}" is required`, path);
+            delete out[name];
+        }
+        else {
+            out[name] = { value, isDefault: false };
+        }
+    }
+    if (previous === undefined) {
+        for (const field of fields.values()) {
+            if (!field.enabled || !availableIn(field, projectId) || out[field.systemName])
+                continue;
+            if (field.defaultValue !== undefined) {
+                out[field.systemName] = { value: field.defaultValue, isDefault: true };
+            }
+            else if (field.required) {
+                throw badRequest(`custom field "${field.systemName}" is required`, `/customFields/${field.systemName}`);
+            }
+        }
+    }
+    return out;
+}
+/** Every custom field of the tenant (enabled or not), keyed by system name: for `cf_<systemName>` filters. */
+export async function listFieldsBySystemName(db, tenantId) {
+    const rows = await repo.listFields(db, tenantId);
+    return new Map(rows.map((r) => [r.system_name, toCustomField(r)]));
+}
+/** The custom fields available in a project (allowed for all projects or for this one), enabled or not, by position. */
+export async function listProjectCustomFields(db, actor, projectRef) {
+    const project = await resolveProject(db, actor, projectRef);
+    const rows = await repo.listFields(db, actor.tenantId);
+    return rows.map(toCustomField).filter((f) => availableIn(f, project.id));
+}
+/** Every custom field of the tenant, by position (admin, D3). */
+export async function listCustomFields(db, actor) {
+    return (await repo.listFields(db, actor.tenantId)).map(toCustomField);
+}
+export async function getCustomField(db, actor, id) {
+    const row = await repo.findField(db, actor.tenantId, id);
+    if (!row)
+        throw notFound(`custom field "${id}" not found`);
+    return toCustomField(row);
+}
+function fail(errors) {
+    if (errors.length > 0)
+        throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+}
+function checkName(name, errors) {
+    const trimmed = name.trim();
+    if (trimmed === '' || trimmed.length > NAME_MAX)
+        errors.push({ path: '/name', message: `name must be 1-${NAME_MAX} characters` });
+    return trimmed;
+}
+/** Builds the option list: given ids must be current options; new options get fresh string ids. */
+function buildOptions(type, given, current, errors) {
+    if (type !== 'dropdown') {
+        if (given !== undefined)
+            errors.push({ path: '/options', message: 'only dropdown fields have options' });
+        return null;
+    }
+    if (given === undefined) {
+        if (current === null)
+            errors.push({ path: '/options', message: 'a dropdown field needs options' });
+        return current;
+    }
+    if (given.length === 0 || given.length > OPTIONS_MAX) {
+        errors.push({ path: '/options', message: `a dropdown field needs 1-${OPTIONS_MAX} options` });
+    }
+    const seenValues = new Set();
+    const seenIds = new Set();
+    const known = new Set((current ?? []).map((o) => o.id));
+    return given.map((o, i) => {
+        const value = o.value.trim();
+        if (value === '' || value.length > OPTION_MAX) {
+            errors.push({
+                path: `/options/${i}/value`,
+                message: `option values must be 1-${OPTION_MAX} characters`,
+            });
+        }
+        else if (seenValues.has(value)) {
+            errors.push({ path: `/options/${i}/value`, message: `option value "${value}" is given twice` });
+        }
+        seenValues.add(value);
+        if (o.id !== undefined && (!known.has(o.id) || seenIds.has(o.id))) {
+            errors.push({
+                path: `/options/${i}/id`,
+                message: `option id "${o.id}" is not an option of this field`,
+            });
+        }
+        if (o.id !== undefined)
+            seenIds.add(o.id);
+        return { id: o.id ?? newId(), value };
+    });
+}
+/** Checks a default value against the field's type and options; "" or null means no default. */
+function buildDefault(type, options, value, errors) {
+    if (value === null || value === undefined || value === '')
+        return null;
+    const shell = { systemName: 'defaultValue', type, options };
+    try {
+        const stored = checkValue(shell, value, '/defaultValue');
+        return stored === '' ? null : stored;
+    }
+    catch (err) {
+        const message = err.message.replace('custom field "defaultValue"', 'defaultValue: the field');
+        errors.push({ path: '/defaultValue', message });
+        return null;
+    }
+}
+/** Resolves project ids or codes of the tenant to ids; an unknown one is a 400 naming it. */
+async function resolveProjectIds(db, actor, refs, errors) {
+    const ids = [];
+    for (const [i, ref] of refs.entries()) {
+        try {
+            const id = (await resolveProject(db, actor, ref)).id;
+            if (!ids.includes(id))
+                ids.push(id);
+        }
+        catch (err) {
+            if (!(err instanceof AppError) || err.code !== 'NOT_FOUND')
+                throw err;
+            errors.push({ path: `/allowedProjectIds/${i}`, message: `project "${ref}" not found` });
+        }
+    }
+    return ids;
+}
+/** Settles availability: a list of projects implies "not all projects"; contradicting both is a 400. */
+function availability(allowAll, ids, current, errors) {
+    if (allowAll === true && Array.isArray(ids)) {
+        errors.push({ path: '/allowedProjectIds', message: 'allowedProjectIds needs allowAllProjects false' });
+    }
+    if (allowAll === true)
+        return { allowAll: true, ids: null };
+    if (Array.isArray(ids))
+        return { allowAll: false, ids };
+    if (allowAll === false)
+        return { allowAll: false, ids: current.ids ?? [] };
+    if (ids === null)
+        return { allowAll: current.allowAll, ids: current.allowAll ? null : [] };
+    return current;
+}
+const systemNameTaken = (name) => conflict(`a custom field with the system name "${name}" exists`);
+/** Creates a tenant-wide custom field (admin, D3); system names are lower-case identifiers, unique (409). */
+export async function createCustomField(db, actor, input) {
+    const errors = [];
+    if (!SYSTEM_NAME.test(input.systemName)) {
+        errors.push({
+            path: '/systemName',
+            message: 'systemName must be a lower-case identifier: a letter, then letters, digits or _ (at most 64)',
+        });
+    }
+    const name = checkName(input.name, errors);
+    const options = buildOptions(input.type, input.options, null, errors);
+    if (input.options?.some((o) => o.id !== undefined)) {
+        errors.push({ path: '/options', message: 'new options take no id' });
+    }
+    const defaultValue = buildDefault(input.type, options, input.defaultValue, errors);
+    const allowedRefs = Array.isArray(input.allowedProjectIds)
+        ? await resolveProjectIds(db, actor, input.allowedProjectIds, errors)
+        : input.allowedProjectIds;
+    const avail = availability(input.allowAllProjects, allowedRefs, { allowAll: true, ids: null }, errors);
+    fail(errors);
+    if (await repo.findBySystemName(db, actor.tenantId, input.systemName))
+        throw systemNameTaken(input.systemName);
+    const id = newId();
+    const at = nowIso();
+    try {
+        await repo.insertField(db, {
+            id,
+            tenant_id: actor.tenantId,
+            type: input.type,
+            system_name: input.systemName,
+            name,
+            required: input.required ? 1 : 0,
+            enabled: input.enabled === false ? 0 : 1,
+            options: options === null ? null : JSON.stringify(options),
+            default_value: defaultValue,
+            pos: await repo.nextPos(db, actor.tenantId),
+            allow_all_projects: avail.allowAll ? 1 : 0,
+            allowed_project_ids: avail.allowAll ? null : JSON.stringify(avail.ids ?? []),
+            created_at: at,
+            updated_at: at,
+        });
+    }
+    catch (err) {
+        if (isUniqueViolation(err))
+            throw systemNameTaken(input.systemName);
+        throw err;
+    }
+    return { id };
+}
+/**
+ * Changes a custom field (admin, D3): name, required, enabled, options (ids kept; a renamed option carries
+ * the default along), default, and per-project availability. Type and system name are fixed.
+ */
+export async function updateCustomField(db, actor, id, input) {
+    const row = await repo.findField(db, actor.tenantId, id);
+    if (!row)
+        throw notFound(`custom field "${id}" not found`);
+    const current = toCustomField(row);
+    const errors = [];
+    const name = input.name === undefined ? current.name : checkName(input.name, errors);
+    const options = buildOptions(current.type, input.options, current.options, errors);
+    let defaultInput = input.defaultValue;
+    if (defaultInput === undefined) {
+        // A renamed option keeps being the default.
+        const old = current.options?.find((o) => o.value === current.defaultValue);
+        defaultInput = (old && options?.find((o) => o.id === old.id)?.value) ?? current.defaultValue ?? null;
+    }
+    const defaultValue = buildDefault(current.type, options, defaultInput, errors);
+    const allowedRefs = Array.isArray(input.allowedProjectIds)
+        ? await resolveProjectIds(db, actor, input.allowedProjectIds, errors)
+        : input.allowedProjectIds;
+    const avail = availability(input.allowAllProjects, allowedRefs, { allowAll: current.allowAllProjects, ids: current.allowedProjectIds }, errors);
+    fail(errors);
+    await repo.updateField(db, actor.tenantId, id, {
+        name,
+        required: (input.required ?? current.required) ? 1 : 0,
+        enabled: (input.enabled ?? current.enabled) ? 1 : 0,
+        options: options === null ? null : JSON.stringify(options),
+        default_value: defaultValue,
+        allow_all_projects: avail.allowAll ? 1 : 0,
+        allowed_project_ids: avail.allowAll ? null : JSON.stringify(avail.ids ?? []),
+        updated_at: nowIso(),
+    });
+    return getCustomField(db, actor, id);
+}
+/** Deletes a custom field (admin, D3); test cases lose its values. */
+export async function deleteCustomField(db, actor, id) {
+    const res = await repo.deleteField(db, actor.tenantId, id);
+    if (Number(res.numDeletedRows) === 0)
+        throw notFound(`custom field "${id}" not found`);
+}
+/** Puts the tenant's custom fields in the given order (admin, D3); `ids` must name every field exactly once. */
+export async function orderCustomFields(db, actor, ids) {
+    await db.transaction().execute(async (trx) => {
+        const rows = await repo.listFields(trx, actor.tenantId);
+        const known = new Set(rows.map((r) => r.id));
+        const errors = [];
+        const seen = new Set();
+        ids.forEach((id, i) => {
+            if (!known.has(id))
+                errors.push({ path: `/ids/${i}`, message: `custom field "${id}" not found` });
+            else if (seen.has(id))
+                errors.push({ path: `/ids/${i}`, message: `custom field "${id}" is listed twice` });
+            seen.add(id);
+        });
+        const missing = rows.filter((r) => !seen.has(r.id)).map((r) => r.id);
+        if (missing.length > 0) {
+            errors.push({
+                path: '/ids',
+                message: `ids must list every custom field; missing ${missing.join(', ')}`,
+            });
+        }
+        fail(errors);
+        const at = nowIso();
+        for (const [pos, id] of ids.entries()) {
+            if (rows.find((r) => r.id === id)?.pos !== pos)
+                await repo.updateField(trx, actor.tenantId, id, { pos, updated_at: at });
+        }
+    });
+}
+//# sourceMappingURL=custom-fields.service.js.map

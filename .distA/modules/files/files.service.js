@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import * as repo from './files.repository.js';
+let context;
+/**
+ * Installs the file store and public URL. The files routes plugin calls it when the app is built, so
+ * other modules can call `getFilesByIds(db, tenantId, ids)` without carrying the configuration around.
+ */
+export function configureFiles(ctx) {
+    context = ctx;
+}
+function ctx() {
+    if (!context)
+        throw new Error('the files module is not configured: build the app (filesRoutes) first');
+    return context;
+}
+export const FILE_ROUTE_PREFIX = '/api/public/v0/file/';
+/** The absolute address that serves file `id` (to anyone authenticated in its tenant). */
+export const fileUrl = (id) => `${ctx().publicUrl}${FILE_ROUTE_PREFIX}${id}`;
+const tooLarge = (message) => new AppError('PAYLOAD_TOO_LARGE', message);
+const MIB = 1024 * 1024;
+const describeBytes = (n) => (n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`);
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
+/** The type the client declared, without parameters; anything unreadable is served as opaque bytes. */
+export function normalizeMimeType(declared) {
+    const type = (declared ?? '').split(';')[0].trim().toLowerCase();
+    return MIME.test(type) && type.length <= 255 ? type : 'application/octet-stream';
+}
+/** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */
+export function normalizeFileName(given) {
+    const base = (given ?? '').split(/[/\\]/).pop() ?? '';
+    // eslint-disable-next-line no-control-regex
+    const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+    return clean === '' ? 'file' : [...clean].slice(0, 255).join('');
+}
+/** Objects are grouped per tenant; tenant ids that are not path-safe are hashed. */
+function storageKey(tenantId, id) {
+    const tenant = /^[A-Za-z0-9_-]{1,64}$/.test(tenantId)
+        ? tenantId
+        : createHash('sha256').update(tenantId).digest('hex').slice(0, 32);
+    return `${tenant}/${id.slice(0, 2)}/${id}`;
+}
+/**
+ * Stores the file parts of one upload request (test-runner or higher, D3) in part order and records
+ * their sha256, size, type, name and uploader. All or nothing: a part over `maxFileBytes`, a request
+ * over `maxRequestBytes` or `maxFiles` (413), a stray field or a wrongly named part (400) leave no file
+ * and no row behind.
+ */
+export async function uploadFiles(db, actor, parts, options) {
+    const { storage } = ctx();
+    const { limits, field } = options;
+    const rows = [];
+    let requestBytes = 0;
+    try {
+        for await (const part of parts) {
+            if (!part.file) {
+                throw badRequest(`unexpected field "${part.fieldName}": send each file as a file part named "${field}"`, `/${part.fieldName}`);
+            }
+            if (part.fieldName !== field) {
+                throw badRequest(`unexpected file part "${part.fieldName}": name each file part "${field}"`, `/${part.fieldName}`);
+            }
+            if (options.single && rows.length === 1) {
+                throw badRequest('POST /file takes exactly one part named "file"; use POST /file/batch for several');
+            }
+            if (rows.length >= limits.maxFiles)
+                throw tooLarge(`at most ${limits.maxFiles} files per request`);
+            const id = newId();
+            const key = storageKey(actor.tenantId, id);
+            const hash = createHash('sha256');
+            let size = 0;
+            const source = part.file.stream;
+            const fileName = normalizeFileName(part.file.fileName);
+            // Counts and hashes while the bytes stream to storage; throwing here aborts the write (nothing kept).
+            async function* metered() {
+                for await (const chunk of source) {
+                    const buf = chunk;
+                    size += buf.length;
+                    requestBytes += buf.length;
+                    if (size > limits.maxFileBytes) {
+                        throw tooLarge(`file "${fileName}" is larger than ${describeBytes(limits.maxFileBytes)}`);
+                    }
+                    if (requestBytes > limits.maxRequestBytes) {
+                        throw tooLarge(`the files of one request may total at most ${describeBytes(limits.maxRequestBytes)}`);
+                    }
+                    hash.update(buf);
+                    yield buf;
+                }
+            }
+            await storage.put(key, Readable.from(metered(), { objectMode: false }));
+            rows.push({
+                id,
+                tenant_id: actor.tenantId,
+                storage_key: key,
+                file_name: fileName,
+                mime_type: normalizeMimeType(part.file.mimeType),
+                size,
+                sha256: hash.digest('hex'),
+                uploaded_by: actor.userId,
+                created_at: nowIso(),
+            });
+        }
+        if (rows.length === 0)
+            throw badRequest(`no files: send one or more file parts named "${field}"`);
+        await repo.insertFiles(db, rows);
+    }
+    catch (err) {
+        await Promise.all(rows.map((r) => storage.delete(r.storage_key).catch(() => undefined)));
+        throw err;
+    }
+    return rows.map((r) => ({ id: r.id, url: fileUrl(r.id) }));
+}
+const toFileInfo = (row) => ({
+    id: row.id,
+    fileName: row.file_name,
+    mimeType: row.mime_type,
+    size: Number(row.size),
+    url: fileUrl(row.id),
+});
+/** The tenant's files among `ids`, in the order asked, each once; unknown ids are left out (D1: other tenants' ids are unknown). */
+export async function getFilesByIds(db, tenantId, ids) {
+    const unique = [...new Set(ids)];
+    const byId = new Map((await repo.listFilesByIds(db, tenantId, unique)).map((r) => [r.id, r]));
+    return unique.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toFileInfo(row)] : [];
+    });
+}
+/** A body that references files (e.g. a test case's `files`) must name uploaded files of the tenant: 400 at `path` naming the unknown ids (D9). */
+export async function assertFilesExist(db, tenantId, ids, path = '/files') {
+    const found = new Set((await getFilesByIds(db, tenantId, ids)).map((f) => f.id));
+    const missing = [...new Set(ids)].filter((id) => !found.has(id));
+    if (missing.length > 0) {
+        throw badRequest(`unknown file id${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, path);
+    }
+}
+/** A file's metadata and bytes for download by anyone authenticated in the tenant; 404 for an unknown id. */
+export async function openFile(db, tenantId, id) {
+    const row = await repo.findFile(db, tenantId, id);
+    if (!row)
+        throw notFound(`file ${id} not found`);
+    const stream = await ctx().storage.get(row.storage_key);
+    // The row exists but the bytes are gone: an operator problem (restored database, lost volume), not a 404.
+    if (!stream)
+        throw new Error(`file ${id}: no object under storage key ${row.storage_key}`);
+    return { file: { ...toFileInfo(row), sha256: row.sha256 }, stream };
+}
+//# sourceMappingURL=files.service.js.map

@@ -1,0 +1,66 @@
+/** Every folder of a project: trees are ordered and filtered in memory (one query, same order on both databases). */
+export const listProjectFolders = (db, tenantId, projectId) => db
+    .selectFrom('folders')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .execute();
+/** The parent links only, for walking subtrees and paths. */
+export const listProjectFolderLinks = (db, tenantId, projectId) => db
+    .selectFrom('folders')
+    .select(['id', 'parent_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .execute();
+export const findFolder = (db, tenantId, projectId, id) => db
+    .selectFrom('folders')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+export const listFoldersByIds = (db, tenantId, projectId, ids) => ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('folders')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('project_id', '=', projectId)
+        .where('id', 'in', ids)
+        .execute();
+export const findChildByTitle = (db, tenantId, projectId, parentId, title) => db
+    .selectFrom('folders')
+    .select(['id'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('parent_id', '=', parentId)
+    .where('title', '=', title)
+    .executeTakeFirst();
+export const maxSiblingPos = async (db, tenantId, projectId, parentId) => {
+    const row = await db
+        .selectFrom('folders')
+        .select((eb) => eb.fn.max('pos').as('max'))
+        .where('tenant_id', '=', tenantId)
+        .where('project_id', '=', projectId)
+        .where('parent_id', '=', parentId)
+        .executeTakeFirst();
+    return row?.max === null || row?.max === undefined ? -1 : Number(row.max);
+};
+/**
+ * Inserts a folder unless a sibling of that title exists (the unique constraint `folders_sibling_title_uq`
+ * decides between concurrent callers); returns the new id, or undefined when it already existed.
+ */
+export const insertFolderIfAbsent = async (db, row) => (await db
+    .insertInto('folders')
+    .values(row)
+    .onConflict((oc) => oc.columns(['project_id', 'parent_id', 'title']).doNothing())
+    .returning('id')
+    .executeTakeFirst())?.id;
+export const updateFolderComment = (db, tenantId, projectId, id, comment, at) => db
+    .updateTable('folders')
+    .set({ comment, updated_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .execute();
+//# sourceMappingURL=folders.repository.js.map

@@ -1,0 +1,247 @@
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { sanitizeHtmlField } from '../../lib/html.js';
+import { nowIso } from '../../lib/time.js';
+import { resolveProject } from '../projects/projects.service.js';
+import * as repo from './folders.repository.js';
+import { FOLDER_SORT_FIELDS, } from './folders.schemas.js';
+export const toFolder = (row) => ({
+    id: row.id,
+    projectId: row.project_id,
+    parentId: row.parent_id,
+    pos: row.pos,
+    title: row.title,
+    comment: row.comment,
+});
+const bySiblingOrder = (a, b) => a.pos - b.pos || a.id - b.id;
+/** D12: depth-first, parents before children, siblings by pos (then id); folders whose parent is gone come last. */
+function depthFirst(rows) {
+    const children = new Map();
+    for (const row of rows) {
+        const list = children.get(row.parent_id) ?? [];
+        list.push(row);
+        children.set(row.parent_id, list);
+    }
+    for (const list of children.values())
+        list.sort(bySiblingOrder);
+    const out = [];
+    const seen = new Set();
+    const visit = (parentId) => {
+        // An explicit stack: deep trees must not overflow the call stack.
+        const stack = [...(children.get(parentId) ?? [])].reverse();
+        while (stack.length > 0) {
+            const row = stack.pop();
+            if (seen.has(row.id))
+                continue;
+            seen.add(row.id);
+            out.push(row);
+            const kids = children.get(row.id);
+            if (kids)
+                for (let i = kids.length - 1; i >= 0; i--)
+                    stack.push(kids[i]);
+        }
+    };
+    visit(0);
+    for (const row of [...rows].sort(bySiblingOrder))
+        if (!seen.has(row.id))
+            visit(row.parent_id);
+    return out;
+}
+function compareBy(column) {
+    return (a, b) => {
+        const x = a[column];
+        const y = b[column];
+        if (x === y)
+            return 0;
+        return x < y ? -1 : 1;
+    };
+}
+/** Which slice of the list a query asks for; undefined means the whole list (D12). */
+function pagination(query) {
+    const { offset, limit, page } = query;
+    if (offset === undefined && limit === undefined && page === undefined)
+        return undefined;
+    // public-api.md: page is ignored when offset is set; with page and no limit the page size is 10.
+    const applied = limit ?? (page !== undefined && offset === undefined ? 10 : 5000);
+    return { offset: offset ?? (page !== undefined ? (page - 1) * applied : 0), limit: applied };
+}
+/**
+ * Lists a project's folders (public-api.md "Folders"): D12 depth-first tree without pagination,
+ * `search` (case-insensitive title substring), `sortField`/`sortOrder`, offset/limit/deprecated page.
+ */
+export async function listFolders(db, actor, projectRef, query) {
+    if (query.sortOrder !== undefined && query.sortField === undefined) {
+        throw badRequest('sortOrder requires sortField', '/sortOrder');
+    }
+    const project = await resolveProject(db, actor, projectRef);
+    let rows = depthFirst(await repo.listProjectFolders(db, actor.tenantId, project.id));
+    if (query.search !== undefined && query.search !== '') {
+        const needle = query.search.toLowerCase();
+        rows = rows.filter((r) => r.title.toLowerCase().includes(needle));
+    }
+    if (query.sortField !== undefined) {
+        const column = FOLDER_SORT_FIELDS[query.sortField];
+        const compare = compareBy(column);
+        const sign = query.sortOrder === 'desc' ? -1 : 1;
+        // Ties keep a stable order by id, so pages never overlap.
+        rows = [...rows].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+    }
+    const total = rows.length;
+    const slice = pagination(query);
+    const result = { total, data: [] };
+    if (slice) {
+        result.offset = slice.offset;
+        result.limit = slice.limit;
+        rows = rows.slice(slice.offset, slice.offset + slice.limit);
+    }
+    if (query.page !== undefined)
+        result.page = query.page;
+    result.data = rows.map(toFolder);
+    return result;
+}
+/** A folder of the project, or NOT_FOUND. */
+export async function getFolder(db, tenantId, projectId, folderId) {
+    const row = await repo.findFolder(db, tenantId, projectId, folderId);
+    if (!row)
+        throw notFound(`folder ${folderId} not found`);
+    return toFolder(row);
+}
+export async function folderExists(db, tenantId, projectId, folderId) {
+    return (await repo.findFolder(db, tenantId, projectId, folderId)) !== undefined;
+}
+/** Folders of the project with these ids (unknown ids are simply absent), in the order of `ids`. */
+export async function listFoldersByIds(db, tenantId, projectId, ids) {
+    const unique = [...new Set(ids)];
+    const rows = await repo.listFoldersByIds(db, tenantId, projectId, unique);
+    const byId = new Map(rows.map((r) => [r.id, toFolder(r)]));
+    return unique.flatMap((id) => (byId.has(id) ? [byId.get(id)] : []));
+}
+/** The given folders and all their descendants (folder filters "include subfolders"); unknown ids are dropped. */
+export async function subtreeFolderIds(db, tenantId, projectId, folderIds) {
+    if (folderIds.length === 0)
+        return [];
+    const links = await repo.listProjectFolderLinks(db, tenantId, projectId);
+    const children = new Map();
+    const known = new Set();
+    for (const { id, parent_id } of links) {
+        known.add(id);
+        const list = children.get(parent_id) ?? [];
+        list.push(id);
+        children.set(parent_id, list);
+    }
+    const out = new Set();
+    const stack = folderIds.filter((id) => known.has(id));
+    while (stack.length > 0) {
+        const id = stack.pop();
+        if (out.has(id))
+            continue;
+        out.add(id);
+        for (const child of children.get(id) ?? [])
+            stack.push(child);
+    }
+    return [...out].sort((a, b) => a - b);
+}
+/** The folders from the root down to `folderId` (root first); NOT_FOUND when the folder does not exist. */
+export async function folderPath(db, tenantId, projectId, folderId) {
+    const rows = await repo.listProjectFolders(db, tenantId, projectId);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    if (!byId.has(folderId))
+        throw notFound(`folder ${folderId} not found`);
+    const path = [];
+    const seen = new Set();
+    for (let row = byId.get(folderId); row && !seen.has(row.id); row = byId.get(row.parent_id)) {
+        seen.add(row.id);
+        path.push(toFolder(row));
+    }
+    return path.reverse();
+}
+export const FOLDER_NAME_MAX = 255;
+/** public-api.md rule 6: the path is not empty, each name is 1-255 characters and not blank. */
+function validatePaths(folders, pointer) {
+    const errors = [];
+    folders.forEach(({ path }, i) => {
+        if (path.length === 0) {
+            errors.push({ path: pointer(i), message: 'a folder path must name at least one folder' });
+        }
+        path.forEach((name, j) => {
+            if (name.trim() === '' || name.length > FOLDER_NAME_MAX) {
+                errors.push({
+                    path: `${pointer(i)}/${j}`,
+                    message: `folder name must be 1-${FOLDER_NAME_MAX} characters and not blank`,
+                });
+            }
+        });
+    });
+    return errors;
+}
+/**
+ * Creates or updates folders by path (public-api.md "POST folder/bulk" rules 1-6): ids root→leaf per
+ * path; missing folders are created (pos = max sibling pos + 1); existing ones keep id, parent and pos;
+ * only an existing leaf's comment changes, and null/absent keeps it (extensions.md §3). Idempotent,
+ * one transaction (joins the caller's), and safe against concurrent identical calls.
+ */
+export async function upsertFolderPaths(db, tenantId, projectId, folders, options = {}) {
+    const errors = validatePaths(folders, options.pointer ?? ((i) => `/folders/${i}/path`));
+    if (errors.length > 0) {
+        throw new AppError('VALIDATION_FAILED', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+    }
+    const work = (trx) => upsertInTransaction(trx, tenantId, projectId, folders);
+    return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+async function upsertInTransaction(db, tenantId, projectId, folders) {
+    const key = (parentId, title) => `${parentId}\u0000${title}`;
+    // comment undefined: created by a concurrent request, its comment unknown here.
+    const known = new Map();
+    for (const row of await repo.listProjectFolders(db, tenantId, projectId)) {
+        known.set(key(row.parent_id, row.title), { id: row.id, comment: row.comment });
+    }
+    const now = nowIso();
+    const ids = [];
+    for (const { path, comment } of folders) {
+        const leafComment = typeof comment === 'string' ? sanitizeHtmlField(comment) : undefined;
+        const chain = [];
+        let parentId = 0;
+        for (let j = 0; j < path.length; j++) {
+            const title = path[j];
+            const isLeaf = j === path.length - 1;
+            let folder = known.get(key(parentId, title));
+            if (!folder) {
+                const pos = (await repo.maxSiblingPos(db, tenantId, projectId, parentId)) + 1;
+                const created = await repo.insertFolderIfAbsent(db, {
+                    tenant_id: tenantId,
+                    project_id: projectId,
+                    parent_id: parentId,
+                    title,
+                    comment: isLeaf ? (leafComment ?? '') : '',
+                    pos,
+                    created_at: now,
+                    updated_at: now,
+                });
+                if (created !== undefined) {
+                    folder = { id: created, comment: isLeaf ? (leafComment ?? '') : '' };
+                }
+                else {
+                    // A concurrent request created it first: use theirs.
+                    const found = await repo.findChildByTitle(db, tenantId, projectId, parentId, title);
+                    if (!found)
+                        throw new Error(`folder "${title}" vanished during upsert`);
+                    folder = { id: found.id, comment: undefined };
+                }
+                known.set(key(parentId, title), folder);
+            }
+            if (isLeaf && leafComment !== undefined && folder.comment !== leafComment) {
+                await repo.updateFolderComment(db, tenantId, projectId, folder.id, leafComment, now);
+                folder.comment = leafComment;
+            }
+            chain.push(folder.id);
+            parentId = folder.id;
+        }
+        ids.push(chain);
+    }
+    return ids;
+}
+/** POST folder/bulk for an API caller: write access to the project (403 archived), then the upsert. */
+export async function bulkUpsertFolders(db, actor, projectRef, body) {
+    const project = await resolveProject(db, actor, projectRef, { write: true });
+    return { ids: await upsertFolderPaths(db, actor.tenantId, project.id, body.folders) };
+}
+//# sourceMappingURL=folders.service.js.map

@@ -1,0 +1,49 @@
+import { auditRoutes } from './audit/audit.routes.js';
+import { integrationsRoutes } from './integrations/integrations.routes.js';
+import { foldersRoutes } from './folders/folders.routes.js';
+import { testCasesRoutes } from './test-cases/test-cases.routes.js';
+import { projectsPrivateRoutes, projectsRoutes } from './projects/projects.routes.js';
+import { milestonesRoutes } from './milestones/milestones.routes.js';
+import { configurationsRoutes } from './configurations/configurations.routes.js';
+import { statusesRoutes } from './statuses/statuses.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+import { filesRoutes } from './files/files.routes.js';
+import { runsRoutes } from './runs/runs.routes.js';
+import { plansRoutes } from './plans/plans.routes.js';
+import { resultsRoutes } from './results/results.routes.js';
+import { runLogsRoutes } from './run-logs/run-logs.routes.js';
+import { tagsRoutes } from './tags/tags.routes.js';
+import { requirementsRoutes } from './requirements/requirements.routes.js';
+import { sharedStepsRoutes } from './shared-steps/shared-steps.routes.js';
+import { sharedPreconditionsRoutes } from './shared-preconditions/shared-preconditions.routes.js';
+import { customFieldsRoutes } from './custom-fields/custom-fields.routes.js';
+import { accountsRoutes } from './accounts/accounts.routes.js';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+/** The one explicit list of public API route plugins, all under `/api/public/v0`. */
+export const publicApiRoutes = [
+    projectsRoutes,
+    foldersRoutes,
+    testCasesRoutes,
+    auditRoutes,
+    integrationsRoutes,
+    milestonesRoutes,
+    configurationsRoutes,
+    statusesRoutes,
+    usersRoutes,
+    filesRoutes,
+    runsRoutes,
+    plansRoutes,
+    resultsRoutes,
+    runLogsRoutes,
+    tagsRoutes,
+    requirementsRoutes,
+    sharedStepsRoutes,
+    sharedPreconditionsRoutes,
+    customFieldsRoutes,
+    accountsRoutes,
+    apiKeysRoutes,
+];
+/** Route plugins of the web application's private API (extensions.md), under `/api`. */
+export const privateApiRoutes = [authRoutes, projectsPrivateRoutes];
+//# sourceMappingURL=index.js.map

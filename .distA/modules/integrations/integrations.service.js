@@ -1,0 +1,347 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { newId } from '../../lib/ids.js';
+import { parseJson } from '../../lib/json.js';
+import { nowIso } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { resolveProject } from '../projects/projects.service.js';
+import { encryptCredential } from './credentials.js';
+import * as repo from './integrations.repository.js';
+import { isHttpUrl } from '../../lib/urls.js';
+/** What each tracker type is made of (issue 5). */
+const TYPES = {
+    tracker_a: { config: ['account'], link: ['repo'], token: 'optional' },
+    tracker_b: { config: ['url', 'email'], link: ['projectId', 'projectName'], token: 'required' },
+    tracker_c: { config: ['organizationKey'], link: ['teamId', 'teamName'], token: 'optional' },
+    custom: { config: ['newUrl', 'viewUrl'], link: [], token: 'none' },
+};
+/** Audit meta names of the settings (public-api.md Events, integration.created). */
+const CONFIG_META = {
+    account: 'account',
+    url: 'url',
+    email: 'email',
+    organizationKey: 'organization_key',
+    newUrl: 'new_url',
+    viewUrl: 'view_url',
+};
+/** Audit meta names of the link settings (integration.project_linked). */
+const LINK_META = {
+    repo: 'tracker_a_repo',
+    projectId: 'tracker_b_project_id',
+    projectName: 'tracker_b_project_name',
+    teamId: 'tracker_c_team_id',
+    teamName: 'tracker_c_team_name',
+};
+const URL_FIELDS = ['url', 'newUrl', 'viewUrl'];
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+function validationError(errors) {
+    return new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+}
+function checkConfig(type, config) {
+    const rules = TYPES[type];
+    const errors = [];
+    for (const [key, value] of Object.entries(config)) {
+        if (value === undefined)
+            continue;
+        if (!rules.config.includes(key)) {
+            errors.push({
+                path: `/config/${key}`,
+                message: `${type} integrations take no "${key}"; they take ${rules.config.join(', ')}`,
+            });
+            continue;
+        }
+        if (value.trim() === '')
+            errors.push({ path: `/config/${key}`, message: `"${key}" must not be empty` });
+        if (URL_FIELDS.includes(key) && !isHttpUrl(value)) {
+            errors.push({ path: `/config/${key}`, message: `"${key}" must be an absolute http(s) URL` });
+        }
+        if (key === 'email' && !EMAIL.test(value)) {
+            errors.push({ path: `/config/${key}`, message: `"${value}" is not a valid e-mail address` });
+        }
+    }
+    for (const key of rules.config) {
+        if (config[key] === undefined) {
+            errors.push({ path: `/config/${key}`, message: `${type} integrations need "config.${key}"` });
+        }
+    }
+    return errors;
+}
+function toIntegration(row) {
+    return {
+        id: row.id,
+        name: row.name,
+        type: row.type,
+        config: parseJson(row.config, {}),
+        hasToken: row.token_enc !== null,
+        linkedProjectCount: Number(row.linked_project_count ?? 0),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+    };
+}
+function configMeta(config) {
+    const meta = {};
+    for (const [key, value] of Object.entries(config))
+        meta[CONFIG_META[key]] = value;
+    return meta;
+}
+function linkMeta(config, prefix = '') {
+    const meta = {};
+    for (const [key, value] of Object.entries(config))
+        meta[prefix + LINK_META[key]] = value;
+    return meta;
+}
+/** Encrypts a credential; without CASEBOOK_SECRET_KEY there is no key to do it with, so it is refused. */
+function sealToken(secretKey, token) {
+    if (!secretKey) {
+        throw badRequest('this server cannot store credentials: CASEBOOK_SECRET_KEY is not configured (ask the administrator to set it)', '/token');
+    }
+    return encryptCredential(secretKey, token);
+}
+async function uniqueName(db, tenantId, name, exceptId) {
+    const clash = await repo.findIntegrationByName(db, tenantId, name);
+    if (clash && clash.id !== exceptId)
+        throw conflict(`an integration named "${name}" exists`);
+}
+/** Lists the tenant's integrations without their credentials (admin, D3). */
+export async function listIntegrations(db, tenantId) {
+    return (await repo.listIntegrations(db, tenantId)).map(toIntegration);
+}
+export async function getIntegration(db, tenantId, id) {
+    const row = await repo.findIntegration(db, tenantId, id);
+    if (!row)
+        throw notFound(`integration "${id}" not found`);
+    return toIntegration(row);
+}
+/** Creates an integration (admin, D3); the credential is stored encrypted; audit `integration.created` (D25). */
+export async function createIntegration(db, actor, input, secretKey) {
+    const name = input.name.trim();
+    if (!name)
+        throw badRequest('name must not be blank', '/name');
+    const config = { ...input.config };
+    const errors = checkConfig(input.type, config);
+    const tokenRule = TYPES[input.type].token;
+    if (tokenRule === 'none' && input.token !== undefined) {
+        errors.push({ path: '/token', message: `${input.type} integrations take no token` });
+    }
+    if (tokenRule === 'required' && input.token === undefined) {
+        errors.push({ path: '/token', message: `${input.type} integrations need a token` });
+    }
+    if (errors.length > 0)
+        throw validationError(errors);
+    const tokenEnc = input.token === undefined ? null : sealToken(secretKey, input.token);
+    await uniqueName(db, actor.tenantId, name);
+    const id = newId();
+    const now = nowIso();
+    try {
+        await db.transaction().execute(async (trx) => {
+            await repo.insertIntegration(trx, {
+                id,
+                tenant_id: actor.tenantId,
+                name,
+                type: input.type,
+                config: JSON.stringify(config),
+                token_enc: tokenEnc,
+                created_by: actor.userId,
+                created_at: now,
+                updated_at: now,
+            });
+            await recordAudit(trx, actor, 'integration.created', {
+                integration_id: id,
+                integration_title: name,
+                integration_type: input.type,
+                ...configMeta(config),
+            });
+        });
+    }
+    catch (err) {
+        if (isUniqueViolation(err))
+            throw conflict(`an integration named "${name}" exists`);
+        throw err;
+    }
+    return { id };
+}
+/**
+ * Updates name, settings or credential; only the given fields change (`token: null` removes it). Audit
+ * `integration.updated` with only the changed settings (D25); nothing changed = no event.
+ */
+export async function updateIntegration(db, actor, id, input, secretKey) {
+    const row = await repo.findIntegration(db, actor.tenantId, id);
+    if (!row)
+        throw notFound(`integration "${id}" not found`);
+    const type = row.type;
+    const before = parseJson(row.config, {});
+    const after = { ...before, ...input.config };
+    const errors = checkConfig(type, after);
+    if (input.token !== undefined && input.token !== null && TYPES[type].token === 'none') {
+        errors.push({ path: '/token', message: `${type} integrations take no token` });
+    }
+    if (input.token === null && TYPES[type].token === 'required') {
+        errors.push({ path: '/token', message: `${type} integrations need a token; send a new one instead` });
+    }
+    if (errors.length > 0)
+        throw validationError(errors);
+    const name = input.name === undefined ? row.name : input.name.trim();
+    if (!name)
+        throw badRequest('name must not be blank', '/name');
+    if (name !== row.name)
+        await uniqueName(db, actor.tenantId, name, id);
+    const changed = {};
+    for (const key of Object.keys(after))
+        if (after[key] !== before[key])
+            changed[key] = after[key];
+    const values = {};
+    if (name !== row.name)
+        values.name = name;
+    if (Object.keys(changed).length > 0)
+        values.config = JSON.stringify(after);
+    if (input.token === null && row.token_enc !== null)
+        values.token_enc = null;
+    if (typeof input.token === 'string')
+        values.token_enc = sealToken(secretKey, input.token);
+    if (Object.keys(values).length > 0) {
+        try {
+            await db.transaction().execute(async (trx) => {
+                await repo.updateIntegration(trx, actor.tenantId, id, { ...values, updated_at: nowIso() });
+                await recordAudit(trx, actor, 'integration.updated', {
+                    integration_id: id,
+                    integration_title: name,
+                    integration_type: type,
+                    ...configMeta(changed),
+                });
+            });
+        }
+        catch (err) {
+            if (isUniqueViolation(err))
+                throw conflict(`an integration named "${name}" exists`);
+            throw err;
+        }
+    }
+    return getIntegration(db, actor.tenantId, id);
+}
+/** Deletes an integration and its project links; audit `integration.deleted` with linked_project_count (D25). */
+export async function deleteIntegration(db, actor, id) {
+    await db.transaction().execute(async (trx) => {
+        const row = await repo.findIntegration(trx, actor.tenantId, id);
+        if (!row)
+            throw notFound(`integration "${id}" not found`);
+        await repo.removeIntegration(trx, actor.tenantId, id);
+        await recordAudit(trx, actor, 'integration.deleted', {
+            integration_id: id,
+            integration_title: row.name,
+            integration_type: row.type,
+            linked_project_count: Number(row.linked_project_count ?? 0),
+        });
+    });
+}
+/** The integrations linked to a project, with their per-project settings (members may read). */
+export async function listProjectIntegrations(db, actor, projectRef) {
+    const project = await resolveProject(db, actor, projectRef);
+    return (await repo.listProjectLinks(db, actor.tenantId, project.id)).map((r) => ({
+        integrationId: r.integration_id,
+        name: r.name,
+        type: r.type,
+        config: parseJson(r.link_config, {}),
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+    }));
+}
+/**
+ * Links a project to an integration (admin). A project has one link per integration type, so linking
+ * another integration of that type, or the same one with new settings, replaces the link; the event then
+ * carries the earlier values with a `previous_` prefix (D25, public-api.md integration.project_linked).
+ */
+export async function linkProject(db, actor, projectRef, input) {
+    const project = await resolveProject(db, actor, projectRef, { write: true });
+    const integration = await repo.findIntegration(db, actor.tenantId, input.integrationId);
+    if (!integration)
+        throw badRequest(`integration "${input.integrationId}" not found`, '/integrationId');
+    const type = integration.type;
+    const rules = TYPES[type];
+    const config = { ...input.config };
+    const errors = [];
+    for (const [key, value] of Object.entries(config)) {
+        if (!rules.link.includes(key)) {
+            errors.push({
+                path: `/config/${key}`,
+                message: rules.link.length > 0
+                    ? `${type} links take no "${key}"; they take ${rules.link.join(', ')}`
+                    : `${type} links take no settings`,
+            });
+        }
+        else if (value.trim() === '') {
+            errors.push({ path: `/config/${key}`, message: `"${key}" must not be empty` });
+        }
+    }
+    for (const key of rules.link) {
+        if (config[key] === undefined)
+            errors.push({ path: `/config/${key}`, message: `${type} links need "config.${key}"` });
+    }
+    if (errors.length > 0)
+        throw validationError(errors);
+    const now = nowIso();
+    await db.transaction().execute(async (trx) => {
+        const previous = await repo.findLinkByType(trx, actor.tenantId, project.id, type);
+        await repo.upsertLink(trx, {
+            tenant_id: actor.tenantId,
+            project_id: project.id,
+            integration_id: integration.id,
+            type,
+            config: JSON.stringify(config),
+            created_at: now,
+            updated_at: now,
+        });
+        const meta = {
+            integration_id: integration.id,
+            integration_title: integration.name,
+            integration_type: type,
+            project_id: project.id,
+            project_code: project.code,
+            project_title: project.title,
+            ...linkMeta(config),
+        };
+        if (previous) {
+            Object.assign(meta, { previous_integration_id: previous.integration_id, previous_integration_title: previous.name }, linkMeta(parseJson(previous.link_config, {}), 'previous_'));
+        }
+        await recordAudit(trx, actor, 'integration.project_linked', meta);
+    });
+    const links = await listProjectIntegrations(db, actor, project.id);
+    return links.find((l) => l.integrationId === integration.id);
+}
+/** Unlinks a project from an integration (admin); 404 when they are not linked; audit `integration.project_unlinked`. */
+export async function unlinkProject(db, actor, projectRef, integrationId) {
+    const project = await resolveProject(db, actor, projectRef, { write: true });
+    await db.transaction().execute(async (trx) => {
+        const link = await repo.findLink(trx, actor.tenantId, project.id, integrationId);
+        if (!link)
+            throw notFound(`integration "${integrationId}" is not linked to project ${project.code}`);
+        await repo.removeLink(trx, actor.tenantId, project.id, integrationId);
+        await recordAudit(trx, actor, 'integration.project_unlinked', {
+            integration_id: link.integration_id,
+            integration_title: link.name,
+            integration_type: link.type,
+            project_id: project.id,
+            project_code: project.code,
+            project_title: project.title,
+            ...linkMeta(parseJson(link.link_config, {})),
+        });
+    });
+}
+/**
+ * D24: the integration when it is linked to the project, else undefined. `config` merges the
+ * integration's settings with the link's (e.g. `{account, repo}`) and never holds the credential.
+ */
+export async function getLinkedIntegration(db, tenantId, projectId, integrationId) {
+    const link = await repo.findLink(db, tenantId, projectId, integrationId);
+    if (!link)
+        return undefined;
+    return {
+        id: link.integration_id,
+        name: link.name,
+        type: link.type,
+        config: {
+            ...parseJson(link.integration_config, {}),
+            ...parseJson(link.link_config, {}),
+        },
+    };
+}
+//# sourceMappingURL=integrations.service.js.map

@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+export const ProjectLink = Type.Object({ url: Type.String(), text: Type.String() });
+export const Project = Type.Object({
+    id: Type.String(),
+    code: Type.String(),
+    title: Type.String(),
+    description: Type.String({ description: 'deprecated: use overviewDescription' }),
+    overviewTitle: Type.String(),
+    overviewDescription: Type.String(),
+    links: Type.Array(ProjectLink),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+    archivedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export const ProjectList = Type.Object({ projects: Type.Array(Project) });
+export const CreateProjectBody = Type.Object({
+    code: Type.String(),
+    title: Type.String(),
+    links: Type.Optional(Type.Array(Type.Object({ url: Type.String(), text: Type.String() }, { additionalProperties: false }))),
+    overviewTitle: Type.Optional(Type.String()),
+    overviewDescription: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String({ description: 'deprecated alias of overviewDescription' })),
+}, { additionalProperties: false });
+export const ProjectMember = Type.Object({
+    userId: Type.Integer(),
+    name: Type.String(),
+    email: Type.String(),
+    role: Type.String(),
+    createdAt: Type.String({ description: 'when access was granted' }),
+});
+export const ProjectMemberList = Type.Object({ members: Type.Array(ProjectMember) });
+export const AddMemberBody = Type.Object({ userId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const MemberParams = Type.Object({
+    project: Type.String({ minLength: 1, maxLength: 64 }),
+    userId: Type.Integer({ minimum: 1 }),
+});
+//# sourceMappingURL=projects.schemas.js.map

@@ -1,0 +1,195 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
+import { sanitizeHtmlField } from '../../lib/html.js';
+import { newUuid } from '../../lib/ids.js';
+import { parseJson } from '../../lib/json.js';
+import { nowIso } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { atLeast } from '../users/roles.js';
+import { getUser } from '../users/users.service.js';
+import * as repo from './projects.repository.js';
+import { isHttpUrl } from '../../lib/urls.js';
+export function toProject(row) {
+    return {
+        id: row.id,
+        code: row.code,
+        title: row.title,
+        description: row.overview_description,
+        overviewTitle: row.overview_title,
+        overviewDescription: row.overview_description,
+        links: parseJson(row.links, []),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        archivedAt: row.archived_at,
+    };
+}
+/** D3: owners and admins see every project; other roles see the projects they are members of. */
+const seesAll = (actor) => atLeast(actor.role, 'admin');
+export async function listProjects(db, actor) {
+    const rows = await repo.listProjects(db, actor.tenantId, seesAll(actor) ? undefined : actor.userId);
+    return rows.map(toProject);
+}
+/**
+ * Resolves `{project_id}` (code in any letter case, or id) for the caller: 404 when it does not exist in
+ * the tenant, 403 when the caller is not a member (D3), and 403 for writes to an archived project.
+ * Every project-scoped module starts here.
+ */
+export async function resolveProject(db, actor, ref, options = {}) {
+    const row = await repo.findProjectByRef(db, actor.tenantId, ref);
+    if (!row)
+        throw notFound(`project "${ref}" not found`);
+    if (!seesAll(actor) && !(await repo.isMember(db, row.id, actor.userId))) {
+        throw forbidden(`you have no access to project ${row.code}`);
+    }
+    if (options.write && row.archived_at)
+        throw forbidden(`project ${row.code} is archived`);
+    return toProject(row);
+}
+const CODE = /^[A-Za-z0-9]{2,5}$/;
+function validateProjectInput(input) {
+    const errors = [];
+    if (!CODE.test(input.code))
+        errors.push({ path: '/code', message: 'code must be 2-5 alphanumeric characters' });
+    if (input.title.trim() === '' || input.title.length > 255) {
+        errors.push({ path: '/title', message: 'title must be 1-255 characters' });
+    }
+    if (input.overviewTitle !== undefined && input.overviewTitle.length > 255) {
+        errors.push({ path: '/overviewTitle', message: 'overviewTitle must be at most 255 characters' });
+    }
+    (input.links ?? []).forEach((link, i) => {
+        if (link.url.length > 255 || !isHttpUrl(link.url))
+            errors.push({
+                path: `/links/${i}/url`,
+                message: 'link url must be an absolute http(s) URL of at most 255 characters',
+            });
+        if (link.text.length > 255)
+            errors.push({ path: `/links/${i}/text`, message: 'link text must be at most 255 characters' });
+    });
+    return errors;
+}
+/** Creates a project (admin or owner, D3); codes and titles are unique in the tenant (409). The creator becomes a member. */
+export async function createProject(db, actor, input) {
+    const errors = validateProjectInput(input);
+    if (errors.length > 0)
+        throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+    const title = input.title.trim();
+    const codeNorm = input.code.toUpperCase();
+    const clash = await repo.findConflicting(db, actor.tenantId, codeNorm, title);
+    const reportClash = (rows) => {
+        const byCode = rows.find((r) => r.code_norm === codeNorm);
+        if (byCode)
+            return conflict(`a project with the code ${byCode.code} exists`);
+        return conflict(`a project with the title "${title}" exists`);
+    };
+    if (clash.length > 0)
+        throw reportClash(clash);
+    const id = newUuid();
+    const now = nowIso();
+    const description = input.overviewDescription ?? input.description ?? '';
+    try {
+        await db.transaction().execute(async (trx) => {
+            await repo.insertProject(trx, {
+                id,
+                tenant_id: actor.tenantId,
+                code: input.code,
+                code_norm: codeNorm,
+                title,
+                overview_title: input.overviewTitle ?? '',
+                overview_description: sanitizeHtmlField(description),
+                links: JSON.stringify((input.links ?? []).map((l) => ({ url: l.url, text: l.text }))),
+                created_by: actor.userId,
+                next_tcase_seq: 1,
+                created_at: now,
+                updated_at: now,
+                archived_at: null,
+            });
+            await repo.insertMember(trx, actor.tenantId, id, actor.userId, now);
+        });
+    }
+    catch (err) {
+        // Two creators raced past the check above; the unique constraint decided.
+        if (isUniqueViolation(err))
+            throw reportClash(await repo.findConflicting(db, actor.tenantId, codeNorm, title));
+        throw err;
+    }
+    return { id };
+}
+/** Grants a user access to a project (D3 visibility for non-admins). */
+export async function addMember(db, tenantId, projectId, userId) {
+    await repo.insertMember(db, tenantId, projectId, userId, nowIso());
+}
+/** Hands out `count` consecutive sequence numbers of the project; call inside the creating transaction. */
+export const allocateTcaseSeqs = (db, projectId, count) => repo.allocateSeqs(db, projectId, count);
+// ---- administration (archive, delete, members) ----
+const projectMeta = (p) => ({ project_id: p.id, project_code: p.code, project_title: p.title });
+/** Archives a project: it stays readable and every write to it is a 403 (public-api.md Auth 7); audit `archive_project` (D25). */
+export async function archiveProject(db, actor, ref) {
+    return setArchived(db, actor, ref, true);
+}
+/** Makes an archived project writable again; audit `unarchive_project` (D25). */
+export async function unarchiveProject(db, actor, ref) {
+    return setArchived(db, actor, ref, false);
+}
+async function setArchived(db, actor, ref, archived) {
+    const project = await resolveProject(db, actor, ref);
+    if ((project.archivedAt !== null) === archived) {
+        throw conflict(`project ${project.code} is ${archived ? 'already' : 'not'} archived`);
+    }
+    const now = nowIso();
+    await db.transaction().execute(async (trx) => {
+        await repo.updateProject(trx, actor.tenantId, project.id, {
+            archived_at: archived ? now : null,
+            updated_at: now,
+        });
+        await recordAudit(trx, actor, archived ? 'archive_project' : 'unarchive_project', projectMeta(project));
+    });
+    return resolveProject(db, actor, project.id);
+}
+/** Deletes a project and everything in it (cascading foreign keys), archived or not; audit `delete_project` (D25). */
+export async function deleteProject(db, actor, ref) {
+    const project = await resolveProject(db, actor, ref);
+    await db.transaction().execute(async (trx) => {
+        await repo.removeProject(trx, actor.tenantId, project.id);
+        await recordAudit(trx, actor, 'delete_project', projectMeta(project));
+    });
+}
+/** The users granted access to the project (D3: they see it although they are not admins). */
+export async function listMembers(db, actor, ref) {
+    const project = await resolveProject(db, actor, ref);
+    return (await repo.listMembers(db, actor.tenantId, project.id)).map((r) => ({
+        userId: r.id,
+        name: r.name,
+        email: r.email,
+        role: r.role,
+        createdAt: r.created_at,
+    }));
+}
+/** Grants a user access to the project (D3); granting twice changes nothing. Unknown or deactivated user: 400. */
+export async function grantAccess(db, actor, ref, userId) {
+    const project = await resolveProject(db, actor, ref);
+    const user = await findUserOrUndefined(db, actor.tenantId, userId);
+    if (!user)
+        throw badRequest(`user ${userId} not found`, '/userId');
+    if (!user.active)
+        throw badRequest(`user ${user.email} is deactivated`, '/userId');
+    await repo.insertMember(db, actor.tenantId, project.id, userId, nowIso());
+}
+/** Revokes a user's access (D3); 404 when the user is not a member. */
+export async function revokeAccess(db, actor, ref, userId) {
+    const project = await resolveProject(db, actor, ref);
+    const result = await repo.removeMember(db, actor.tenantId, project.id, userId);
+    if (Number(result.numDeletedRows) === 0) {
+        throw notFound(`user ${userId} is not a member of project ${project.code}`);
+    }
+}
+async function findUserOrUndefined(db, tenantId, userId) {
+    try {
+        return await getUser(db, tenantId, userId);
+    }
+    catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND')
+            return undefined;
+        throw err;
+    }
+}
+//# sourceMappingURL=projects.service.js.map

@@ -1,0 +1,32 @@
+import { errorResponses } from '../../http/schemas.js';
+import { BatchResultsBody, CreateResultBody, ResultIdResponse, ResultIdsResponse, } from './results.schemas.js';
+import { RunParams, RunTcaseParams } from '../runs/runs.schemas.js';
+import * as service from './results.service.js';
+export const resultsRoutes = async (app) => {
+    const { db } = app;
+    app.post('/project/:project/run/:run/tcase/:tcase/result', {
+        config: { access: { minRole: 'test-runner' } },
+        schema: {
+            tags: ['results'],
+            summary: 'Add a result to a test case of a run (by id, sequence number or legacy id)',
+            params: RunTcaseParams,
+            body: CreateResultBody,
+            response: { 201: ResultIdResponse, ...errorResponses },
+        },
+    }, async (req, reply) => reply
+        .code(201)
+        .send(await service.recordResult(db, req.actor, req.params.project, req.params.run, req.params.tcase, req.body)));
+    app.post('/project/:project/run/:run/result/batch', {
+        config: { access: { minRole: 'test-runner' } },
+        schema: {
+            tags: ['results'],
+            summary: 'Add up to 5,000 results to a run in one transaction (all or none)',
+            params: RunParams,
+            body: BatchResultsBody,
+            response: { 201: ResultIdsResponse, ...errorResponses },
+        },
+    }, async (req, reply) => reply
+        .code(201)
+        .send(await service.recordResultBatch(db, req.actor, req.params.project, req.params.run, req.body)));
+};
+//# sourceMappingURL=results.routes.js.map

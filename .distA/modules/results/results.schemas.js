@@ -1,0 +1,102 @@
+import { Type } from 'typebox';
+/** public-api.md "Result": the five built-in statuses and custom1–4 (D23: custom ones only while active). */
+export const RESULT_STATUSES = [
+    'passed',
+    'failed',
+    'blocked',
+    'skipped',
+    'open',
+    'custom1',
+    'custom2',
+    'custom3',
+    'custom4',
+];
+/** Largest `timeTaken` we store (a 32-bit integer column on PostgreSQL). */
+export const MAX_TIME_TAKEN = 2_147_483_647;
+/** D11: a batch holds 1 to 5,000 results. */
+export const MAX_BATCH_ITEMS = 5000;
+export const ResultStatusField = Type.String({
+    enum: [...RESULT_STATUSES],
+    description: 'passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)',
+});
+export const ResultLinkInput = Type.Object({
+    integrationId: Type.String({
+        minLength: 1,
+        description: 'an integration linked to the project (D24)',
+    }),
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    text: Type.String({ maxLength: 1024, description: 'issue title' }),
+    meta: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
+        description: 'for non-custom integrations `meta.id` is an optional string (the issue number or key)',
+    })),
+}, { additionalProperties: false });
+const resultFields = {
+    status: ResultStatusField,
+    comment: Type.String({ description: 'HTML, sanitised on write (D22); may be ""' }),
+    timeTaken: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: MAX_TIME_TAKEN }), Type.Null()], {
+        description: 'milliseconds, stored rounded to a whole number; null when unknown',
+    })),
+    links: Type.Optional(Type.Array(ResultLinkInput)),
+};
+export const CreateResultBody = Type.Object(resultFields, { additionalProperties: false });
+export const BatchResultItem = Type.Object({
+    tcaseId: Type.String({
+        minLength: 1,
+        description: 'a test case of the run: its id, sequence number or legacy id',
+    }),
+    ...resultFields,
+}, { additionalProperties: false });
+export const BatchResultsBody = Type.Object({
+    items: Type.Array(BatchResultItem, {
+        minItems: 1,
+        maxItems: MAX_BATCH_ITEMS,
+        description: 'D11: 1–5,000 results, validated whole and written all or none; a test case may repeat',
+    }),
+}, { additionalProperties: false });
+export const ResultIdResponse = Type.Object({ id: Type.Integer() });
+export const ResultIdsResponse = Type.Object({
+    ids: Type.Array(Type.Integer(), { description: 'in the order of `items`' }),
+});
+/** public-api.md "ResultLink"; `integration` is null once the integration is no longer linked to the project. */
+export const ResultLink = Type.Object({
+    id: Type.Integer(),
+    resultId: Type.Integer(),
+    integrationId: Type.String(),
+    integration: Type.Union([
+        Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            type: Type.String({ description: 'tracker_a, tracker_b, tracker_c or custom' }),
+            config: Type.Record(Type.String(), Type.Unknown()),
+        }),
+        Type.Null(),
+    ]),
+    url: Type.String(),
+    text: Type.String(),
+    meta: Type.Record(Type.String(), Type.Unknown()),
+});
+export const ResultAuthor = Type.Object({
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    avatar: Type.Union([Type.String(), Type.Null()]),
+    role: Type.String({ description: 'owner, admin, user, test-runner or viewer' }),
+});
+/** public-api.md "Result", as shown in a run test case's `results`. */
+export const Result = Type.Object({
+    id: Type.Integer(),
+    tcaseId: Type.String(),
+    tcaseVersion: Type.String({ description: 'typed as a string (public-api.md)' }),
+    authorId: Type.Integer(),
+    author: Type.Union([ResultAuthor, Type.Null()], {
+        description: 'null only when the user no longer exists',
+    }),
+    status: Type.String(),
+    comment: Type.String(),
+    links: Type.Array(ResultLink, { description: 'never null: [] when the result has no links' }),
+    timeTaken: Type.Union([Type.Number(), Type.Null()]),
+    apiKeyId: Type.Union([Type.String(), Type.Null()], { description: 'set when added through an API key' }),
+    internal: Type.Boolean({ description: 'true when the system added the result' }),
+    createdAt: Type.String(),
+});
+//# sourceMappingURL=results.schemas.js.map

@@ -1,0 +1,406 @@
+import { isRetryableTransactionError } from '../../db/dialect.js';
+import { AppError, conflict, notFound } from '../../errors.js';
+import { sanitizeHtmlField } from '../../lib/html.js';
+import { nowIso } from '../../lib/time.js';
+import { getLinkedIntegration } from '../integrations/integrations.service.js';
+import { getRunForResults, resolveRunTcase } from '../runs/runs.service.js';
+import { activeStatusIds } from '../statuses/statuses.service.js';
+import * as repo from './results.repository.js';
+import { BUILT_IN_STATUS_IDS } from '../statuses/statuses.schemas.js';
+import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
+/** A batch lists at most this many problems; the message says how many there were. */
+const MAX_DETAILS = 50;
+/**
+ * The checks that need no lock: statuses (D23) and links (D24). Problems are collected for the whole
+ * batch, each at a path that names the item (`/items/3/status`).
+ */
+async function validateItems(db, tenantId, projectId, items, pathOf) {
+    const errors = [];
+    // D23: built-in statuses are always active; only a custom one needs the tenant's settings.
+    const active = new Set(BUILT_IN_STATUS_IDS);
+    if (items.some((it) => !active.has(it.status))) {
+        for (const id of await activeStatusIds(db, tenantId))
+            active.add(id);
+    }
+    const integrationIds = [...new Set(items.flatMap((it) => (it.links ?? []).map((l) => l.integrationId)))];
+    const integrations = new Map();
+    for (const id of integrationIds) {
+        integrations.set(id, await getLinkedIntegration(db, tenantId, projectId, id));
+    }
+    items.forEach((item, i) => {
+        const at = pathOf(i);
+        if (!active.has(item.status)) {
+            errors.push({
+                path: `${at}/status`,
+                message: `status ${item.status} is not active (activate it in the status settings first)`,
+            });
+        }
+        (item.links ?? []).forEach((link, j) => {
+            const linkAt = `${at}/links/${j}`;
+            const integration = integrations.get(link.integrationId);
+            if (!integration) {
+                errors.push({
+                    path: `${linkAt}/integrationId`,
+                    message: `integration "${link.integrationId}" is not linked to this project`,
+                });
+            }
+            else if (integration.type !== 'custom' &&
+                link.meta?.id !== undefined &&
+                typeof link.meta.id !== 'string') {
+                errors.push({
+                    path: `${linkAt}/meta/id`,
+                    message: 'meta.id must be a string (the issue number or key)',
+                });
+            }
+            if (!isAbsoluteHttpUrl(link.url)) {
+                errors.push({ path: `${linkAt}/url`, message: 'url must be an absolute http(s) URL' });
+            }
+        });
+    });
+    return errors;
+}
+function validationError(errors, what) {
+    const shown = errors.slice(0, MAX_DETAILS);
+    const more = errors.length > shown.length ? ` (and ${errors.length - shown.length} more)` : '';
+    return new AppError('VALIDATION_FAILED', `${what}: ${shown.map((e) => `${e.path}: ${e.message}`).join('; ')}${more}`, shown);
+}
+/**
+ * D22 for result comments, cheaply: plain text skips the sanitiser (sanitizeHtmlField), and CI batches repeat
+ * comments (the same stack trace for many cases), so each distinct one with markup is sanitised once.
+ */
+function commentSanitiser() {
+    const seen = new Map();
+    return (html) => {
+        let clean = seen.get(html);
+        if (clean === undefined) {
+            clean = sanitizeHtmlField(html);
+            seen.set(html, clean);
+        }
+        return clean;
+    };
+}
+/** An all-digit reference is a sequence number, possibly zero-padded (extensions.md §1). */
+const isSeqRef = (ref) => /^\d+$/.test(ref);
+/** Runs `work` in a transaction, again when the database asks for a retry (deadlock, serialisation). */
+async function inTransaction(db, work) {
+    if (db.isTransaction)
+        return work(db);
+    for (let attempt = 1;; attempt++) {
+        try {
+            return await db.transaction().execute(work);
+        }
+        catch (err) {
+            if (attempt >= 3 || !isRetryableTransactionError(err))
+                throw err;
+        }
+    }
+}
+/**
+ * Writes the results of one run in one transaction (D11): locks the run (409 when it was closed
+ * meanwhile), resolves every test case in the run (400 naming the item when one is not there), inserts
+ * the results and their links with multi-row statements, and moves each run test case's status,
+ * isAutomated, latest result and version pin, and the run's counters, by the results' deltas (D18).
+ */
+async function writeResults(db, tenantId, run, items, pathOf, earlierErrors, what, 
+/** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
+notInRun) {
+    return inTransaction(db, async (trx) => {
+        const now = nowIso();
+        if (!(await repo.lockOpenRun(trx, tenantId, run.id)))
+            throw conflict('run is closed');
+        // An id or a sequence number beats a legacy id that looks the same (as for a path segment); legacy
+        // ids are looked up only for the references nothing else matched.
+        const find = repo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
+        const refs = [...new Set(items.map((it) => it.ref))];
+        const found = new Map();
+        for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r))))
+            found.set(row.tcase_id, row);
+        const seqRefs = refs.filter(isSeqRef);
+        if (seqRefs.length > 0) {
+            const bySeq = new Map((await find.bySeqs(seqRefs.map(Number))).map((r) => [r.seq, r]));
+            for (const ref of seqRefs) {
+                const row = bySeq.get(Number(ref));
+                if (row)
+                    found.set(ref, row);
+            }
+        }
+        const rest = refs.filter((r) => !found.has(r));
+        if (rest.length > 0) {
+            for (const row of await find.byLegacyIds(rest))
+                if (!found.has(row.legacy_id))
+                    found.set(row.legacy_id, row);
+        }
+        if (notInRun && items.some((item) => !found.has(item.ref)))
+            throw notInRun();
+        const errors = [...earlierErrors];
+        const resolved = items.map((item, i) => {
+            const row = found.get(item.ref);
+            if (!row)
+                errors.push({
+                    path: `${pathOf(i)}/tcaseId`,
+                    message: `test case "${item.ref}" is not in run ${run.id}`,
+                });
+            return row;
+        });
+        if (errors.length > 0) {
+            errors.sort((a, b) => comparePaths(a.path, b.path));
+            throw validationError(errors, what);
+        }
+        // D17/D18, applied item by item: a result records the version the run shows at that moment; in
+        // static_struct and live runs a non-open status pins that version and `open` un-pins it.
+        const pins = run.type !== 'static';
+        const sanitise = commentSanitiser();
+        const state = new Map();
+        const resultRows = items.map((item, i) => {
+            const row = resolved[i];
+            let s = state.get(row.tcase_id);
+            if (!s) {
+                s = { oldStatus: row.status, version: row.version, latest: row.latest_version, last: -1 };
+                state.set(row.tcase_id, s);
+            }
+            const shown = s.version ?? s.latest;
+            if (pins)
+                s.version = item.status === 'open' ? null : shown;
+            s.last = i;
+            return {
+                tenant_id: tenantId,
+                run_id: run.id,
+                tcase_id: row.tcase_id,
+                tcase_version: shown,
+                status: item.status,
+                comment: sanitise(item.comment),
+                time_taken: item.timeTaken === undefined || item.timeTaken === null ? null : Math.round(item.timeTaken),
+                author_id: item.by.userId,
+                api_key_id: item.by.apiKeyId,
+                internal: 0,
+                created_at: now,
+            };
+        });
+        const resultIds = await repo.insertResults(trx, resultRows);
+        const linkRows = items.flatMap((item, i) => (item.links ?? []).map((link) => ({
+            tenant_id: tenantId,
+            result_id: resultIds[i],
+            integration_id: link.integrationId,
+            url: link.url,
+            text: link.text,
+            meta: JSON.stringify(link.meta ?? {}),
+        })));
+        if (linkRows.length > 0)
+            await repo.insertResultLinks(trx, linkRows);
+        const deltas = {};
+        const bump = (status, by) => {
+            const col = repo.COUNTER_COLUMNS[status];
+            if (col)
+                deltas[col] = (deltas[col] ?? 0) + by;
+        };
+        const tcaseRows = [];
+        for (const [tcaseId, s] of state) {
+            const last = items[s.last];
+            const newStatus = last.status;
+            bump(s.oldStatus, -1);
+            bump(newStatus, +1);
+            tcaseRows.push({
+                tenant_id: tenantId,
+                run_id: run.id,
+                tcase_id: tcaseId,
+                status: newStatus,
+                is_automated: last.by.apiKeyId !== null ? 1 : 0,
+                // Only rows in the run were resolved; the upsert never changes in_run.
+                in_run: 1,
+                version: s.version,
+                latest_result_id: resultIds[s.last],
+                updated_at: now,
+            });
+        }
+        await repo.updateRunTcaseStates(trx, tcaseRows);
+        // timeSpent: every result's time counts, a later result for the same case included (it is time spent).
+        let timeSpent = null;
+        for (const row of resultRows)
+            if (row.time_taken != null)
+                timeSpent = (timeSpent ?? 0) + row.time_taken;
+        await repo.finishRunWrite(trx, tenantId, run.id, now, deltas, timeSpent);
+        return { ids: resultIds };
+    });
+}
+/** Orders `/items/10/x` after `/items/9/y`, so details read in item order. */
+function comparePaths(a, b) {
+    const pa = a.split('/');
+    const pb = b.split('/');
+    for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+        if (pa[i] === pb[i])
+            continue;
+        const na = Number(pa[i]);
+        const nb = Number(pb[i]);
+        if (pa[i] !== '' && pb[i] !== '' && Number.isInteger(na) && Number.isInteger(nb))
+            return na - nb;
+        return pa[i] < pb[i] ? -1 : 1;
+    }
+    return pa.length - pb.length;
+}
+/**
+ * Adds one result to a run test case named by id, seq or legacy id (public-api.md "Results"): 404 for
+ * an unknown project, run or test case not in the run, 403 archived project, 409 closed run, 400 for an
+ * inactive status (D23) or a link to an integration not linked to the project (D24). Status rules D18.
+ *
+ * A result with a built-in status and no links needs no check before the write, so it goes straight to
+ * the group commit, which finds the project and run itself (recordAlone gives every error's answer).
+ */
+export async function recordResult(db, actor, projectRef, runId, tcaseRef, input) {
+    const item = { ...input, status: input.status, ref: tcaseRef, by: actor };
+    if ((item.links ?? []).length > 0 || !BUILT_IN_STATUS_IDS.includes(item.status)) {
+        const { project, run } = await getRunForResults(db, actor, projectRef, runId);
+        const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
+        if (errors.length > 0) {
+            // A test case that is not in the run is a 404, before anything wrong in the body.
+            if (!(await resolveRunTcase(db, actor.tenantId, run, tcaseRef)))
+                throw notFoundInRun(tcaseRef, run.id);
+            throw validationError(errors, 'Invalid result');
+        }
+    }
+    return { id: await groupCommitFor(db).submit({ projectRef, runId, item }) };
+}
+const notFoundInRun = (tcaseRef, runId) => notFound(`test case "${tcaseRef}" not found in run ${runId}`);
+/** One single result in its own transaction, with every check and its answer (404, 403, 409). */
+async function recordAlone(db, p) {
+    const { run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
+    const notInRun = () => notFoundInRun(p.item.ref, run.id);
+    const { ids } = await writeResults(db, p.item.by.tenantId, run, [p.item], () => '', [], 'Invalid result', notInRun);
+    return ids[0];
+}
+/**
+ * Adds several results in one transaction (D11: 1–5,000 items, all or none). The whole batch is validated
+ * first; a problem is a 400 whose details name the item (`/items/i/...`), including a test case that is
+ * not in the run. A test case may appear several times: each is a result, the last decides its status.
+ */
+export async function recordResultBatch(db, actor, projectRef, runId, input) {
+    const { project, run } = await getRunForResults(db, actor, projectRef, runId);
+    const items = input.items.map((it) => ({
+        ref: it.tcaseId,
+        by: actor,
+        status: it.status,
+        comment: it.comment,
+        timeTaken: it.timeTaken,
+        links: it.links,
+    }));
+    const pathOf = (i) => `/items/${i}`;
+    const errors = await validateItems(db, actor.tenantId, project.id, items, pathOf);
+    return writeResults(db, actor.tenantId, run, items, pathOf, errors, 'Invalid result batch');
+}
+/** A group writes at most this many results in one transaction, so one commit never grows without bound. */
+const MAX_GROUP = 500;
+/** Any problem in a group: its transaction is rolled back and each result is written alone for its answer. */
+class GroupNeedsSingleWrites extends Error {
+}
+/**
+ * Group commit for single results (issue 6): CI pipelines post results one by one from many connections,
+ * and each alone would pay a transaction, the project and run lookups, the run's lock and ~10 statements.
+ * Results that arrive while a commit is under way wait for the next one and are written together: one
+ * transaction; per caller, project and run the access checks once (getRunForResults); per run one lock and
+ * multi-row statements, in arrival order (the last result of a case decides its status, as if they had
+ * come one after another). Each caller is answered only after the commit, so nothing acknowledged is
+ * lost. When anything in a group is wrong (an unknown project, an archived one, a closed run, a case not
+ * in its run), nothing of the group is kept and each result is written alone (recordAlone), so every
+ * caller gets the answer it would have had on its own.
+ */
+class ResultGroupCommit {
+    db;
+    pending = [];
+    flushing = false;
+    constructor(db) {
+        this.db = db;
+    }
+    submit(p) {
+        return new Promise((resolve, reject) => {
+            this.pending.push({ ...p, resolve, reject });
+            if (!this.flushing) {
+                this.flushing = true;
+                // The first result of a quiet moment waits one turn of the event loop, so requests parsed in the
+                // same turn share its commit; the rest gather while that commit runs.
+                setImmediate(() => void this.flush());
+            }
+        });
+    }
+    async flush() {
+        try {
+            while (this.pending.length > 0)
+                await this.writeGroup(this.pending.splice(0, MAX_GROUP));
+        }
+        finally {
+            this.flushing = false;
+        }
+    }
+    async writeGroup(group) {
+        if (group.length > 1) {
+            let ids;
+            try {
+                ids = await inTransaction(this.db, (trx) => writeTogether(trx, group));
+            }
+            catch {
+                ids = undefined; // nothing of the group was kept: each is written alone below, for its own answer
+            }
+            if (ids) {
+                group.forEach((p, i) => p.resolve(ids[i]));
+                return;
+            }
+        }
+        for (const p of group) {
+            try {
+                p.resolve(await recordAlone(this.db, p));
+            }
+            catch (err) {
+                p.reject(err);
+            }
+        }
+    }
+}
+/** Writes a group in the caller's transaction; throws at the first problem. Answers ids in group order. */
+async function writeTogether(trx, group) {
+    // The checks of getRunForResults, once per caller, project and run.
+    const runs = new Map();
+    for (const p of group) {
+        const by = p.item.by;
+        const key = `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`;
+        if (runs.has(key))
+            continue;
+        try {
+            runs.set(key, (await getRunForResults(trx, by, p.projectRef, p.runId)).run);
+        }
+        catch {
+            throw new GroupNeedsSingleWrites();
+        }
+    }
+    const byRun = new Map();
+    group.forEach((p, i) => {
+        const by = p.item.by;
+        const run = runs.get(`${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`);
+        const key = `${by.tenantId}\u0000${run.id}`;
+        const entry = byRun.get(key);
+        if (entry)
+            entry.at.push(i);
+        else
+            byRun.set(key, { tenantId: by.tenantId, run, at: [i] });
+    });
+    const ids = new Array(group.length);
+    const fail = () => new GroupNeedsSingleWrites();
+    // Runs are locked in id order, so groups in several processes never wait for each other in a cycle.
+    const ordered = [...byRun.values()].sort((x, y) => x.run.id - y.run.id);
+    for (const { tenantId, run, at } of ordered) {
+        const items = at.map((i) => group[i].item);
+        const written = await writeResults(trx, tenantId, run, items, () => '', [], 'Invalid result', fail);
+        at.forEach((i, j) => (ids[i] = written.ids[j]));
+    }
+    return ids;
+}
+const groupCommits = new WeakMap();
+/** The group commit of a database handle; inside a transaction (tests) results are written directly. */
+function groupCommitFor(db) {
+    if (db.isTransaction)
+        return { submit: (p) => recordAlone(db, p) };
+    let gc = groupCommits.get(db);
+    if (!gc) {
+        gc = new ResultGroupCommit(db);
+        groupCommits.set(db, gc);
+    }
+    return gc;
+}
+//# sourceMappingURL=results.service.js.map

@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+export const CreateRunLogBody = Type.Object({
+    comment: Type.String({
+        description: 'HTML; sanitised (D22) and trimmed; must not be empty afterwards',
+    }),
+}, { additionalProperties: false });
+/** D21: a run log entry; its id is a string (extensions.md). */
+export const RunLog = Type.Object({
+    id: Type.String(),
+    runId: Type.Integer(),
+    comment: Type.String({ description: 'sanitised HTML' }),
+    authorId: Type.Integer(),
+    createdAt: Type.String(),
+});
+/** D21: `GET …/run/{id}/log` answers `{logs: RunLog[]}`, oldest first. */
+export const RunLogList = Type.Object({ logs: Type.Array(RunLog) });
+export const RunLogId = Type.Object({ id: Type.String() });
+//# sourceMappingURL=run-logs.schemas.js.map

@@ -1,0 +1,90 @@
+import { errorResponses, IdNumber, MessageBody, ProjectParams } from '../../http/schemas.js';
+import { CloneRunBody, CreateRunBody, ListRunsQuery, ListRunTcasesQuery, RunList, RunParams, RunTcaseCountResponse, RunTcaseDetail, RunTcaseIdsBody, RunTcaseList, RunTcaseParams, } from './runs.schemas.js';
+import * as runTcases from './run-tcases.service.js';
+import * as service from './runs.service.js';
+const write = { access: { minRole: 'test-runner' } };
+export const runsRoutes = async (app) => {
+    const { db } = app;
+    app.get('/project/:project/run', {
+        schema: {
+            tags: ['runs'],
+            summary: 'List the runs of a project, newest first',
+            params: ProjectParams,
+            querystring: ListRunsQuery,
+            response: { 200: RunList, ...errorResponses },
+        },
+    }, async (req) => ({ runs: await service.listRuns(db, req.actor, req.params.project, req.query) }));
+    app.post('/project/:project/run', {
+        config: write,
+        schema: {
+            tags: ['runs'],
+            summary: 'Create a run (static, static_struct or live)',
+            params: ProjectParams,
+            body: CreateRunBody,
+            response: { 201: IdNumber, ...errorResponses },
+        },
+    }, async (req, reply) => reply.code(201).send(await service.createRun(db, req.actor, req.params.project, req.body)));
+    app.post('/project/:project/run/clone', {
+        config: write,
+        schema: {
+            tags: ['runs'],
+            summary: 'Create a run from an existing one; every test case starts open',
+            params: ProjectParams,
+            body: CloneRunBody,
+            response: { 201: IdNumber, ...errorResponses },
+        },
+    }, async (req, reply) => reply.code(201).send(await service.cloneRun(db, req.actor, req.params.project, req.body)));
+    app.post('/project/:project/run/:run/close', {
+        config: write,
+        schema: {
+            tags: ['runs'],
+            summary: 'Close an open run, freezing its test cases (no body)',
+            params: RunParams,
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req) => service.closeRun(db, req.actor, req.params.project, req.params.run));
+    app.post('/project/:project/run/:run/tcase/add', {
+        config: write,
+        schema: {
+            tags: ['runs'],
+            summary: 'Add test cases to an open static_struct run',
+            params: RunParams,
+            body: RunTcaseIdsBody,
+            response: { 200: RunTcaseCountResponse, ...errorResponses },
+        },
+    }, async (req) => service.addRunTcases(db, req.actor, req.params.project, req.params.run, req.body.tcaseIds));
+    app.post('/project/:project/run/:run/tcase/remove', {
+        config: write,
+        schema: {
+            tags: ['runs'],
+            summary: 'Remove test cases from an open static_struct run (their results are kept)',
+            params: RunParams,
+            body: RunTcaseIdsBody,
+            response: { 200: RunTcaseCountResponse, ...errorResponses },
+        },
+    }, async (req) => service.removeRunTcases(db, req.actor, req.params.project, req.params.run, req.body.tcaseIds));
+    app.get('/project/:project/run/:run/tcase', {
+        schema: {
+            tags: ['runs'],
+            summary: 'List the test cases of a run as the run shows them (not paginated)',
+            params: RunParams,
+            querystring: ListRunTcasesQuery,
+            response: { 200: RunTcaseList, ...errorResponses },
+        },
+    }, async (req, reply) => {
+        const list = await runTcases.listRunTcasesResponse(db, req.actor, req.params.project, req.params.run, req.query);
+        if ('tcases' in list)
+            return list;
+        // JSON text the database built (same shape as RunTcaseList): sent as it is, not serialised again.
+        return reply.type('application/json; charset=utf-8').send(list.json);
+    });
+    app.get('/project/:project/run/:run/tcase/:tcase', {
+        schema: {
+            tags: ['runs'],
+            summary: 'Get one test case of a run by id, sequence number or legacy id, with its results',
+            params: RunTcaseParams,
+            response: { 200: RunTcaseDetail, ...errorResponses },
+        },
+    }, async (req) => runTcases.getRunTcase(db, req.actor, req.params.project, req.params.run, req.params.tcase));
+};
+//# sourceMappingURL=runs.routes.js.map

@@ -1,0 +1,237 @@
+import { Type } from 'typebox';
+import { CustomFieldValue, Step, TcaseFile, TcaseLink, TcaseRequirement, TcaseTag, } from '../test-cases/test-cases.schemas.js';
+export const RUN_TYPES = ['static', 'static_struct', 'live'];
+export const PRIORITIES = ['high', 'medium', 'low'];
+export const RUN_INCLUDES = [
+    'project',
+    'plan',
+    'milestone',
+    'assignment',
+    'configuration',
+    'statusCounts',
+];
+export const RUN_TITLE_MAX = 255;
+export const RUN_DESCRIPTION_MAX = 512;
+export const RunParams = Type.Object({
+    project: Type.String({ minLength: 1, maxLength: 64 }),
+    run: Type.Integer({ minimum: 1 }),
+});
+export const RunTcaseParams = Type.Object({
+    project: Type.String({ minLength: 1, maxLength: 64 }),
+    run: Type.Integer({ minimum: 1 }),
+    tcase: Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'test case id, sequence number or legacy id',
+    }),
+});
+/** public-api.md "Query plan". */
+export const QueryPlan = Type.Object({
+    tcaseIds: Type.Optional(Type.Array(Type.String({ minLength: 1 }), {
+        description: 'direct selection; not allowed for live runs',
+    })),
+    folderIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { description: 'folders and all their subfolders' })),
+    tagIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+    priorities: Type.Optional(Type.Array(Type.String({ enum: [...PRIORITIES] }))),
+}, { additionalProperties: false });
+export const CreateRunBody = Type.Object({
+    title: Type.String({
+        description: '1-255 characters; unique among the runs of the project outside plans (D10)',
+    }),
+    description: Type.Optional(Type.String({ description: 'HTML, max 512 characters, sanitised (D22)' })),
+    type: Type.String({ enum: [...RUN_TYPES] }),
+    milestoneId: Type.Optional(Type.Integer({ description: 'a milestone of the project, not archived' })),
+    configurationId: Type.Optional(Type.String({ description: 'a configuration of the project' })),
+    assignmentId: Type.Optional(Type.Integer({ description: 'an active user with a role above viewer' })),
+    queryPlans: Type.Array(QueryPlan, {
+        description: 'non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only',
+    }),
+}, { additionalProperties: false });
+export const CloneRunBody = Type.Object({
+    runId: Type.Integer({ description: 'a run of the project that is not in a test plan' }),
+    title: Type.String({
+        description: '1-255 characters; unique among the runs of the project outside plans',
+    }),
+    description: Type.Optional(Type.String({ description: 'HTML, max 512 characters; defaults to the source run’s' })),
+    milestoneId: Type.Optional(Type.Integer({ description: 'defaults to the source run’s' })),
+    assignmentId: Type.Optional(Type.Integer({ description: 'defaults to the source run’s' })),
+}, { additionalProperties: false });
+export const RunTcaseIdsBody = Type.Object({ tcaseIds: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 10000 }) }, { additionalProperties: false });
+export const ListRunsQuery = Type.Object({
+    closed: Type.Optional(Type.Boolean()),
+    milestoneIds: Type.Optional(Type.Array(Type.Integer())),
+    limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    include: Type.Optional(Type.Array(Type.String({ enum: [...RUN_INCLUDES] }), {
+        description: 'only the listed related objects are returned, the others are null; all when omitted',
+    })),
+}, { additionalProperties: false });
+export const StatusCounts = Type.Object({
+    all: Type.Integer(),
+    blocked: Type.Integer(),
+    failed: Type.Integer(),
+    open: Type.Integer(),
+    passed: Type.Integer(),
+    skipped: Type.Integer(),
+    custom1: Type.Integer(),
+    custom2: Type.Integer(),
+    custom3: Type.Integer(),
+    custom4: Type.Integer(),
+});
+const nullable = (schema) => Type.Union([schema, Type.Null()]);
+/** public-api.md "Run". */
+export const Run = Type.Object({
+    id: Type.Integer(),
+    type: Type.String({ enum: [...RUN_TYPES] }),
+    title: Type.String(),
+    description: Type.String(),
+    projectId: Type.String(),
+    project: nullable(Type.Object({ id: Type.String(), code: Type.String(), title: Type.String() })),
+    planId: nullable(Type.Integer()),
+    plan: nullable(Type.Object({ title: Type.String() })),
+    milestoneId: nullable(Type.Integer()),
+    milestone: nullable(Type.Object({ title: Type.String() })),
+    assignmentId: nullable(Type.Integer()),
+    assignment: nullable(Type.Object({
+        id: Type.Integer(),
+        email: Type.String(),
+        name: Type.String(),
+        avatar: nullable(Type.String()),
+        role: Type.String(),
+    })),
+    configurationId: nullable(Type.String({ description: 'configuration ids are strings in this service' })),
+    configuration: nullable(Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        createdAt: Type.String(),
+        updatedAt: Type.String(),
+    })),
+    statusCounts: nullable(StatusCounts),
+    timeSpent: nullable(Type.Number({
+        description: "milliseconds: the sum of every result's timeTaken in this run; null until a result has one",
+    })),
+    isAutomated: Type.Boolean(),
+    createdAt: Type.String(),
+    closedAt: nullable(Type.String()),
+    closedByUserId: nullable(Type.Integer()),
+});
+export const RunList = Type.Object({ runs: Type.Array(Run) });
+export const RunTcaseCountResponse = Type.Object({
+    added: Type.Optional(Type.Integer({ description: 'test cases that were not in the run before' })),
+    removed: Type.Optional(Type.Integer({ description: 'test cases that left the run' })),
+});
+export const RUN_TCASE_SORT_FIELDS = {
+    title: 'title',
+    created_at: 'created_at',
+    createdAt: 'created_at',
+};
+export const ListRunTcasesQuery = Type.Object({
+    search: Type.Optional(Type.String({ description: 'case-insensitive partial match on the title' })),
+    tags: Type.Optional(Type.Array(Type.Integer())),
+    tag: Type.Optional(Type.Array(Type.Integer(), { description: 'alias of tags' })),
+    priorities: Type.Optional(Type.Array(Type.String({ enum: [...PRIORITIES] }))),
+    priority: Type.Optional(Type.Array(Type.String({ enum: [...PRIORITIES] }), { description: 'alias of priorities' })),
+    include: Type.Optional(Type.Array(Type.String({ enum: ['folder'] }))),
+    sortField: Type.Optional(Type.String({ enum: Object.keys(RUN_TCASE_SORT_FIELDS) })),
+    sortOrder: Type.Optional(Type.String({ enum: ['asc', 'desc'], description: 'needs sortField' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1 })),
+}, {
+    additionalProperties: false,
+    patternProperties: {
+        '^cf_': Type.Array(Type.String(), { description: 'cf_<custom field system name>: filters by value' }),
+    },
+});
+export const RunTcaseFolder = Type.Object({
+    id: Type.Integer(),
+    parentId: Type.Integer(),
+    title: Type.String(),
+    comment: Type.String(),
+    pos: Type.Integer(),
+});
+/** public-api.md "Run test case (list item)". */
+export const RunTcaseListItem = Type.Object({
+    id: Type.String(),
+    version: Type.Integer(),
+    legacyId: Type.String(),
+    type: Type.String(),
+    folderId: Type.Integer(),
+    pos: Type.Integer(),
+    seq: Type.Integer(),
+    title: Type.String(),
+    priority: Type.String(),
+    status: Type.String(),
+    isAutomated: Type.Boolean(),
+    isEmpty: Type.Boolean(),
+    templateTCaseId: Type.Optional(Type.String()),
+    folder: Type.Optional(RunTcaseFolder),
+});
+export const RunTcaseList = Type.Object({ tcases: Type.Array(RunTcaseListItem) });
+/** public-api.md "ResultLink". */
+export const ResultLink = Type.Object({
+    id: Type.Integer(),
+    resultId: Type.Integer(),
+    integrationId: Type.String(),
+    integration: Type.Union([
+        Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            type: Type.String({ description: 'tracker_a, tracker_b or custom' }),
+            config: Type.Record(Type.String(), Type.Unknown()),
+        }),
+        Type.Null(),
+    ], { description: 'null only when the integration was unlinked from the project since' }),
+    url: Type.String(),
+    text: Type.String(),
+    meta: Type.Record(Type.String(), Type.Unknown()),
+});
+/** public-api.md "Result", as shown in a run test case's `results`. */
+export const Result = Type.Object({
+    id: Type.Integer(),
+    tcaseId: Type.String(),
+    tcaseVersion: Type.String({ description: 'typed as a string (public-api.md)' }),
+    authorId: Type.Integer(),
+    author: Type.Union([
+        Type.Object({
+            id: Type.Integer(),
+            email: Type.String(),
+            name: Type.String(),
+            avatar: Type.Union([Type.String(), Type.Null()]),
+            role: Type.String({ description: 'owner, admin, user, test-runner or viewer' }),
+        }),
+        Type.Null(),
+    ], { description: 'null only when the user no longer exists' }),
+    status: Type.String(),
+    comment: Type.String(),
+    links: Type.Array(ResultLink),
+    timeTaken: Type.Union([Type.Number(), Type.Null()]),
+    apiKeyId: Type.Union([Type.String(), Type.Null()]),
+    internal: Type.Boolean(),
+    createdAt: Type.String(),
+});
+/** public-api.md "Run test case (detail)". */
+export const RunTcaseDetail = Type.Object({
+    id: Type.String(),
+    version: Type.Integer(),
+    legacyId: Type.String(),
+    type: Type.String(),
+    folderId: Type.Integer(),
+    pos: Type.Integer({ description: '0-based position in its folder' }),
+    seq: Type.Integer(),
+    title: Type.String(),
+    priority: Type.String(),
+    status: Type.String(),
+    isAutomated: Type.Boolean(),
+    isEmpty: Type.Boolean(),
+    templateTCaseId: Type.Union([Type.String(), Type.Null()]),
+    comment: Type.String({ description: 'HTML of the precondition' }),
+    steps: Type.Array(Step),
+    tags: Type.Array(TcaseTag),
+    files: Type.Array(TcaseFile),
+    requirements: Type.Array(TcaseRequirement),
+    links: Type.Array(TcaseLink),
+    customFields: Type.Record(Type.String(), CustomFieldValue),
+    authorId: Type.Integer(),
+    createdAt: Type.String(),
+    isLatestVersion: Type.Boolean(),
+    results: Type.Array(Result),
+});
+//# sourceMappingURL=runs.schemas.js.map

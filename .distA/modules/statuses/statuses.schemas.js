@@ -1,0 +1,39 @@
+import { Type } from 'typebox';
+/** extensions.md §2: the nine status ids and the named colours (never hex). */
+export const BUILT_IN_STATUS_IDS = ['open', 'passed', 'failed', 'blocked', 'skipped'];
+export const CUSTOM_STATUS_IDS = ['custom1', 'custom2', 'custom3', 'custom4'];
+export const STATUS_IDS = [...BUILT_IN_STATUS_IDS, ...CUSTOM_STATUS_IDS];
+export const STATUS_COLORS = [
+    'blue',
+    'gray',
+    'red',
+    'orange',
+    'yellow',
+    'green',
+    'teal',
+    'indigo',
+    'purple',
+    'pink',
+];
+/** The real product caps status names at 16 characters; its clients validate the same. */
+export const STATUS_NAME_MAX = 16;
+export const Status = Type.Object({
+    id: Type.String({ enum: [...STATUS_IDS] }),
+    name: Type.String(),
+    color: Type.String({ enum: [...STATUS_COLORS] }),
+    isActive: Type.Boolean(),
+    isDefault: Type.Boolean({ description: 'true for the five built-in statuses, which cannot be changed' }),
+});
+export const StatusList = Type.Object({ statuses: Type.Array(Status) });
+// Ids, colours and names are checked in the service so that the 400 names the offending entry clearly.
+export const UpdateStatusesBody = Type.Object({
+    statuses: Type.Array(Type.Object({
+        id: Type.String({ description: 'custom1..custom4' }),
+        name: Type.String({ description: `1-${STATUS_NAME_MAX} characters` }),
+        color: Type.String({ description: STATUS_COLORS.join(' | ') }),
+        isActive: Type.Boolean(),
+        // Accepted (and ignored) so that a client can send back what GET returned.
+        isDefault: Type.Optional(Type.Boolean()),
+    }, { additionalProperties: false }), { minItems: 1 }),
+}, { additionalProperties: false });
+//# sourceMappingURL=statuses.schemas.js.map

@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { QueryList, SortOrder } from '../../http/schemas.js';
+/** extensions.md §2: a test case's tag. */
+export const Tag = Type.Object({ id: Type.Integer(), title: Type.String() });
+export const TagListItem = Type.Object({
+    id: Type.Integer(),
+    title: Type.String(),
+    tcaseCount: Type.Optional(Type.Integer({
+        description: 'live test cases whose latest version has the tag; with include=tcaseCount',
+    })),
+});
+export const TagList = Type.Object({ tags: Type.Array(TagListItem) });
+/** Snake_case column names and their camelCase spellings (extensions.md "Sorting"). */
+export const TAG_SORT_FIELDS = {
+    id: 'id',
+    title: 'title',
+    created_at: 'created_at',
+    createdAt: 'created_at',
+};
+export const TagListQuery = Type.Object({
+    sortField: Type.Optional(Type.String({
+        enum: Object.keys(TAG_SORT_FIELDS),
+        description: 'id, title, created_at (camelCase accepted)',
+    })),
+    sortOrder: Type.Optional(SortOrder),
+    include: Type.Optional(QueryList(Type.String({ enum: ['tcaseCount'] }))),
+});
+//# sourceMappingURL=tags.schemas.js.map

@@ -1,0 +1,65 @@
+import { AppError, badRequest } from '../../errors.js';
+import { nowIso } from '../../lib/time.js';
+import { resolveProject } from '../projects/projects.service.js';
+import * as repo from './tags.repository.js';
+import { TAG_SORT_FIELDS } from './tags.schemas.js';
+export const TAG_TITLE_MAX = 255;
+/**
+ * Returns the id of each tag title (trimmed), creating the tags a project lacks. `ids[i]` belongs to
+ * `titles[i]` (a repeated title repeats its id). Safe under concurrent callers: insert-or-ignore against
+ * the unique (project, title) constraint, then read. 400 for an empty or over-long title (path `/tags/<i>`).
+ */
+export async function ensureTagIds(db, tenantId, projectId, titles) {
+    const trimmed = titles.map((t) => t.trim());
+    const errors = [];
+    trimmed.forEach((title, i) => {
+        if (title === '' || title.length > TAG_TITLE_MAX) {
+            errors.push({ path: `/tags/${i}`, message: `tag titles must be 1-${TAG_TITLE_MAX} characters` });
+        }
+    });
+    if (errors.length > 0)
+        throw new AppError('VALIDATION_FAILED', errors[0].message, errors);
+    if (trimmed.length === 0)
+        return [];
+    const distinct = [...new Set(trimmed)];
+    const byTitle = new Map();
+    for (const row of await repo.findByTitles(db, tenantId, projectId, distinct))
+        byTitle.set(row.title, row.id);
+    const missing = distinct.filter((t) => !byTitle.has(t));
+    if (missing.length > 0) {
+        await repo.insertMissingTitles(db, tenantId, projectId, missing, nowIso());
+        for (const row of await repo.findByTitles(db, tenantId, projectId, missing))
+            byTitle.set(row.title, row.id);
+    }
+    return trimmed.map((t) => byTitle.get(t));
+}
+/** The tags with these ids in the tenant (D1), keyed by id; unknown ids are absent. */
+export async function getTagsByIds(db, tenantId, ids) {
+    const distinct = [...new Set(ids)];
+    if (distinct.length === 0)
+        return new Map();
+    const rows = await repo.findByIds(db, tenantId, distinct);
+    return new Map(rows.map((r) => [r.id, { id: r.id, title: r.title }]));
+}
+/** Lists a project's tags, by title unless `sortField` says otherwise; `sortOrder` needs `sortField`. */
+export async function listTags(db, actor, projectRef, query) {
+    const project = await resolveProject(db, actor, projectRef);
+    if (query.sortOrder && !query.sortField)
+        throw badRequest('sortOrder needs sortField', '/sortOrder');
+    const sortColumn = query.sortField
+        ? TAG_SORT_FIELDS[query.sortField]
+        : 'title';
+    const withCount = (query.include ?? []).includes('tcaseCount');
+    const rows = await repo.listTags(db, actor.tenantId, project.id, {
+        sortColumn,
+        desc: query.sortOrder === 'desc',
+        withCount,
+    });
+    return rows.map((r) => {
+        const tag = { id: r.id, title: r.title };
+        if (withCount)
+            tag.tcaseCount = Number(r.tcase_count ?? 0);
+        return tag;
+    });
+}
+//# sourceMappingURL=tags.service.js.map

@@ -1,0 +1,92 @@
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { nowIso } from '../../lib/time.js';
+import { parseJson } from '../../lib/json.js';
+import * as repo from './tenants.repository.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+export const DEFAULT_TENANT_ID = 'default';
+export const FEATURES = ['advanced-auth'];
+export function toTenant(row) {
+    return {
+        id: row.id,
+        name: row.name,
+        host: row.host,
+        suspended: row.suspended_at !== null,
+        suspendedAt: row.suspended_at,
+        features: parseJson(row.features, []),
+        createdAt: row.created_at,
+    };
+}
+const TENANT_ID = /^[a-z][a-z0-9-]{1,31}$/;
+/** D6: a new tenant has every feature on; the command line can turn them off. */
+export async function createTenant(db, input) {
+    if (!TENANT_ID.test(input.id)) {
+        throw badRequest('tenant id must be 2-32 lower-case letters, digits or dashes, starting with a letter', '/id');
+    }
+    if (!input.name.trim())
+        throw badRequest('tenant name must not be empty', '/name');
+    const now = nowIso();
+    const row = {
+        id: input.id,
+        name: input.name.trim(),
+        host: input.host?.toLowerCase() ?? null,
+        suspended_at: null,
+        features: JSON.stringify([...FEATURES]),
+        created_at: now,
+        updated_at: now,
+    };
+    try {
+        await repo.insertTenant(db, row);
+    }
+    catch (err) {
+        if (isUniqueViolation(err))
+            throw conflict(`a tenant with id "${input.id}" or host "${input.host}" exists`);
+        throw err;
+    }
+    return toTenant(row);
+}
+export async function getTenant(db, id) {
+    const row = await repo.findTenant(db, id);
+    if (!row)
+        throw notFound(`tenant "${id}" not found`);
+    return toTenant(row);
+}
+export const listTenants = async (db) => (await repo.listTenants(db)).map(toTenant);
+/** D1: in multi-tenant mode the host name picks the tenant. */
+export async function findTenantIdByHost(db, host) {
+    return (await repo.findTenantByHost(db, host.toLowerCase()))?.id;
+}
+/** D6: a suspended tenant gets 403 on every authenticated request. */
+export async function setSuspended(db, id, suspended) {
+    await getTenant(db, id);
+    const now = nowIso();
+    await repo.updateTenant(db, id, { suspended_at: suspended ? now : null, updated_at: now });
+    return getTenant(db, id);
+}
+export async function setFeature(db, id, feature, on) {
+    if (!FEATURES.includes(feature)) {
+        throw new AppError('VALIDATION_FAILED', `unknown feature "${feature}"; known: ${FEATURES.join(', ')}`);
+    }
+    const tenant = await getTenant(db, id);
+    const features = new Set(tenant.features);
+    if (on)
+        features.add(feature);
+    else
+        features.delete(feature);
+    await repo.updateTenant(db, id, { features: JSON.stringify([...features].sort()), updated_at: nowIso() });
+    return getTenant(db, id);
+}
+export async function ensureDefaultTenant(db) {
+    const row = await repo.findTenant(db, DEFAULT_TENANT_ID);
+    if (row)
+        return { tenant: toTenant(row), created: false };
+    try {
+        return { tenant: await createTenant(db, { id: DEFAULT_TENANT_ID, name: 'Default' }), created: true };
+    }
+    catch (err) {
+        // Another process created it first.
+        if (err instanceof AppError && err.code === 'CONFLICT')
+            return { tenant: await getTenant(db, DEFAULT_TENANT_ID), created: false };
+        throw err;
+    }
+}
+//# sourceMappingURL=tenants.service.js.map

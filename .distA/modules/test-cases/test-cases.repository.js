@@ -1,0 +1,371 @@
+import { sql } from 'kysely';
+import { containsInsensitive } from '../../db/dialect.js';
+/** Big `in (...)` lists are cut into chunks: SQLite and PostgreSQL both cap bound parameters. */
+const CHUNK = 1000;
+export const chunks = (items, size = CHUNK) => {
+    const out = [];
+    for (let i = 0; i < items.length; i += size)
+        out.push(items.slice(i, i + size));
+    return out;
+};
+/** The columns of a test case joined with one of its versions (the latest unless said otherwise). */
+const CASE_COLUMNS = [
+    't.id',
+    't.project_id',
+    't.seq',
+    't.legacy_id',
+    't.type',
+    't.folder_id',
+    't.pos',
+    't.is_draft',
+    't.template_id',
+    't.version as latest_version',
+    't.author_id',
+    't.created_at',
+    't.updated_at',
+    't.deleted_at',
+    'v.version',
+    'v.title',
+    'v.priority',
+    'v.comment',
+    'v.is_empty',
+    'v.precondition',
+    'v.steps',
+    'v.tag_ids',
+    'v.requirement_ids',
+    'v.links',
+    'v.custom_fields',
+    'v.file_ids',
+    'v.template_data',
+    'v.created_at as version_created_at',
+];
+/** Live cases of the project. Filters, sorting and counting need this table only (title and priority are mirrored). */
+function liveCases(db, tenantId, projectId) {
+    return db
+        .selectFrom('tcases as t')
+        .where('t.tenant_id', '=', tenantId)
+        .where('t.project_id', '=', projectId)
+        .where('t.deleted_at', 'is', null);
+}
+function applyFilter(q, f) {
+    let out = q;
+    // Empty lists mean "no restriction" (public-api.md query plans), except explicit id/seq lists.
+    if (f.ids)
+        out = f.ids.length === 0 ? out.where(sql `1 = 0`) : out.where('t.id', 'in', f.ids);
+    if (f.seqs)
+        out = f.seqs.length === 0 ? out.where(sql `1 = 0`) : out.where('t.seq', 'in', f.seqs);
+    if (f.folderIds?.length)
+        out = out.where('t.folder_id', 'in', f.folderIds);
+    if (f.priorities?.length)
+        out = out.where('t.priority', 'in', f.priorities);
+    if (f.types?.length)
+        out = out.where('t.type', 'in', f.types);
+    if (f.draft !== undefined)
+        out = out.where('t.is_draft', '=', f.draft ? 1 : 0);
+    if (f.templateIds?.length)
+        out = out.where('t.template_id', 'in', f.templateIds);
+    if (f.search !== undefined && f.search !== '')
+        out = out.where(containsInsensitive('t.title', f.search));
+    if (f.tagIds?.length) {
+        const tagIds = f.tagIds;
+        out = out.where((eb) => eb('t.id', 'in', eb.selectFrom('tcase_tags as tt').select('tt.tcase_id').where('tt.tag_id', 'in', tagIds)));
+    }
+    if (f.requirementIds?.length) {
+        const reqIds = f.requirementIds;
+        out = out.where((eb) => eb('t.id', 'in', eb
+            .selectFrom('tcase_requirements as tr')
+            .select('tr.tcase_id')
+            .where('tr.requirement_id', 'in', reqIds)));
+    }
+    for (const { fieldId, values } of f.customValues ?? []) {
+        if (values.length === 0)
+            continue;
+        out = out.where((eb) => eb('t.id', 'in', eb
+            .selectFrom('tcase_custom_values as cv')
+            .select('cv.tcase_id')
+            .where('cv.field_id', '=', fieldId)
+            .where('cv.value', 'in', values)));
+    }
+    return out;
+}
+/**
+ * One page of live test cases at their latest version: the page's ids are chosen on `tcases` alone
+ * (filters, sort, offset, limit), then only those rows are joined with their versions.
+ */
+export async function listTcases(db, tenantId, projectId, filter, sort, offset, limit) {
+    let q = applyFilter(liveCases(db, tenantId, projectId).select('t.id'), filter);
+    const dir = sort.order;
+    if (sort.column === 'priority') {
+        // Ascending is low → medium → high, a ranking rather than the alphabet.
+        q = q.orderBy(sql `case ${sql.ref('t.priority')} when 'low' then 1 when 'medium' then 2 else 3 end`, dir);
+    }
+    else {
+        q = q.orderBy(`t.${sort.column}`, dir);
+    }
+    if (sort.column !== 'seq')
+        q = q.orderBy('t.seq', dir);
+    const ids = (await q.offset(offset).limit(limit).execute()).map((r) => r.id);
+    const rows = await listLatestByIds(db, tenantId, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)] : []));
+}
+/** Test cases (live or deleted) at their latest version, by id, in no particular order. */
+export async function listLatestByIds(db, tenantId, ids) {
+    const out = [];
+    for (const part of chunks(ids)) {
+        out.push(...(await db
+            .selectFrom('tcases as t')
+            .innerJoin('tcase_versions as v', (j) => j.onRef('v.tcase_id', '=', 't.id').onRef('v.version', '=', 't.version'))
+            .select(CASE_COLUMNS)
+            .where('t.tenant_id', '=', tenantId)
+            .where('t.id', 'in', part)
+            .execute()));
+    }
+    return out;
+}
+export async function countTcases(db, tenantId, projectId, filter) {
+    const q = applyFilter(liveCases(db, tenantId, projectId).select((eb) => eb.fn.countAll().as('n')), filter);
+    const row = await q.executeTakeFirstOrThrow();
+    return Number(row.n);
+}
+/** Ids (in seq order) of live test cases matching the filter. */
+export async function listMatchingIds(db, tenantId, projectId, filter) {
+    if (filter.ids) {
+        // Named ids are looked up by key, and the project and the order are checked here: with the project or
+        // the order in SQL, SQLite (no statistics) walks every case of the project instead (5 ms for 20 of 10,000).
+        const rows = await applyFilter(db
+            .selectFrom('tcases as t')
+            .select(['t.id', 't.seq', 't.project_id'])
+            .where('t.tenant_id', '=', tenantId)
+            .where('t.deleted_at', 'is', null), filter).execute();
+        return rows
+            .filter((r) => r.project_id === projectId)
+            .map((r) => ({ id: r.id, seq: r.seq }))
+            .sort((a, b) => a.seq - b.seq);
+    }
+    const q = applyFilter(liveCases(db, tenantId, projectId).select(['t.id', 't.seq']), filter);
+    return q.orderBy('t.seq').execute();
+}
+/** Test cases (live or deleted) joined with the given versions; pairs not found are absent. */
+export async function listCasesAtVersions(db, tenantId, refs) {
+    const wanted = new Set(refs.map((r) => `${r.tcaseId}\u0000${r.version}`));
+    const ids = [...new Set(refs.map((r) => r.tcaseId))];
+    const versions = [...new Set(refs.map((r) => r.version))];
+    const out = [];
+    for (const part of chunks(ids)) {
+        const rows = (await db
+            .selectFrom('tcases as t')
+            .innerJoin('tcase_versions as v', 'v.tcase_id', 't.id')
+            .select(CASE_COLUMNS)
+            .where('t.tenant_id', '=', tenantId)
+            .where('t.id', 'in', part)
+            .where('v.version', 'in', versions)
+            .execute());
+        for (const row of rows)
+            if (wanted.has(`${row.id}\u0000${row.version}`))
+                out.push(row);
+    }
+    return out;
+}
+/** A test case of the project by id, seq or legacy id, at its latest version. */
+export async function findTcaseBy(db, tenantId, projectId, by, options = {}) {
+    let q = db
+        .selectFrom('tcases as t')
+        .innerJoin('tcase_versions as v', (j) => j.onRef('v.tcase_id', '=', 't.id').onRef('v.version', '=', 't.version'))
+        .select(CASE_COLUMNS)
+        .where('t.tenant_id', '=', tenantId)
+        .where('t.project_id', '=', projectId);
+    if (!options.includeDeleted)
+        q = q.where('t.deleted_at', 'is', null);
+    if (by.id !== undefined)
+        q = q.where('t.id', '=', by.id);
+    if (by.seq !== undefined)
+        q = q.where('t.seq', '=', by.seq);
+    if (by.legacyId !== undefined)
+        q = q.where('t.legacy_id', '=', by.legacyId).orderBy('t.seq');
+    return (await q.executeTakeFirst());
+}
+/** Live filled cases of the given templates, at their latest version, in seq order. */
+export async function listFilledOf(db, tenantId, templateIds) {
+    const out = [];
+    for (const part of chunks(templateIds)) {
+        const rows = (await db
+            .selectFrom('tcases as t')
+            .innerJoin('tcase_versions as v', (j) => j.onRef('v.tcase_id', '=', 't.id').onRef('v.version', '=', 't.version'))
+            .select(CASE_COLUMNS)
+            .where('t.tenant_id', '=', tenantId)
+            .where('t.template_id', 'in', part)
+            .where('t.deleted_at', 'is', null)
+            .orderBy('t.seq')
+            .execute());
+        out.push(...rows);
+    }
+    return out;
+}
+/** How many live filled cases each template has. */
+export async function countFilledOf(db, tenantId, templateIds) {
+    const out = new Map();
+    for (const part of chunks(templateIds)) {
+        const rows = await db
+            .selectFrom('tcases')
+            .select(['template_id', (eb) => eb.fn.countAll().as('n')])
+            .where('tenant_id', '=', tenantId)
+            .where('template_id', 'in', part)
+            .where('deleted_at', 'is', null)
+            .groupBy('template_id')
+            .execute();
+        for (const r of rows)
+            out.set(r.template_id, Number(r.n));
+    }
+    return out;
+}
+export const listVersionNumbers = (db, tenantId, tcaseId) => db
+    .selectFrom('tcase_versions')
+    .select(['version'])
+    .where('tenant_id', '=', tenantId)
+    .where('tcase_id', '=', tcaseId)
+    .orderBy('version')
+    .execute();
+/** The largest position of a live case in the folder, or -1 for an empty folder. */
+export async function maxPosInFolder(db, tenantId, projectId, folderId) {
+    const row = await db
+        .selectFrom('tcases')
+        .select((eb) => eb.fn.max('pos').as('m'))
+        .where('tenant_id', '=', tenantId)
+        .where('project_id', '=', projectId)
+        .where('folder_id', '=', folderId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+    return row?.m === null || row?.m === undefined ? -1 : Number(row.m);
+}
+export const findCaseAtPos = (db, tenantId, projectId, folderId, pos) => db
+    .selectFrom('tcases')
+    .select(['id', 'seq'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('folder_id', '=', folderId)
+    .where('pos', '=', pos)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+export const insertTcases = async (db, rows) => {
+    for (const part of chunks(rows, 500))
+        await db.insertInto('tcases').values(part).execute();
+};
+export const insertVersions = async (db, rows) => {
+    for (const part of chunks(rows, 200))
+        await db.insertInto('tcase_versions').values(part).execute();
+};
+export const updateTcase = (db, tenantId, id, values) => db.updateTable('tcases').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+export const softDeleteTcases = (db, tenantId, ids, at) => db
+    .updateTable('tcases')
+    .set({ deleted_at: at, updated_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .execute();
+// ---- standalone steps and preconditions ----
+export const listStepsByIds = async (db, tenantId, ids) => {
+    const out = [];
+    for (const part of chunks(ids)) {
+        out.push(...(await db
+            .selectFrom('steps')
+            .select(['id', 'description', 'expected'])
+            .where('tenant_id', '=', tenantId)
+            .where('id', 'in', part)
+            .execute()));
+    }
+    return out;
+};
+/** Inserts steps and answers their ids in input order (ids grow with insertion order on both databases). */
+export async function insertSteps(db, tenantId, steps, at) {
+    const ids = [];
+    for (const part of chunks(steps, 200)) {
+        const rows = await db
+            .insertInto('steps')
+            .values(part.map((s) => ({
+            tenant_id: tenantId,
+            tcase_id: s.tcaseId,
+            description: s.description,
+            expected: s.expected,
+            created_at: at,
+        })))
+            .returning('id')
+            .execute();
+        ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
+    return ids;
+}
+export const listPreconditionsByIds = async (db, tenantId, ids) => {
+    const out = [];
+    for (const part of chunks(ids)) {
+        out.push(...(await db
+            .selectFrom('preconditions')
+            .select(['id', 'project_id', 'text', 'created_at'])
+            .where('tenant_id', '=', tenantId)
+            .where('id', 'in', part)
+            .execute()));
+    }
+    return out;
+};
+export async function insertPreconditions(db, tenantId, projectId, items, at) {
+    const ids = [];
+    for (const part of chunks(items, 200)) {
+        const rows = await db
+            .insertInto('preconditions')
+            .values(part.map((p) => ({
+            tenant_id: tenantId,
+            project_id: projectId,
+            tcase_id: p.tcaseId,
+            text: p.text,
+            created_at: at,
+        })))
+            .returning('id')
+            .execute();
+        ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
+    return ids;
+}
+/** Replaces the link rows of these test cases with those of their latest version. */
+export async function replaceLatestLinks(db, tenantId, links) {
+    const ids = links.map((l) => l.tcaseId);
+    await removeLatestLinks(db, tenantId, ids);
+    const insert = async (table, rows) => {
+        for (const part of chunks(rows, 500))
+            await db.insertInto(table).values(part).execute();
+    };
+    await insert('tcase_tags', links.flatMap((l) => [...new Set(l.tagIds)].map((tag_id) => ({ tenant_id: tenantId, tcase_id: l.tcaseId, tag_id }))));
+    await insert('tcase_requirements', links.flatMap((l) => [...new Set(l.requirementIds)].map((requirement_id) => ({
+        tenant_id: tenantId,
+        tcase_id: l.tcaseId,
+        requirement_id,
+    }))));
+    await insert('tcase_shared_steps', links.flatMap((l) => [...new Set(l.sharedStepIds)].map((shared_step_id) => ({
+        tenant_id: tenantId,
+        tcase_id: l.tcaseId,
+        shared_step_id,
+    }))));
+    await insert('tcase_shared_preconditions', links.flatMap((l) => [...new Set(l.sharedPreconditionIds)].map((shared_precondition_id) => ({
+        tenant_id: tenantId,
+        tcase_id: l.tcaseId,
+        shared_precondition_id,
+    }))));
+    await insert('tcase_custom_values', links.flatMap((l) => l.customValues.map((c) => ({
+        tenant_id: tenantId,
+        tcase_id: l.tcaseId,
+        field_id: c.fieldId,
+        value: c.value,
+    }))));
+}
+export async function removeLatestLinks(db, tenantId, tcaseIds) {
+    for (const part of chunks(tcaseIds)) {
+        for (const table of [
+            'tcase_tags',
+            'tcase_requirements',
+            'tcase_shared_steps',
+            'tcase_shared_preconditions',
+            'tcase_custom_values',
+        ]) {
+            await db.deleteFrom(table).where('tenant_id', '=', tenantId).where('tcase_id', 'in', part).execute();
+        }
+    }
+}
+//# sourceMappingURL=test-cases.repository.js.map

@@ -1,0 +1,97 @@
+import { Type } from 'typebox';
+import { errorResponses, MessageBody, ProjectParams } from '../../http/schemas.js';
+import { BulkCreateBody, BulkCreateResponse, CountResponse, CreatedTcase, CreateTcaseBody, SeqLookupBody, TCase, TCaseList, TcaseCountQuery, TcaseListQuery, TcaseParams, TcaseVersionParams, UpdateTcaseBody, } from './test-cases.schemas.js';
+import * as service from './test-cases.service.js';
+const tags = ['test cases'];
+const write = { access: { minRole: 'test-runner' } };
+// Static paths (count, seq, bulk; folders and folder/bulk belong to the folders module) are matched
+// before `/tcase/:id` by the router, so they never read as a test-case id.
+export const testCasesRoutes = async (app) => {
+    const { db } = app;
+    app.get('/project/:project/tcase', {
+        schema: {
+            tags,
+            summary: 'List test cases with filters, sorting, include and the pagination envelope',
+            params: ProjectParams,
+            querystring: TcaseListQuery,
+            response: { 200: TCaseList, ...errorResponses },
+        },
+    }, async (req) => service.listTestCases(db, req.actor, req.params.project, req.query));
+    app.get('/project/:project/tcase/count', {
+        schema: {
+            tags,
+            summary: 'Count test cases',
+            params: ProjectParams,
+            querystring: TcaseCountQuery,
+            response: { 200: CountResponse, ...errorResponses },
+        },
+    }, async (req) => service.countTestCases(db, req.actor, req.params.project, req.query));
+    app.post('/project/:project/tcase/seq', {
+        schema: {
+            tags,
+            summary: 'Look test cases up by markers like PRJ-007',
+            params: ProjectParams,
+            body: SeqLookupBody,
+            response: { 200: TCaseList, ...errorResponses },
+        },
+    }, async (req) => service.findTestCasesBySeq(db, req.actor, req.params.project, req.body));
+    app.post('/project/:project/tcase/bulk', {
+        config: write,
+        schema: {
+            tags,
+            summary: 'Create standalone test cases in a folder path (created as needed)',
+            params: ProjectParams,
+            body: BulkCreateBody,
+            response: { 201: BulkCreateResponse, ...errorResponses },
+        },
+    }, async (req, reply) => reply.code(201).send(await service.bulkCreateTestCases(db, req.actor, req.params.project, req.body)));
+    app.post('/project/:project/tcase', {
+        config: write,
+        schema: {
+            tags,
+            summary: 'Create a standalone or template test case',
+            params: ProjectParams,
+            body: CreateTcaseBody,
+            response: { 201: CreatedTcase, ...errorResponses },
+        },
+    }, async (req, reply) => reply.code(201).send(await service.createTestCase(db, req.actor, req.params.project, req.body)));
+    app.get('/project/:project/tcase/:id', {
+        schema: {
+            tags,
+            summary: 'Get a test case by id, seq (maybe zero-padded) or legacy id',
+            params: TcaseParams,
+            querystring: Type.Object({
+                include: Type.Optional(Type.Array(Type.String(), { description: 'folder, path, project' })),
+            }),
+            response: { 200: TCase, ...errorResponses },
+        },
+    }, async (req) => service.getTestCase(db, req.actor, req.params.project, req.params.id, req.query.include));
+    app.get('/project/:project/tcase/:id/version/:version', {
+        schema: {
+            tags,
+            summary: 'Get one version of a test case (D15)',
+            params: TcaseVersionParams,
+            response: { 200: TCase, ...errorResponses },
+        },
+    }, async (req) => service.getTestCaseVersion(db, req.actor, req.params.project, req.params.id, req.params.version));
+    app.patch('/project/:project/tcase/:id', {
+        config: write,
+        schema: {
+            tags,
+            summary: 'Update a test case; versioned changes make a new version',
+            params: TcaseParams,
+            body: UpdateTcaseBody,
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req) => service.updateTestCase(db, req.actor, req.params.project, req.params.id, req.body));
+    app.delete('/project/:project/tcase/:id', {
+        config: write,
+        schema: {
+            tags,
+            summary: 'Delete a test case (soft: run results keep it)',
+            params: TcaseParams,
+            response: { 200: MessageBody, ...errorResponses },
+        },
+    }, async (req) => service.deleteTestCase(db, req.actor, req.params.project, req.params.id));
+};
+//# sourceMappingURL=test-cases.routes.js.map

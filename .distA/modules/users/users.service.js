@@ -1,0 +1,128 @@
+import { isUniqueViolation } from '../../db/dialect.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
+import { hashPassword, verifyPassword } from '../../lib/crypto.js';
+import { newSecret } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { isRole, ROLES } from './roles.js';
+import * as repo from './users.repository.js';
+export const toUser = (row) => ({
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    avatar: row.avatar,
+    active: row.deactivated_at === null,
+});
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** D3: exactly one owner per tenant, so `owner` is only given by the first start or a transfer. */
+export async function createUser(db, tenantId, input, allowOwner = false) {
+    const email = input.email.trim();
+    if (!EMAIL.test(email) || email.length > 255)
+        throw badRequest(`"${input.email}" is not a valid e-mail address`, '/email');
+    const name = input.name.trim();
+    if (!name || name.length > 255)
+        throw badRequest('name must be 1-255 characters', '/name');
+    if (!isRole(input.role))
+        throw badRequest(`role must be one of ${ROLES.join(', ')}`, '/role');
+    if (input.role === 'owner' && !allowOwner)
+        throw badRequest('a tenant has exactly one owner; transfer ownership instead', '/role');
+    if (input.password !== undefined && input.password.length < 8) {
+        throw badRequest('password must be at least 8 characters', '/password');
+    }
+    const now = nowIso();
+    try {
+        const { id } = await repo.insertUser(db, {
+            tenant_id: tenantId,
+            email,
+            email_norm: email.toLowerCase(),
+            name,
+            role: input.role,
+            password_hash: input.password ? await hashPassword(input.password) : null,
+            avatar: null,
+            deactivated_at: null,
+            created_at: now,
+            updated_at: now,
+        });
+        return { id, email, name, role: input.role, avatar: null, active: true };
+    }
+    catch (err) {
+        if (isUniqueViolation(err))
+            throw conflict(`a user with e-mail ${email} exists`);
+        throw err;
+    }
+}
+export async function getUser(db, tenantId, id) {
+    const row = await repo.findUser(db, tenantId, id);
+    if (!row)
+        throw notFound(`user ${id} not found`);
+    return toUser(row);
+}
+export async function getUserByEmail(db, tenantId, email) {
+    const row = await repo.findUserByEmail(db, tenantId, email);
+    if (!row)
+        throw notFound(`user ${email} not found`);
+    return toUser(row);
+}
+export const listUsers = async (db, tenantId) => (await repo.listUsers(db, tenantId)).map(toUser);
+export const countUsers = (db, tenantId) => repo.countUsers(db, tenantId);
+// ---- account changes (ADMIN-A): the rules about who may do them live in modules/accounts ----
+/** A scrypt hash of a random password: verifying against it costs as much as a real check. */
+let dummyHash;
+/**
+ * The user whose e-mail and password match, deactivated or not (the caller decides), else undefined.
+ * An unknown e-mail costs one password check too, so timing does not tell which e-mails exist.
+ */
+export async function checkCredentials(db, tenantId, email, password) {
+    const row = await repo.findUserByEmail(db, tenantId, email.trim());
+    if (!row || !row.password_hash) {
+        dummyHash ??= hashPassword(newSecret(16));
+        await verifyPassword(password, await dummyHash);
+        return undefined;
+    }
+    return (await verifyPassword(password, row.password_hash)) ? toUser(row) : undefined;
+}
+/** True when `password` is the user's current password. */
+export async function checkPassword(db, tenantId, userId, password) {
+    const row = await repo.findUser(db, tenantId, userId);
+    return !!row && (await verifyPassword(password, row.password_hash));
+}
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 1024;
+/** Rejects passwords shorter than 8 or longer than 1024 characters (400 at `path`). */
+export function assertPasswordShape(password, path = '/password') {
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+        throw badRequest(`password must be ${PASSWORD_MIN}-${PASSWORD_MAX} characters`, path);
+    }
+}
+/** Stores an already computed password hash (hash before a transaction: scrypt is slow). */
+export async function setPasswordHash(db, tenantId, userId, passwordHash) {
+    await repo.updateUser(db, tenantId, userId, { password_hash: passwordHash, updated_at: nowIso() });
+}
+export async function setRole(db, tenantId, userId, role) {
+    await repo.updateUser(db, tenantId, userId, { role, updated_at: nowIso() });
+}
+/** Changes the e-mail (400 when malformed, 409 when another user has it). */
+export async function setEmail(db, tenantId, userId, email) {
+    const clean = email.trim();
+    if (!EMAIL.test(clean) || clean.length > 255)
+        throw badRequest(`"${email}" is not a valid e-mail address`, '/email');
+    try {
+        await repo.updateUser(db, tenantId, userId, {
+            email: clean,
+            email_norm: clean.toLowerCase(),
+            updated_at: nowIso(),
+        });
+    }
+    catch (err) {
+        if (isUniqueViolation(err))
+            throw conflict(`a user with e-mail ${clean} exists`);
+        throw err;
+    }
+    return clean;
+}
+export async function setDeactivated(db, tenantId, userId, deactivated) {
+    const now = nowIso();
+    await repo.updateUser(db, tenantId, userId, { deactivated_at: deactivated ? now : null, updated_at: now });
+}
+export const isEmailAddress = (value) => EMAIL.test(value) && value.length <= 255;
+//# sourceMappingURL=users.service.js.map
