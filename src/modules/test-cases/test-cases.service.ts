@@ -2,7 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../http/auth.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
-import { newId } from '../../lib/ids.js';
+import { newTcaseId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import {
   listFieldsBySystemName,
@@ -934,7 +934,7 @@ export async function createTestCase(
     const spec = applyInput(emptySpec(input.priority), input, resolved, customFields);
     if (isTemplate) spec.templateData = { suffixParams: spec.templateData.suffixParams ?? [] };
 
-    const id = newId();
+    const id = newTcaseId();
     const isDraft = input.isDraft ?? false;
     const cases: NewCase[] = [
       { id, seq: firstSeq, type: input.type, folderId: input.folderId, pos, isDraft, templateId: null, spec },
@@ -948,7 +948,7 @@ export async function createTestCase(
       Math.max(pos, await repo.maxPosInFolder(trx, actor.tenantId, project.id, input.folderId)) + 1;
     (input.parameterValues ?? []).forEach(({ values }, i) => {
       cases.push({
-        id: newId(),
+        id: newTcaseId(),
         seq: firstSeq + 1 + i,
         type: 'filled',
         folderId: input.folderId,
@@ -1001,7 +1001,7 @@ export async function bulkCreateTestCases(
     const cases: NewCase[] = body.tcases.map((t, i) => {
       const tagIds = [...new Set(allTagIds.slice(k, (k += (t.tags ?? []).length)))];
       return {
-        id: newId(),
+        id: newTcaseId(),
         seq: firstSeq + i,
         type: 'standalone',
         folderId,
@@ -1244,7 +1244,7 @@ async function updateFilled(
     const cases: NewCase[] = [];
     for (let i = 0; i < create.length; i++) {
       cases.push({
-        id: newId(),
+        id: newTcaseId(),
         seq: firstSeq + i,
         type: 'filled',
         folderId,
