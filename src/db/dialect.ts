@@ -89,6 +89,15 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
 }
 
 /**
+ * Serialises the transactions that pass the same `key` until they end (PostgreSQL: a transaction-level advisory
+ * lock). For work a row lock cannot cover, such as "the next position among siblings" read and then written.
+ * SQLite needs nothing: its writing transactions (BEGIN IMMEDIATE) already take turns.
+ */
+export async function lockKeyForTransaction(db: Kysely<any>, key: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+}
+
+/**
  * A table in a FROM or JOIN, aliased; on SQLite with INDEXED BY `index`: for a covering index the planner would
  * pass over in favour of a unique index on the same leading columns (it has no statistics to know better).
  * PostgreSQL chooses by its own statistics. Cast the result to the `'table as alias'` Kysely expects.

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FoldersTable } from '../../db/schema.js';
+import { lockKeyForTransaction } from '../../db/dialect.js';
 
 /** Every folder of a project: trees are ordered and filtered in memory (one query, same order on both databases). */
 export const listProjectFolders = (db: Db, tenantId: string, projectId: string) =>
@@ -96,3 +97,7 @@ export const updateFolderComment = (
     .where('project_id', '=', projectId)
     .where('id', '=', id)
     .execute();
+
+/** Until the transaction ends, no other one computes a new folder position in this project (maxSiblingPos). */
+export const lockSiblingPositions = (db: Db, projectId: string) =>
+  lockKeyForTransaction(db, `folders:${projectId}`);

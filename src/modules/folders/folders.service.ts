@@ -256,6 +256,7 @@ async function upsertInTransaction(
   }
   const now = nowIso();
   const ids: number[][] = [];
+  let locked = false;
   for (const { path, comment } of folders) {
     const leafComment = typeof comment === 'string' ? sanitizeHtmlField(comment) : undefined;
     const chain: number[] = [];
@@ -265,6 +266,11 @@ async function upsertInTransaction(
       const isLeaf = j === path.length - 1;
       let folder = known.get(key(parentId, title));
       if (!folder) {
+        if (!locked) {
+          // Two requests creating different folders under one parent would read the same largest pos.
+          await repo.lockSiblingPositions(db, projectId);
+          locked = true;
+        }
         const pos = (await repo.maxSiblingPos(db, tenantId, projectId, parentId)) + 1;
         const created = await repo.insertFolderIfAbsent(db, {
           tenant_id: tenantId,

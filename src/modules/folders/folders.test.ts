@@ -402,6 +402,18 @@ describeEachDb('folders', (t) => {
       const rows = await storedFolders(p.id);
       expect(rows.map((r) => r.title).sort()).toEqual(['Con', 'Cur', 'Other', 'Rent']);
     });
+    it('gives different sibling folders created at the same time each its own position', async () => {
+      const p = await createProject(t);
+      expect((await bulk(p.code, [{ path: ['Parent'] }])).status).toBe(200);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => bulk(p.code, [{ path: ['Parent', `Child ${i}`] }])),
+      );
+      for (const res of answers) expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const parent = (await storedFolders(p.id)).find((r) => r.title === 'Parent')!;
+      const children = (await storedFolders(p.id)).filter((r) => r.parent_id === parent.id);
+      expect(children).toHaveLength(8);
+      expect(new Set(children.map((c) => c.pos)).size).toBe(8);
+    });
   });
 
   describe('403 for a suspended tenant', () => {
