@@ -89,6 +89,15 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
 }
 
 /**
+ * Shared row locks for the rest of the transaction (PostgreSQL: SELECT ... FOR SHARE): the rows cannot be
+ * updated or deleted (forUpdate waits) until it ends, while other readers that share them go on. SQLite: see
+ * forUpdate.
+ */
+export function forShare<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, qb: QB): QB {
+  return dialectOf(db) === 'postgres' ? (qb.forShare() as QB) : qb;
+}
+
+/**
  * Serialises the transactions that pass the same `key` until they end (PostgreSQL: a transaction-level advisory
  * lock). For work a row lock cannot cover, such as "the next position among siblings" read and then written.
  * SQLite needs nothing: its writing transactions (BEGIN IMMEDIATE) already take turns.

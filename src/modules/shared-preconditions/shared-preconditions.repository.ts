@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { SharedPreconditionsTable } from '../../db/tables/repository.js';
 import type { SharedPreconditionSortColumn } from './shared-preconditions.schemas.js';
+import { forShare, forUpdate } from '../../db/dialect.js';
 
 const HEAD_COLUMNS = [
   'id',
@@ -20,6 +21,32 @@ export const findHead = (db: Db, tenantId: string, id: number) =>
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .executeTakeFirst();
+
+/**
+ * The heads a test case is about to reference, locked against deletion until the transaction ends (FOR SHARE;
+ * the delete takes lockHeadForDelete first), in id order so that writers never wait for each other in a cycle.
+ */
+export const lockHeadsForUse = (db: Db, tenantId: string, ids: number[]) =>
+  forShare(
+    db,
+    db
+      .selectFrom('shared_preconditions')
+      .select(HEAD_COLUMNS)
+      .where('tenant_id', '=', tenantId)
+      .where('id', 'in', ids)
+      .orderBy('id'),
+  ).execute();
+
+/** The head, locked until the transaction ends: a test case cannot start using it meanwhile (lockHeadsForUse). */
+export const lockHeadForDelete = (db: Db, tenantId: string, id: number) =>
+  forUpdate(
+    db,
+    db
+      .selectFrom('shared_preconditions')
+      .select(HEAD_COLUMNS)
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id),
+  ).executeTakeFirst();
 
 export const findHeads = (db: Db, tenantId: string, ids: number[]) =>
   db

@@ -286,6 +286,32 @@ describeEachDb('shared preconditions', (t) => {
   });
 
   describe('with test cases', () => {
+    it('never both deletes a shared precondition and lets a test case created at that moment use it', async () => {
+      const p = await createProject(t);
+      const folder = await t.post(`/project/${p.code}/tcase/folder/bulk`, { folders: [{ path: ['Race'] }] });
+      for (let round = 0; round < 6; round++) {
+        const id = await createPrecondition(t, p.code);
+        const [created, deleted] = await Promise.all([
+          t.post(`/project/${p.code}/tcase`, {
+            title: `Uses raced ${round}`,
+            type: 'standalone',
+            priority: 'low',
+            folderId: folder.body.ids[0][0],
+            precondition: { sharedPreconditionId: id },
+          }),
+          t.del(`/project/${p.code}/shared-precondition/${id}`),
+        ]);
+        // Either the case came first (the delete is refused) or the delete did (the case is refused).
+        expect(
+          [
+            [201, 409],
+            [400, 200],
+          ],
+          JSON.stringify([created.body, deleted.body]),
+        ).toContainEqual([created.status, deleted.status]);
+      }
+    });
+
     it('counts users, refuses deleting one in use (409) and allows it once no live case uses it', async () => {
       const p = await createProject(t);
       const id = await createPrecondition(t, p.code, { title: 'Used', text: '<p>Seeded</p>' });

@@ -90,7 +90,8 @@ export async function assertSharedStepsUsable(
   ids: number[],
 ): Promise<Map<number, number>> {
   const distinct = [...new Set(ids)];
-  const heads = distinct.length > 0 ? await repo.findHeads(db, tenantId, distinct) : [];
+  // Locked: a concurrent delete waits for this transaction, then finds the step in use (409).
+  const heads = distinct.length > 0 ? await repo.lockHeadsForUse(db, tenantId, distinct) : [];
   const byId = new Map(heads.map((h) => [h.id, h]));
   for (const id of distinct) {
     const head = byId.get(id);
@@ -347,7 +348,9 @@ export async function updateSharedStep(
 export async function deleteSharedStep(db: Db, actor: Actor, projectRef: string, id: number): Promise<void> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
   await db.transaction().execute(async (trx) => {
-    const head = await findInProject(trx, actor.tenantId, project.id, id);
+    // Locked first, so a test case that starts using it meanwhile is counted below (or waits and gets a 400).
+    const head = await repo.lockHeadForDelete(trx, actor.tenantId, id);
+    if (!head || head.project_id !== project.id) throw notFound(`shared step ${id} not found`);
     if (head.deleted_at) throw notFound(`shared step ${id} was deleted`);
     const used = await repo.countUsingTcases(trx, actor.tenantId, id);
     if (used > 0) throw conflict(`shared step ${id} is used by ${used} test case${used === 1 ? '' : 's'}`);

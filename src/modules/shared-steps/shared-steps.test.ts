@@ -450,6 +450,32 @@ describeEachDb('shared steps', (t) => {
       expect((await t.del(`/project/${p.code}/shared-step/${id}`)).status).toBe(200);
     });
 
+    it('never both deletes a shared step and lets a test case created at that moment use it', async () => {
+      const p = await createProject(t);
+      const folder = await t.post(`/project/${p.code}/tcase/folder/bulk`, { folders: [{ path: ['Race'] }] });
+      for (let round = 0; round < 6; round++) {
+        const id = await createStep(t, p.code, { title: `Raced ${round}` });
+        const [created, deleted] = await Promise.all([
+          t.post(`/project/${p.code}/tcase`, {
+            title: `Uses raced ${round}`,
+            type: 'standalone',
+            priority: 'low',
+            folderId: folder.body.ids[0][0],
+            steps: [{ sharedStepId: id }],
+          }),
+          t.del(`/project/${p.code}/shared-step/${id}`),
+        ]);
+        // Either the case came first (the delete is refused) or the delete did (the case is refused).
+        expect(
+          [
+            [201, 409],
+            [400, 200],
+          ],
+          JSON.stringify([created.body, deleted.body]),
+        ).toContainEqual([created.status, deleted.status]);
+      }
+    });
+
     it('refuses a test case naming a deleted or foreign shared step with a 400', async () => {
       const p = await createProject(t);
       const other = await createProject(t);
