@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=admin.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=execution.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=repository.js.map
