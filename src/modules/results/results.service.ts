@@ -156,25 +156,7 @@ async function writeResults(
     const now = nowIso();
     if (!(await repo.lockOpenRun(trx, tenantId, run.id))) throw conflict('run is closed');
 
-    // An id or a sequence number beats a legacy id that looks the same (as for a path segment); legacy
-    // ids are looked up only for the references nothing else matched.
-    const find = repo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
-    const refs = [...new Set(items.map((it) => it.ref))];
-    const found = new Map<string, repo.RunTcaseStateRow>();
-    for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r)))) found.set(row.tcase_id, row);
-    const seqRefs = refs.filter(isSeqRef);
-    if (seqRefs.length > 0) {
-      const bySeq = new Map((await find.bySeqs(seqRefs.map(Number))).map((r) => [r.seq, r]));
-      for (const ref of seqRefs) {
-        const row = bySeq.get(Number(ref));
-        if (row) found.set(ref, row);
-      }
-    }
-    const rest = refs.filter((r) => !found.has(r));
-    if (rest.length > 0) {
-      for (const row of await find.byLegacyIds(rest))
-        if (!found.has(row.legacy_id)) found.set(row.legacy_id, row);
-    }
+    const found = await findInRun(trx, tenantId, run, items);
 
     if (notInRun && items.some((item) => !found.has(item.ref))) throw notInRun();
     const errors = [...earlierErrors];
@@ -192,84 +174,129 @@ async function writeResults(
       throw validationError(errors, what);
     }
 
-    // D17/D18, applied item by item: a result records the version the run shows at that moment; in
-    // static_struct and live runs a non-open status pins that version and `open` un-pins it.
-    const pins = run.type !== 'static';
-    const sanitise = commentSanitiser();
-    const state = new Map<
-      string,
-      { oldStatus: string; version: number | null; latest: number; last: number }
-    >();
-    const resultRows: Insertable<ResultsTable>[] = items.map((item, i) => {
-      const row = resolved[i]!;
-      let s = state.get(row.tcase_id);
-      if (!s) {
-        s = { oldStatus: row.status, version: row.version, latest: row.latest_version, last: -1 };
-        state.set(row.tcase_id, s);
-      }
-      const shown = s.version ?? s.latest;
-      if (pins) s.version = item.status === 'open' ? null : shown;
-      s.last = i;
-      return {
-        tenant_id: tenantId,
-        run_id: run.id,
-        tcase_id: row.tcase_id,
-        tcase_version: shown,
-        status: item.status,
-        comment: sanitise(item.comment),
-        time_taken:
-          item.timeTaken === undefined || item.timeTaken === null ? null : Math.round(item.timeTaken),
-        author_id: item.by.userId,
-        api_key_id: item.by.apiKeyId,
-        internal: 0,
-        created_at: now,
-      };
-    });
-    const resultIds = await repo.insertResults(trx, resultRows);
-
-    const linkRows = items.flatMap((item, i) =>
-      (item.links ?? []).map((link) => ({
-        tenant_id: tenantId,
-        result_id: resultIds[i],
-        integration_id: link.integrationId,
-        url: link.url,
-        text: link.text,
-        meta: JSON.stringify(link.meta ?? {}),
-      })),
-    );
-    if (linkRows.length > 0) await repo.insertResultLinks(trx, linkRows);
-
-    const deltas: Partial<Record<repo.CounterColumn, number>> = {};
-    const bump = (status: string, by: number) => {
-      const col = repo.COUNTER_COLUMNS[status as ResultStatus];
-      if (col) deltas[col] = (deltas[col] ?? 0) + by;
-    };
-    const tcaseRows: Insertable<RunTcasesTable>[] = [];
-    for (const [tcaseId, s] of state) {
-      const last = items[s.last];
-      const newStatus = last.status;
-      bump(s.oldStatus, -1);
-      bump(newStatus, +1);
-      tcaseRows.push({
-        tenant_id: tenantId,
-        run_id: run.id,
-        tcase_id: tcaseId,
-        status: newStatus,
-        is_automated: last.by.apiKeyId !== null ? 1 : 0,
-        // Only rows in the run were resolved; the upsert never changes in_run.
-        in_run: 1,
-        version: s.version,
-        latest_result_id: resultIds[s.last],
-        updated_at: now,
-      });
-    }
-    await repo.updateRunTcaseStates(trx, tcaseRows);
-    // timeSpent: every result's time counts, a later result for the same case included (it is time spent).
-    let timeSpent: number | null = null;
-    for (const row of resultRows) if (row.time_taken != null) timeSpent = (timeSpent ?? 0) + row.time_taken;
-    await repo.finishRunWrite(trx, tenantId, run.id, now, deltas, timeSpent);
-    return { ids: resultIds };
+    return { ids: await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now) };
   });
+}
+
+/**
+ * The run test cases (in_run) the items name, by reference. An id or a sequence number beats a legacy id that
+ * looks the same (as for a path segment); legacy ids are looked up only for the references nothing else matched.
+ */
+async function findInRun(
+  trx: Db,
+  tenantId: string,
+  run: { id: number; projectId: string },
+  items: ResultInput[],
+): Promise<Map<string, repo.RunTcaseStateRow>> {
+  const find = repo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
+  const refs = [...new Set(items.map((it) => it.ref))];
+  const found = new Map<string, repo.RunTcaseStateRow>();
+  for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r)))) found.set(row.tcase_id, row);
+  const seqRefs = refs.filter(isSeqRef);
+  if (seqRefs.length > 0) {
+    const bySeq = new Map((await find.bySeqs(seqRefs.map(Number))).map((r) => [r.seq, r]));
+    for (const ref of seqRefs) {
+      const row = bySeq.get(Number(ref));
+      if (row) found.set(ref, row);
+    }
+  }
+  const rest = refs.filter((r) => !found.has(r));
+  if (rest.length > 0) {
+    for (const row of await find.byLegacyIds(rest))
+      if (!found.has(row.legacy_id)) found.set(row.legacy_id, row);
+  }
+
+  return found;
+}
+
+/**
+ * Inserts the results of items whose run test cases are resolved (the run's lock is held) and moves each
+ * case's status, isAutomated, latest result and version pin, and the run's counters and timeSpent (D17, D18).
+ */
+async function applyResults(
+  trx: Db,
+  tenantId: string,
+  run: { id: number; type: string },
+  items: ResultInput[],
+  resolved: repo.RunTcaseStateRow[],
+  now: string,
+): Promise<number[]> {
+  // D17/D18, applied item by item: a result records the version the run shows at that moment; in
+  // static_struct and live runs a non-open status pins that version and `open` un-pins it.
+  const pins = run.type !== 'static';
+  const sanitise = commentSanitiser();
+  const state = new Map<
+    string,
+    { oldStatus: string; version: number | null; latest: number; last: number }
+  >();
+  const resultRows: Insertable<ResultsTable>[] = items.map((item, i) => {
+    const row = resolved[i]!;
+    let s = state.get(row.tcase_id);
+    if (!s) {
+      s = { oldStatus: row.status, version: row.version, latest: row.latest_version, last: -1 };
+      state.set(row.tcase_id, s);
+    }
+    const shown = s.version ?? s.latest;
+    if (pins) s.version = item.status === 'open' ? null : shown;
+    s.last = i;
+    return {
+      tenant_id: tenantId,
+      run_id: run.id,
+      tcase_id: row.tcase_id,
+      tcase_version: shown,
+      status: item.status,
+      comment: sanitise(item.comment),
+      time_taken: item.timeTaken === undefined || item.timeTaken === null ? null : Math.round(item.timeTaken),
+      author_id: item.by.userId,
+      api_key_id: item.by.apiKeyId,
+      internal: 0,
+      created_at: now,
+    };
+  });
+  const resultIds = await repo.insertResults(trx, resultRows);
+
+  const linkRows = items.flatMap((item, i) =>
+    (item.links ?? []).map((link) => ({
+      tenant_id: tenantId,
+      result_id: resultIds[i],
+      integration_id: link.integrationId,
+      url: link.url,
+      text: link.text,
+      meta: JSON.stringify(link.meta ?? {}),
+    })),
+  );
+  if (linkRows.length > 0) await repo.insertResultLinks(trx, linkRows);
+
+  const deltas: Partial<Record<repo.CounterColumn, number>> = {};
+  const bump = (status: string, by: number) => {
+    const col = repo.COUNTER_COLUMNS[status as ResultStatus];
+    if (col) deltas[col] = (deltas[col] ?? 0) + by;
+  };
+  const tcaseRows: Insertable<RunTcasesTable>[] = [];
+  for (const [tcaseId, s] of state) {
+    const last = items[s.last];
+    const newStatus = last.status;
+    bump(s.oldStatus, -1);
+    bump(newStatus, +1);
+    tcaseRows.push({
+      tenant_id: tenantId,
+      run_id: run.id,
+      tcase_id: tcaseId,
+      status: newStatus,
+      is_automated: last.by.apiKeyId !== null ? 1 : 0,
+      // Only rows in the run were resolved; the upsert never changes in_run.
+      in_run: 1,
+      version: s.version,
+      latest_result_id: resultIds[s.last],
+      updated_at: now,
+    });
+  }
+  await repo.updateRunTcaseStates(trx, tcaseRows);
+  // timeSpent: every result's time counts, a later result for the same case included (it is time spent).
+  let timeSpent: number | null = null;
+  for (const row of resultRows) if (row.time_taken != null) timeSpent = (timeSpent ?? 0) + row.time_taken;
+  await repo.finishRunWrite(trx, tenantId, run.id, now, deltas, timeSpent);
+  return resultIds;
 }
 
 /** Orders `/items/10/x` after `/items/9/y`, so details read in item order. */
@@ -378,9 +405,6 @@ interface PendingResult extends SingleResult {
 /** A group writes at most this many results in one transaction, so one commit never grows without bound. */
 const MAX_GROUP = 500;
 
-/** Any problem in a group: its transaction is rolled back and each result is written alone for its answer. */
-class GroupNeedsSingleWrites extends Error {}
-
 /**
  * Group commit for single results (issue 6): CI pipelines post results one by one from many connections,
  * and each alone would pay a transaction, the project and run lookups, the run's lock and ~10 statements.
@@ -388,9 +412,9 @@ class GroupNeedsSingleWrites extends Error {}
  * transaction; per caller, project and run the access checks once (getRunForResults); per run one lock and
  * multi-row statements, in arrival order (the last result of a case decides its status, as if they had
  * come one after another). Each caller is answered only after the commit, so nothing acknowledged is
- * lost. When anything in a group is wrong (an unknown project, an archived one, a closed run, a case not
- * in its run), nothing of the group is kept and each result is written alone (recordAlone), so every
- * caller gets the answer it would have had on its own.
+ * lost. A result that cannot be written with the others (an unknown or archived project, a closed run, a
+ * case not in its run) is left out of the group and written alone afterwards (recordAlone), so its caller
+ * gets the answer it would have had on its own while the rest of the group is not held up.
  */
 class ResultGroupCommit {
   private pending: PendingResult[] = [];
@@ -419,19 +443,25 @@ class ResultGroupCommit {
   }
 
   private async writeGroup(group: PendingResult[]): Promise<void> {
+    let alone = group;
     if (group.length > 1) {
-      let ids: number[] | undefined;
+      let ids: (number | undefined)[];
       try {
         ids = await inTransaction(this.db, (trx) => writeTogether(trx, group));
-      } catch {
-        ids = undefined; // nothing of the group was kept: each is written alone below, for its own answer
-      }
-      if (ids) {
-        group.forEach((p, i) => p.resolve(ids[i]));
+      } catch (err) {
+        // A database error (a lost connection, perhaps during COMMIT): whether the group was kept is
+        // unknown, and writing it again could record results twice, so every caller gets the error.
+        for (const p of group) p.reject(err);
         return;
       }
+      alone = [];
+      group.forEach((p, i) => {
+        const id = ids[i];
+        if (id === undefined) alone.push(p);
+        else p.resolve(id);
+      });
     }
-    for (const p of group) {
+    for (const p of alone) {
       try {
         p.resolve(await recordAlone(this.db, p));
       } catch (err) {
@@ -441,39 +471,62 @@ class ResultGroupCommit {
   }
 }
 
-/** Writes a group in the caller's transaction; throws at the first problem. Answers ids in group order. */
-async function writeTogether(trx: Db, group: SingleResult[]): Promise<number[]> {
-  // The checks of getRunForResults, once per caller, project and run.
-  const runs = new Map<string, RunRef>();
-  for (const p of group) {
+/**
+ * Writes what it can of a group in the caller's transaction and answers the result ids in group order. A result
+ * it cannot write (the caller may not write to the project, the project or run is unknown, archived or closed,
+ * the case is not in the run) is left out, with `undefined` for its id: it is written alone afterwards, which
+ * gives its caller the answer it would have had on its own (recordAlone).
+ */
+async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | undefined)[]> {
+  const ids: (number | undefined)[] = new Array<number | undefined>(group.length).fill(undefined);
+  const keyOf = (p: SingleResult) => {
     const by = p.item.by;
-    const key = `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`;
+    return `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`;
+  };
+  // The checks of getRunForResults, once per caller, project and run.
+  const runs = new Map<string, RunRef | null>();
+  for (const p of group) {
+    const key = keyOf(p);
     if (runs.has(key)) continue;
     try {
-      runs.set(key, (await getRunForResults(trx, by, p.projectRef, p.runId)).run);
-    } catch {
-      throw new GroupNeedsSingleWrites();
+      runs.set(key, (await getRunForResults(trx, p.item.by, p.projectRef, p.runId)).run);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      runs.set(key, null);
     }
   }
   const byRun = new Map<string, { tenantId: string; run: RunRef; at: number[] }>();
   group.forEach((p, i) => {
-    const by = p.item.by;
-    const run = runs.get(
-      `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`,
-    )!;
-    const key = `${by.tenantId}\u0000${run.id}`;
+    const run = runs.get(keyOf(p));
+    if (!run) return;
+    const tenantId = p.item.by.tenantId;
+    const key = `${tenantId}\u0000${run.id}`;
     const entry = byRun.get(key);
     if (entry) entry.at.push(i);
-    else byRun.set(key, { tenantId: by.tenantId, run, at: [i] });
+    else byRun.set(key, { tenantId, run, at: [i] });
   });
-  const ids: number[] = new Array(group.length);
-  const fail = () => new GroupNeedsSingleWrites();
+  const now = nowIso();
   // Runs are locked in id order, so groups in several processes never wait for each other in a cycle.
   const ordered = [...byRun.values()].sort((x, y) => x.run.id - y.run.id);
   for (const { tenantId, run, at } of ordered) {
-    const items = at.map((i) => group[i].item);
-    const written = await writeResults(trx, tenantId, run, items, () => '', [], 'Invalid result', fail);
-    at.forEach((i, j) => (ids[i] = written.ids[j]));
+    if (!(await repo.lockOpenRun(trx, tenantId, run.id))) continue; // closed meanwhile: 409 alone
+    const found = await findInRun(
+      trx,
+      tenantId,
+      run,
+      at.map((i) => group[i].item),
+    );
+    const kept = at.filter((i) => found.has(group[i].item.ref));
+    if (kept.length === 0) continue;
+    const written = await applyResults(
+      trx,
+      tenantId,
+      run,
+      kept.map((i) => group[i].item),
+      kept.map((i) => found.get(group[i].item.ref)!),
+      now,
+    );
+    kept.forEach((i, j) => (ids[i] = written[j]));
   }
   return ids;
 }
