@@ -251,12 +251,29 @@ async function upsertInTransaction(
   const key = (parentId: number, title: string) => `${parentId}\u0000${title}`;
   // comment undefined: created by a concurrent request, its comment unknown here.
   const known = new Map<string, { id: number; comment: string | undefined }>();
-  for (const row of await repo.listProjectFolders(db, tenantId, projectId)) {
-    known.set(key(row.parent_id, row.title), { id: row.id, comment: row.comment });
+  const load = async () => {
+    for (const row of await repo.listProjectFolders(db, tenantId, projectId)) {
+      known.set(key(row.parent_id, row.title), { id: row.id, comment: row.comment });
+    }
+  };
+  await load();
+  const missing = folders.some(({ path }) => {
+    let parentId = 0;
+    for (const title of path) {
+      const folder = known.get(key(parentId, title));
+      if (!folder) return true;
+      parentId = folder.id;
+    }
+    return false;
+  });
+  if (missing) {
+    // Two requests creating different folders under one parent would read the same largest pos. The lock comes
+    // before any other write of this transaction (so it never waits holding a folder row), then a fresh read.
+    await repo.lockSiblingPositions(db, projectId);
+    await load();
   }
   const now = nowIso();
   const ids: number[][] = [];
-  let locked = false;
   for (const { path, comment } of folders) {
     const leafComment = typeof comment === 'string' ? sanitizeHtmlField(comment) : undefined;
     const chain: number[] = [];
@@ -266,11 +283,6 @@ async function upsertInTransaction(
       const isLeaf = j === path.length - 1;
       let folder = known.get(key(parentId, title));
       if (!folder) {
-        if (!locked) {
-          // Two requests creating different folders under one parent would read the same largest pos.
-          await repo.lockSiblingPositions(db, projectId);
-          locked = true;
-        }
         const pos = (await repo.maxSiblingPos(db, tenantId, projectId, parentId)) + 1;
         const created = await repo.insertFolderIfAbsent(db, {
           tenant_id: tenantId,
