@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../dialect.js';
 
 // A run's timeSpent is the sum of its results' timeTaken in milliseconds: a run of 50,000 one-minute cases
@@ -7,11 +7,15 @@ import { dialectOf } from '../dialect.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) === 'postgres') {
+    // Rewrites `runs` under an exclusive lock: a moment for thousands of runs.
     await db.schema
       .alterTable('runs')
       .alterColumn('time_spent', (c) => c.setDataType('bigint'))
       .execute();
   }
+  // Runs that have results already: their timeSpent was never kept before this migration.
+  await sql`update runs set time_spent = (select sum(r.time_taken) from results r where r.run_id = runs.id)
+    where exists (select 1 from results r where r.run_id = runs.id and r.time_taken is not null)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import * as timeSpentMigration from '../../db/migrations/0007_run_time_spent.js';
 
 let runCounter = 0;
 
@@ -427,6 +428,20 @@ describeEachDb('results', (t) => {
       expect(batch.status).toBe(201);
       // Past 2^31 ms: stored whole on both databases.
       expect((await getRun(t, code, runId)).timeSpent).toBe(1500 + 250 + 4_000_000_000);
+    });
+
+    it('is filled in by migration 0007 for runs whose results came before it', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[0].id, status: 'passed', comment: '', timeTaken: 70 },
+          { tcaseId: tcases[1].id, status: 'passed', comment: '', timeTaken: 30 },
+        ],
+      });
+      // As a run recorded before the migration looks: results, no timeSpent.
+      await t.db.updateTable('runs').set({ time_spent: null }).where('id', '=', runId).execute();
+      await timeSpentMigration.up(t.db);
+      expect((await getRun(t, code, runId)).timeSpent).toBe(100);
     });
 
     it('leaves timeSpent unchanged when a batch is refused', async () => {
