@@ -5,20 +5,7 @@ import { firstStart, firstStartBanner } from './bootstrap.js';
 import { createDb } from './db/create-db.js';
 import { migrateToLatest } from './db/migrator.js';
 import { startServer } from './main.js';
-
-/**
- * Node flags for a server process. A young generation of 8 MiB semi-spaces instead of V8's 16: a request's
- * garbage dies young either way, and the full benchmark measured the same throughput with a peak RSS of 264 MB
- * instead of 328 MB (SQLite). `npm start` passes them; workers get them here; docs/operations.md tells how to
- * pass them to the `casebook` command.
- */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
-
-/** `execArgv` with the server flags added where the operator has not set them already. */
-export function withServerFlags(execArgv: string[]): string[] {
-  const given = new Set(execArgv.map((a) => a.split('=')[0]));
-  return [...execArgv, ...SERVER_NODE_FLAGS.filter((f) => !given.has(f.split('=')[0]))];
-}
+import { withServerFlags } from './server-flags.js';
 
 /**
  * The number of workers when neither `--workers` nor CASEBOOK_WORKERS is given: one per core on PostgreSQL,

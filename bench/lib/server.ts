@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { withServerFlags } from '../../src/cluster.js';
+import { withServerFlags } from '../../src/server-flags.js';
 
 export interface BenchServer {
   url: string;
