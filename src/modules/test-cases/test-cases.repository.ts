@@ -493,10 +493,22 @@ export interface LatestLinks {
   customValues: { fieldId: string; value: string }[];
 }
 
-/** Replaces the link rows of these test cases with those of their latest version. */
-export async function replaceLatestLinks(db: Db, tenantId: string, links: LatestLinks[]): Promise<void> {
-  const ids = links.map((l) => l.tcaseId);
-  await removeLatestLinks(db, tenantId, ids);
+/**
+ * Replaces the link rows of these test cases with those of their latest version; `fresh` cases (inserted in
+ * this transaction) have none to remove, which saves five statements per create.
+ */
+export async function replaceLatestLinks(
+  db: Db,
+  tenantId: string,
+  fresh: boolean,
+  links: LatestLinks[],
+): Promise<void> {
+  if (!fresh)
+    await removeLatestLinks(
+      db,
+      tenantId,
+      links.map((l) => l.tcaseId),
+    );
   const insert = async (table: any, rows: Record<string, unknown>[]) => {
     for (const part of chunks(rows, 500)) await db.insertInto(table).values(part).execute();
   };

@@ -736,7 +736,13 @@ function versionRow(
 const FILTERABLE_VALUE_MAX = 512;
 
 /** Rewrites the latest-version link rows (tags, requirements, shared steps/preconditions, custom values). */
-async function syncLinks(trx: Db, tenantId: string, cases: { id: string; stored: Stored }[]): Promise<void> {
+async function syncLinks(
+  trx: Db,
+  tenantId: string,
+  cases: { id: string; stored: Stored }[],
+  /** The cases were inserted in this transaction: they have no link rows to remove. */
+  fresh = false,
+): Promise<void> {
   if (cases.length === 0) return;
   const fieldIds = cases.some((c) => Object.keys(c.stored.customFields).length > 0)
     ? await customFieldIdsBySystemName(trx, tenantId)
@@ -744,6 +750,7 @@ async function syncLinks(trx: Db, tenantId: string, cases: { id: string; stored:
   await repo.replaceLatestLinks(
     trx,
     tenantId,
+    fresh,
     cases.map(({ id, stored: s }) => ({
       tcaseId: id,
       tagIds: s.tagIds,
@@ -832,6 +839,7 @@ async function insertCases(
     trx,
     tenantId,
     cases.map((c, i) => ({ id: c.id, stored: stored[i] })),
+    true,
   );
 }
 
@@ -944,8 +952,11 @@ export async function createTestCase(
       checkValues(spec, values, `/parameterValues/${i}/values`, valueErrors),
     );
     if (valueErrors.length > 0) throw fail(valueErrors);
+    // Filled cases go after the template and after everything in the folder (input.pos may be anywhere).
     let nextPos =
-      Math.max(pos, await repo.maxPosInFolder(trx, actor.tenantId, project.id, input.folderId)) + 1;
+      filledCount === 0
+        ? pos + 1
+        : Math.max(pos, await repo.maxPosInFolder(trx, actor.tenantId, project.id, input.folderId)) + 1;
     (input.parameterValues ?? []).forEach(({ values }, i) => {
       cases.push({
         id: newTcaseId(),
