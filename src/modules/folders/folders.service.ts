@@ -274,6 +274,7 @@ async function upsertInTransaction(
   }
   const now = nowIso();
   const ids: number[][] = [];
+  const commentUpdates = new Map<number, string>();
   for (const { path, comment } of folders) {
     const leafComment = typeof comment === 'string' ? sanitizeHtmlField(comment) : undefined;
     const chain: number[] = [];
@@ -305,13 +306,17 @@ async function upsertInTransaction(
         known.set(key(parentId, title), folder);
       }
       if (isLeaf && leafComment !== undefined && folder.comment !== leafComment) {
-        await repo.updateFolderComment(db, tenantId, projectId, folder.id, leafComment, now);
+        commentUpdates.set(folder.id, leafComment);
         folder.comment = leafComment;
       }
       chain.push(folder.id);
       parentId = folder.id;
     }
     ids.push(chain);
+  }
+  // In id order: two requests updating the same folders lock them in the same order (no deadlock).
+  for (const [id, text] of [...commentUpdates].sort((x, y) => x[0] - y[0])) {
+    await repo.updateFolderComment(db, tenantId, projectId, id, text, now);
   }
   return ids;
 }

@@ -402,6 +402,24 @@ describeEachDb('folders', (t) => {
       const rows = await storedFolders(p.id);
       expect(rows.map((r) => r.title).sort()).toEqual(['Con', 'Cur', 'Other', 'Rent']);
     });
+    it('updates the comments of the same folders from two requests in opposite order without failing', async () => {
+      const p = await createProject(t);
+      expect((await bulk(p.code, [{ path: ['X'] }, { path: ['Y'] }])).status).toBe(200);
+      for (let round = 0; round < 5; round++) {
+        const [a, b] = await Promise.all([
+          bulk(p.code, [
+            { path: ['X'], comment: `a${round}` },
+            { path: ['Y'], comment: `a${round}` },
+          ]),
+          bulk(p.code, [
+            { path: ['Y'], comment: `b${round}` },
+            { path: ['X'], comment: `b${round}` },
+          ]),
+        ]);
+        expect([a.status, b.status], JSON.stringify([a.body, b.body])).toEqual([200, 200]);
+      }
+    });
+
     it('gives different sibling folders created at the same time each its own position', async () => {
       const p = await createProject(t);
       expect((await bulk(p.code, [{ path: ['Parent'] }])).status).toBe(200);
