@@ -483,13 +483,14 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | 
     const by = p.item.by;
     return `${by.tenantId}\u0000${by.userId}\u0000${by.role}\u0000${p.projectRef}\u0000${p.runId}`;
   };
-  // The checks of getRunForResults, once per caller, project and run.
+  // The checks of getRunForResults, once per caller, project and run; each run's row is locked on the way (a
+  // closed run is a 409 there), in run id order, so groups in several processes never wait in a cycle.
   const runs = new Map<string, RunRef | null>();
-  for (const p of group) {
+  for (const p of [...group].sort((x, y) => x.runId - y.runId)) {
     const key = keyOf(p);
     if (runs.has(key)) continue;
     try {
-      runs.set(key, (await getRunForResults(trx, p.item.by, p.projectRef, p.runId)).run);
+      runs.set(key, (await getRunForResults(trx, p.item.by, p.projectRef, p.runId, { lock: true })).run);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       runs.set(key, null);
@@ -506,10 +507,7 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | 
     else byRun.set(key, { tenantId, run, at: [i] });
   });
   const now = nowIso();
-  // Runs are locked in id order, so groups in several processes never wait for each other in a cycle.
-  const ordered = [...byRun.values()].sort((x, y) => x.run.id - y.run.id);
-  for (const { tenantId, run, at } of ordered) {
-    if (!(await repo.lockOpenRun(trx, tenantId, run.id))) continue; // closed meanwhile: 409 alone
+  for (const { tenantId, run, at } of byRun.values()) {
     const found = await findInRun(
       trx,
       tenantId,

@@ -63,6 +63,22 @@ const runInfo = prepareQuery((db: Db, tenantId: string, projectId: string, id: n
     .where('id', '=', id),
 );
 
+/** findRunInfo locking the run's row for the rest of the transaction (a group of results writes into it). */
+export const findRunInfoForWrite = (db: Db, tenantId: string, projectId: string, id: number) =>
+  runInfoForWrite.executeTakeFirst(db, tenantId, projectId, id);
+
+const runInfoForWrite = prepareQuery((db: Db, tenantId: string, projectId: string, id: number) =>
+  forUpdate(
+    db,
+    db
+      .selectFrom('runs')
+      .select(['id', 'project_id', 'type', 'title', 'plan_id', 'closed_at'])
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .where('id', '=', id),
+  ),
+);
+
 /** D10: the run holding `title` under the same plan key (0 = outside plans). */
 export const findRunIdByTitle = async (
   db: Db,

@@ -502,6 +502,17 @@ async function findRunInfoOr404(
   return toRunInfo(run);
 }
 
+async function lockedRunInfoOr404(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  runId: number,
+): Promise<RunInfo> {
+  const run = await repo.findRunInfoForWrite(db, tenantId, projectId, runId);
+  if (!run) throw notFound(`run ${runId} not found`);
+  return toRunInfo(run);
+}
+
 /** D9/D17: closes an open run (409 when closed already) and freezes its set, versions, folders and positions. */
 export async function closeRun(
   db: Db,
@@ -697,9 +708,13 @@ export async function getRunForResults(
   actor: Actor,
   projectRef: string,
   runId: number,
+  /** In a transaction: lock the run's row until it ends (the writer of its results and counters). */
+  options: { lock?: boolean } = {},
 ): Promise<{ project: Project; run: RunInfo }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  const run = await findRunInfoOr404(db, actor.tenantId, project.id, runId);
+  const run = options.lock
+    ? await lockedRunInfoOr404(db, actor.tenantId, project.id, runId)
+    : await findRunInfoOr404(db, actor.tenantId, project.id, runId);
   if (run.closedAt !== null) throw conflict('run is closed');
   return { project, run };
 }
