@@ -5,7 +5,8 @@ import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../.
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './shared-items.repository.js';
-import type { SharedItemHead, SharedItemKind, SharedItemSortColumn } from './shared-items.repository.js';
+import type { SharedItemHead, SharedItemKind } from './shared-items.repository.js';
+import { SHARED_ITEM_SORT_FIELDS, type SharedItemListQuery } from './shared-items.schemas.js';
 
 /**
  * The rules shared steps and shared preconditions have in common: lookups, use by test cases, unique live
@@ -170,25 +171,20 @@ async function withTitleRace<T>(
   }
 }
 
-export interface ListQuery {
-  sortField?: string;
-  sortOrder?: string;
-  include?: string[];
-}
-
 /** Lists a project's live items at their latest version (by id unless `sortField` says otherwise). */
 export async function listItems<T>(
   k: SharedItemKind,
   load: ItemLoader<T>,
-  sortFields: Record<string, SharedItemSortColumn>,
   db: Db,
   actor: Actor,
   projectRef: string,
-  query: ListQuery,
+  query: SharedItemListQuery,
 ): Promise<(T & { tcaseCount?: number })[]> {
   const project = await resolveProject(db, actor, projectRef);
   if (query.sortOrder && !query.sortField) throw badRequest('sortOrder needs sortField', '/sortOrder');
-  const sortColumn = query.sortField ? sortFields[query.sortField] : 'id';
+  const sortColumn = query.sortField
+    ? SHARED_ITEM_SORT_FIELDS[query.sortField as keyof typeof SHARED_ITEM_SORT_FIELDS]
+    : 'id';
   const withCount = (query.include ?? []).includes('tcaseCount');
   const heads = await repo.listLiveHeads(k, db, actor.tenantId, project.id, {
     sortColumn,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Html, QueryList, SortOrder } from '../../http/schemas.js';
+import { Html } from '../../http/schemas.js';
 
 /** extensions.md §2 Precondition, as a shared precondition: titled and versioned. */
 export const SharedPrecondition = Type.Object({
@@ -27,41 +27,12 @@ export type SharedPreconditionListItem = Static<typeof SharedPreconditionListIte
 /** extensions.md §4: the list is a bare array. */
 export const SharedPreconditionList = Type.Array(SharedPreconditionListItem);
 
-export const SHARED_PRECONDITION_SORT_FIELDS = {
-  id: 'id',
-  title: 'title',
-  created_at: 'created_at',
-  createdAt: 'created_at',
-  updated_at: 'updated_at',
-  updatedAt: 'updated_at',
-} as const;
-export type SharedPreconditionSortColumn =
-  (typeof SHARED_PRECONDITION_SORT_FIELDS)[keyof typeof SHARED_PRECONDITION_SORT_FIELDS];
-
-export const SharedPreconditionListQuery = Type.Object({
-  sortField: Type.Optional(
-    Type.String({
-      enum: Object.keys(SHARED_PRECONDITION_SORT_FIELDS),
-      description: 'id, title, created_at, updated_at (camelCase accepted); default id',
-    }),
-  ),
-  sortOrder: Type.Optional(SortOrder),
-  include: Type.Optional(QueryList(Type.String({ enum: ['tcaseCount'] }))),
-});
-export type SharedPreconditionListQuery = Static<typeof SharedPreconditionListQuery>;
-
-export const SharedPreconditionParams = Type.Object({
-  project: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1 }),
-});
-export type SharedPreconditionParams = Static<typeof SharedPreconditionParams>;
-
-export const SharedPreconditionVersionParams = Type.Object({
-  project: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1 }),
-  version: Type.Integer({ minimum: 1 }),
-});
-export type SharedPreconditionVersionParams = Static<typeof SharedPreconditionVersionParams>;
+// The list query and path parameters are those of every shared item (shared-items.schemas.ts).
+export {
+  SharedItemListQuery as SharedPreconditionListQuery,
+  SharedItemParams as SharedPreconditionParams,
+  SharedItemVersionParams as SharedPreconditionVersionParams,
+} from '../shared-items/shared-items.schemas.js';
 
 export const CreateSharedPreconditionBody = Type.Object(
   {

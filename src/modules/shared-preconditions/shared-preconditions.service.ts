@@ -7,7 +7,6 @@ import { refKey, type ItemLoader, type ItemRef } from '../shared-items/shared-it
 import * as repo from './shared-preconditions.repository.js';
 import { SHARED_PRECONDITION_KIND as KIND } from './shared-preconditions.repository.js';
 import {
-  SHARED_PRECONDITION_SORT_FIELDS,
   type CreateSharedPreconditionBody,
   type SharedPrecondition,
   type SharedPreconditionListItem,
@@ -111,7 +110,7 @@ export const listSharedPreconditions = (
   projectRef: string,
   query: SharedPreconditionListQuery,
 ): Promise<SharedPreconditionListItem[]> =>
-  items.listItems(KIND, loadPreconditions, SHARED_PRECONDITION_SORT_FIELDS, db, actor, projectRef, query);
+  items.listItems(KIND, loadPreconditions, db, actor, projectRef, query);
 
 /** One shared precondition of the project at its latest version, or at `version`. */
 export const getSharedPrecondition = (

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Html, QueryList, SortOrder } from '../../http/schemas.js';
+import { Html } from '../../http/schemas.js';
 
 /** public-api.md SubStep: version and isLatest are the parent's. */
 export const SharedSubStep = Type.Object({
@@ -35,40 +35,12 @@ export type SharedStepListItem = Static<typeof SharedStepListItem>;
 
 export const SharedStepList = Type.Object({ sharedSteps: Type.Array(SharedStepListItem) });
 
-export const SHARED_STEP_SORT_FIELDS = {
-  id: 'id',
-  title: 'title',
-  created_at: 'created_at',
-  createdAt: 'created_at',
-  updated_at: 'updated_at',
-  updatedAt: 'updated_at',
-} as const;
-export type SharedStepSortColumn = (typeof SHARED_STEP_SORT_FIELDS)[keyof typeof SHARED_STEP_SORT_FIELDS];
-
-export const SharedStepListQuery = Type.Object({
-  sortField: Type.Optional(
-    Type.String({
-      enum: Object.keys(SHARED_STEP_SORT_FIELDS),
-      description: 'id, title, created_at, updated_at (camelCase accepted); default id',
-    }),
-  ),
-  sortOrder: Type.Optional(SortOrder),
-  include: Type.Optional(QueryList(Type.String({ enum: ['tcaseCount'] }))),
-});
-export type SharedStepListQuery = Static<typeof SharedStepListQuery>;
-
-export const SharedStepParams = Type.Object({
-  project: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1 }),
-});
-export type SharedStepParams = Static<typeof SharedStepParams>;
-
-export const SharedStepVersionParams = Type.Object({
-  project: Type.String({ minLength: 1, maxLength: 64 }),
-  id: Type.Integer({ minimum: 1 }),
-  version: Type.Integer({ minimum: 1 }),
-});
-export type SharedStepVersionParams = Static<typeof SharedStepVersionParams>;
+// The list query and path parameters are those of every shared item (shared-items.schemas.ts).
+export {
+  SharedItemListQuery as SharedStepListQuery,
+  SharedItemParams as SharedStepParams,
+  SharedItemVersionParams as SharedStepVersionParams,
+} from '../shared-items/shared-items.schemas.js';
 
 export const SubStepInput = Type.Object(
   {

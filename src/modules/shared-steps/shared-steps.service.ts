@@ -7,7 +7,6 @@ import { refKey, type ItemLoader, type ItemRef } from '../shared-items/shared-it
 import * as repo from './shared-steps.repository.js';
 import { SHARED_STEP_KIND as KIND } from './shared-steps.repository.js';
 import {
-  SHARED_STEP_SORT_FIELDS,
   type CreateSharedStepBody,
   type SharedStep,
   type SharedStepListItem,
@@ -144,8 +143,7 @@ export const listSharedSteps = (
   actor: Actor,
   projectRef: string,
   query: SharedStepListQuery,
-): Promise<SharedStepListItem[]> =>
-  items.listItems(KIND, loadSteps, SHARED_STEP_SORT_FIELDS, db, actor, projectRef, query);
+): Promise<SharedStepListItem[]> => items.listItems(KIND, loadSteps, db, actor, projectRef, query);
 
 /** One shared step of the project at its latest version, or at `version` (old versions stay readable). */
 export const getSharedStep = (
