@@ -122,19 +122,25 @@ export interface JsonField {
   key: string;
   /** A column of the rows' subquery, aliased `x`. */
   column: string;
-  /** `boolean`: an integer 0/1 column shown as false/true; `optional`: left out of the object when null. */
-  kind?: 'value' | 'boolean' | 'optional';
+  /**
+   * How the value is written. `text`: a JSON string, escaped (free text such as titles). `token`: a JSON string
+   * written as it is: only for values that can hold no quote, backslash or control character (ids the service
+   * generates, names from a closed set that the API checks on the way in). `integer`. `boolean`: an integer
+   * column, 1 shown as true and anything else as false.
+   */
+  type: 'text' | 'token' | 'integer' | 'boolean';
+  /** Left out of the object when null (else null is written as null). */
+  optional?: boolean;
 }
 
 /**
  * The JSON text of an array with one object per row of `rows`, in `orderBy` order (columns of `rows`), built
  * entirely by the database: a list of 10,000 or 50,000 rows then costs no row objects, no serialisation and a
- * fraction of the memory in Node. Strings, integers and booleans only; the same JSON value as JSON.stringify of
- * the same objects (escapes may be spelled differently). The array comes wrapped in an object under the key
- * `wrapIn` (a response body); UTF-8 bytes on SQLite, a string on PostgreSQL. `rows` must not be ordered or
- * limited by the caller (pass `limit`).
+ * fraction of the memory in Node. The same JSON value as JSON.stringify of the same objects (escapes may be
+ * spelled differently). The array comes wrapped in an object under the key `wrapIn` (a response body); UTF-8
+ * bytes on SQLite, a string on PostgreSQL. `rows` must not be ordered or limited by the caller (pass `limit`).
  *
- * PostgreSQL orders inside the aggregate (json_agg(... ORDER BY ...)). SQLite orders the subquery and
+ * PostgreSQL orders inside the aggregate (string_agg(... ORDER BY ...)). SQLite orders the subquery and
  * aggregates in that order: its ORDER BY inside an aggregate sorts through a temporary B-tree, a third slower
  * for 10,000 rows, and SQLite keeps a subquery's order for an order-sensitive aggregate such as
  * json_group_array (runs' list tests check the order on both databases).
@@ -149,9 +155,6 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
   const { limit, wrapIn } = options;
   const sqlite = dialectOf(db) === 'sqlite';
   const col = (name: string) => sql.ref(`x.${name}`);
-  const always = fields.filter((f) => f.kind !== 'optional');
-  const optional = fields.filter((f) => f.kind === 'optional');
-  if (optional.length > 1) throw new Error('selectJsonArray: at most one optional field');
   let inner: SelectQueryBuilder<any, any, any> = rows;
   if (sqlite || limit !== undefined) {
     for (const o of orderBy) inner = inner.orderBy(sql.ref(o.column), o.desc ? 'desc' : 'asc');
@@ -160,8 +163,11 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
   // The whole body `{"<wrapIn>":[...]}`.
   const prefix = `{${JSON.stringify(wrapIn)}:`;
   if (sqlite) {
+    const always = fields.filter((f) => !f.optional);
+    const optional = fields.filter((f) => f.optional);
+    if (optional.length > 1) throw new Error('selectJsonArray: at most one optional field on SQLite');
     const value = (f: JsonField) =>
-      f.kind === 'boolean'
+      f.type === 'boolean'
         ? sql`json(case when ${col(f.column)} = 1 then 'true' else 'false' end)`
         : col(f.column);
     const object = (list: JsonField[]) =>
@@ -176,26 +182,31 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
     const json = sql<Buffer>`cast(${prefix} || coalesce(json_group_array(${item}), '[]') || '}' as blob)`;
     return (await db.selectFrom(inner.as('x')).select(json.as('json')).executeTakeFirstOrThrow()).json;
   }
-  // PostgreSQL turns a row into an object (to_json) faster than json_build_object takes its arguments apart:
-  // each shape of the object is a row of the LATERAL subqueries `a` (without the optional field) and `b`.
-  const shape = (list: JsonField[]) =>
-    sql`(select ${sql.join(
-      list.map((f) =>
-        f.kind === 'boolean'
-          ? sql`(${col(f.column)} = 1) as ${sql.id(f.key)}`
-          : sql`${col(f.column)} as ${sql.id(f.key)}`,
-      ),
-    )})`;
-  const item =
-    optional.length === 0
-      ? sql`to_json(a)`
-      : sql`case when ${col(optional[0].column)} is null then to_json(a) else to_json(b) end`;
+  // PostgreSQL: each object is one concat() of literal keys and values written by their type. Its JSON
+  // functions (to_json of a row, json_build_object) look up how to write each value's type on every call: a
+  // third of the time of a 10,000-row list. Only free text goes through to_json, for its escaping.
+  const value = (f: JsonField) => {
+    const c = col(f.column);
+    if (f.type === 'boolean') return sql`case when ${c} = 1 then 'true' else 'false' end`;
+    const written =
+      f.type === 'text'
+        ? sql`to_json(${c})::text`
+        : f.type === 'token'
+          ? sql`'"' || ${c} || '"'`
+          : sql`${c}::text`;
+    return f.optional ? written : sql`coalesce(${written}, 'null')`;
+  };
+  const parts = fields.map((f, i) => {
+    const key = sql.lit(`${i === 0 ? '' : ','}${JSON.stringify(f.key)}:`);
+    return f.optional
+      ? sql`case when ${col(f.column)} is null then '' else ${key} || ${value(f)} end`
+      : sql`${key}, ${value(f)}`;
+  });
+  const item = sql`concat('{', ${sql.join(parts)}, '}')`;
   const order = sql.join(orderBy.map((o) => (o.desc ? sql`${col(o.column)} desc` : col(o.column))));
   const query = sql<{
     json: string;
-  }>`select ${prefix} || coalesce(json_agg(${item} order by ${order}), '[]')::text || '}' as json
-    from (${inner}) as x
-    cross join lateral ${shape(always)} as a
-    cross join lateral ${optional.length === 0 ? sql`(select 1) as b` : sql`${shape([...always, optional[0]])} as b`}`;
+  }>`select ${prefix} || '[' || coalesce(string_agg(${item}, ',' order by ${order}), '') || ']}' as json
+    from (${inner}) as x`;
   return (await query.execute(db)).rows[0].json;
 }

@@ -184,7 +184,13 @@ describeEachDb('run test cases', (t) => {
       const home = await createFolder(t, Q, ['Home']);
       const away = await createFolder(t, Q, ['Home', 'Away']);
       const a = await createTcase(t, Q, { folderId: home, title: 'Login works', priority: 'high' });
-      const b = await createTcase(t, Q, { folderId: home, title: 'logout "quoted" \\ <b>', priority: 'low' });
+      const b = await createTcase(t, Q, {
+        folderId: home,
+        title: 'logout "quoted" \\ <b>\ttab',
+        priority: 'low',
+      });
+      // Legacy ids come from imports, not from this API: written directly, with what JSON must escape.
+      await t.db.updateTable('tcases').set({ legacy_id: 'JIRA-"7"\\\n' }).where('id', '=', b.id).execute();
       const g = await createTcase(t, Q, {
         folderId: away,
         title: 'Ünïcode 😀 pays',

@@ -639,19 +639,19 @@ export const listRunTcasesJson = async (
 
 /** The keys of a run list item (runs.schemas.ts RunTcaseListItem) and the columns they come from. */
 const RUN_TCASE_JSON_FIELDS: JsonField[] = [
-  { key: 'id', column: 'id' },
-  { key: 'version', column: 'version' },
-  { key: 'legacyId', column: 'legacy_id' },
-  { key: 'type', column: 'type' },
-  { key: 'folderId', column: 'folder_id' },
-  { key: 'pos', column: 'pos' },
-  { key: 'seq', column: 'seq' },
-  { key: 'title', column: 'title' },
-  { key: 'priority', column: 'priority' },
-  { key: 'status', column: 'status' },
-  { key: 'isAutomated', column: 'is_automated', kind: 'boolean' },
-  { key: 'isEmpty', column: 'is_empty', kind: 'boolean' },
-  { key: 'templateTCaseId', column: 'template_id', kind: 'optional' },
+  { key: 'id', column: 'id', type: 'token' },
+  { key: 'version', column: 'version', type: 'integer' },
+  { key: 'legacyId', column: 'legacy_id', type: 'text' },
+  { key: 'type', column: 'type', type: 'token' },
+  { key: 'folderId', column: 'folder_id', type: 'integer' },
+  { key: 'pos', column: 'pos', type: 'integer' },
+  { key: 'seq', column: 'seq', type: 'integer' },
+  { key: 'title', column: 'title', type: 'text' },
+  { key: 'priority', column: 'priority', type: 'token' },
+  { key: 'status', column: 'status', type: 'token' },
+  { key: 'isAutomated', column: 'is_automated', type: 'boolean' },
+  { key: 'isEmpty', column: 'is_empty', type: 'boolean' },
+  { key: 'templateTCaseId', column: 'template_id', type: 'token', optional: true },
 ];
 
 /** Results of a case in a run, oldest first, with their authors. */
