@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import { authenticateApiKey, isRestrictedKeyName } from '../modules/api-keys/api-keys.service.js';
 import { authenticateSession, SESSION_COOKIE } from '../modules/auth/auth.service.js';
+import { rememberProject } from '../modules/projects/projects.service.js';
 import { DEFAULT_TENANT_ID, findTenantIdByHost } from '../modules/tenants/tenants.service.js';
 import { atLeast, type Role } from '../modules/users/roles.js';
 
@@ -71,7 +72,14 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     if (!match)
       throw unauthorized('malformed Authorization header: expected "ApiKey <key>" or "Bearer <key>"');
     const tenantId = await requestTenant(db, config, request);
-    const check = await authenticateApiKey(db, tenantId, match[2]);
+    // A project-scoped route: the key's statement also finds the project (one statement, not two or three).
+    const projectRef = (request.params as { project?: unknown } | undefined)?.project;
+    const check = await authenticateApiKey(
+      db,
+      tenantId,
+      match[2],
+      typeof projectRef === 'string' ? projectRef : undefined,
+    );
     if (!check.ok) throw unauthorized(check.reason);
     if (check.tenantSuspended) throw forbidden('this tenant is suspended');
     if (isRestrictedKeyName(check.keyName) && !access.allowRestrictedKey) {
@@ -90,6 +98,7 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? '',
     };
+    if (check.project) rememberProject(request.actor, check.project);
   });
 }
 

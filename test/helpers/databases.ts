@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createDb, type Db } from '../../src/db/create-db.js';
+import { createDb, type CreateDbOptions, type Db } from '../../src/db/create-db.js';
 import { newId } from '../../src/lib/ids.js';
 
 export interface TestDatabase {
@@ -10,7 +10,7 @@ export interface TestDatabase {
 
 export interface DatabaseTarget {
   name: 'sqlite' | 'postgres';
-  create: () => Promise<TestDatabase>;
+  create: (options?: CreateDbOptions) => Promise<TestDatabase>;
 }
 
 export const POSTGRES_URL = process.env.CASEBOOK_TEST_POSTGRES_URL;
@@ -20,18 +20,22 @@ export function databaseTargets(): DatabaseTarget[] {
   const targets: DatabaseTarget[] = [
     {
       name: 'sqlite',
-      create: async () => {
+      create: async (options) => {
         const url = 'sqlite::memory:';
-        const db = createDb(url);
+        const db = createDb(url, options);
         return { db, url, drop: () => db.destroy() };
       },
     },
   ];
-  if (POSTGRES_URL) targets.push({ name: 'postgres', create: () => createPostgresDatabase(POSTGRES_URL) });
+  if (POSTGRES_URL)
+    targets.push({ name: 'postgres', create: (options) => createPostgresDatabase(POSTGRES_URL, options) });
   return targets;
 }
 
-export async function createPostgresDatabase(adminUrl: string): Promise<TestDatabase> {
+export async function createPostgresDatabase(
+  adminUrl: string,
+  options: CreateDbOptions = {},
+): Promise<TestDatabase> {
   const name = `cbtest_${newId(10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -42,7 +46,7 @@ export async function createPostgresDatabase(adminUrl: string): Promise<TestData
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = createDb(url.toString(), { poolSize: 5 });
+  const db = createDb(url.toString(), { poolSize: 5, ...options });
   return {
     db,
     url: url.toString(),

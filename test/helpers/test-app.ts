@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Db } from '../../src/db/create-db.js';
+import type { CreateDbOptions, Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { firstStart } from '../../src/bootstrap.js';
 import { DEFAULT_TENANT_ID } from '../../src/modules/tenants/tenants.service.js';
@@ -53,6 +53,8 @@ function toQuery(query: RequestOptions['query']): string {
 export interface TestAppOptions {
   /** Environment overrides for the app's config (e.g. CASEBOOK_RATE_LIMIT). */
   env?: Record<string, string>;
+  /** Options of the database, e.g. a query log to count statements. */
+  db?: CreateDbOptions;
 }
 
 /**
@@ -65,7 +67,7 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
       const t = { dbName: target.name } as TestEnv;
       let drop: () => Promise<void> = async () => {};
       beforeAll(async () => {
-        const created = await target.create();
+        const created = await target.create(options.db);
         drop = created.drop;
         const config = loadConfig({
           CASEBOOK_LOG_LEVEL: 'silent',

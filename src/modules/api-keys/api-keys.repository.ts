@@ -1,32 +1,96 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import type { ApiKeysTable } from '../../db/schema.js';
+import type { ApiKeysTable, ProjectsTable } from '../../db/schema.js';
 import { prepareQuery } from '../../db/prepared.js';
 
 export const insertKey = (db: Db, row: Insertable<ApiKeysTable>) =>
   db.insertInto('api_keys').values(row).execute();
 
-/** The key, its user and its tenant in one indexed lookup: this runs on every request (so it is prepared). */
-const keyForAuth = prepareQuery((db: Db, keyId: string) =>
+const KEY_COLUMNS = [
+  'k.id',
+  'k.tenant_id',
+  'k.user_id',
+  'k.name',
+  'k.secret_hash',
+  'k.expires_at',
+  'k.revoked_at',
+  'u.role',
+  'u.deactivated_at',
+  't.suspended_at',
+] as const;
+
+const keyWithUserAndTenant = (db: Db) =>
   db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
     .innerJoin('tenants as t', 't.id', 'k.tenant_id')
-    .select([
-      'k.id',
-      'k.tenant_id',
-      'k.user_id',
-      'k.name',
-      'k.secret_hash',
-      'k.expires_at',
-      'k.revoked_at',
-      'u.role',
-      'u.deactivated_at',
-      't.suspended_at',
-    ])
-    .where('k.id', '=', keyId),
+    .select(KEY_COLUMNS);
+
+/** The key, its user and its tenant in one indexed lookup: this runs on every request (so it is prepared). */
+const keyForAuth = prepareQuery((db: Db, keyId: string) =>
+  keyWithUserAndTenant(db).where('k.id', '=', keyId),
 );
 export const findKeyForAuth = (db: Db, keyId: string) => keyForAuth.executeTakeFirst(db, keyId);
+
+/** Every column of a project, as `p_<column>` beside the key's (see keyForAuthWithProject). */
+const PROJECT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'code',
+  'code_norm',
+  'title',
+  'overview_title',
+  'overview_description',
+  'links',
+  'created_by',
+  'next_tcase_seq',
+  'created_at',
+  'updated_at',
+  'archived_at',
+] as const satisfies readonly (keyof ProjectsTable)[];
+
+/**
+ * keyForAuth and, in the same statement, the project a project-scoped request names (code in any letter case,
+ * or id; in the key's tenant) and whether the key's user is a member of it: most requests name a project, and
+ * on PostgreSQL each statement is a round trip (bench "get one project": a third more requests per second).
+ */
+const keyForAuthWithProject = prepareQuery((db: Db, keyId: string, codeNorm: string, projectRef: string) =>
+  keyWithUserAndTenant(db)
+    .leftJoin('projects as p', (j) =>
+      j
+        .onRef('p.tenant_id', '=', 'k.tenant_id')
+        .on((eb) => eb.or([eb('p.code_norm', '=', codeNorm), eb('p.id', '=', projectRef)])),
+    )
+    .select(PROJECT_COLUMNS.map((c) => sql.ref(`p.${c}`).as(`p_${c}`)))
+    .select(
+      sql<number>`case when exists (select 1 from project_members m where m.project_id = p.id and m.user_id = k.user_id) then 1 else 0 end`.as(
+        'p_member',
+      ),
+    )
+    .where('k.id', '=', keyId),
+);
+
+export type KeyRow = NonNullable<Awaited<ReturnType<typeof findKeyForAuth>>>;
+
+/** The key as findKeyForAuth reads it, and the project the request names: undefined when there is no such project. */
+export async function findKeyForAuthWithProject(
+  db: Db,
+  keyId: string,
+  projectRef: string,
+): Promise<{ key: KeyRow; project: Selectable<ProjectsTable> | undefined; member: boolean } | undefined> {
+  const row = (await keyForAuthWithProject.executeTakeFirst(
+    db,
+    keyId,
+    projectRef.toUpperCase(),
+    projectRef,
+  )) as (KeyRow & Record<string, unknown>) | undefined;
+  if (!row) return undefined;
+  const project =
+    row.p_id === null
+      ? undefined
+      : (Object.fromEntries(PROJECT_COLUMNS.map((c) => [c, row[`p_${c}`]])) as Selectable<ProjectsTable>);
+  return { key: row, project, member: Number(row.p_member) === 1 };
+}
 
 export const listKeys = (db: Db, tenantId: string, userId?: number) => {
   let q = db

@@ -6,6 +6,7 @@ import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { assertManages } from '../accounts/accounts.service.js';
 import * as users from '../users/users.service.js';
+import type { KnownProject } from '../projects/projects.service.js';
 import * as repo from './api-keys.repository.js';
 
 /** D5: keys whose name starts with this may only read the audit log. */
@@ -64,16 +65,35 @@ export type KeyCheck =
       keyId: string;
       keyName: string;
       tenantSuspended: boolean;
+      /** When the request named a project: what the same statement found of it (see authenticateApiKey). */
+      project?: KnownProject;
     }
   | { ok: false; reason: string };
 
-/** Checks a raw key for the tenant the request addressed (D2: another tenant's key is a 401). */
-export async function authenticateApiKey(db: Db, requestTenantId: string, rawKey: string): Promise<KeyCheck> {
+/**
+ * Checks a raw key for the tenant the request addressed (D2: another tenant's key is a 401). With `projectRef`
+ * (a project-scoped route) the same statement also finds that project; the caller hands it to resolveProject,
+ * which then needs no statement of its own. What is found of the project is never used unless the key is good.
+ */
+export async function authenticateApiKey(
+  db: Db,
+  requestTenantId: string,
+  rawKey: string,
+  projectRef?: string,
+): Promise<KeyCheck> {
   const parts = rawKey.split('.');
   if (parts.length !== 3 || parts.some((p) => p === '')) return { ok: false, reason: 'malformed API key' };
   const [tenantId, keyId, secret] = parts;
   if (tenantId !== requestTenantId) return { ok: false, reason: 'invalid API key' };
-  const row = await repo.findKeyForAuth(db, keyId);
+  let row: repo.KeyRow | undefined;
+  let project: KnownProject | undefined;
+  if (projectRef === undefined) {
+    row = await repo.findKeyForAuth(db, keyId);
+  } else {
+    const found = await repo.findKeyForAuthWithProject(db, keyId, projectRef);
+    row = found?.key;
+    if (found) project = { ref: projectRef, row: found.project, member: found.member };
+  }
   if (!row || row.tenant_id !== tenantId || !safeEqualHex(row.secret_hash, sha256(secret))) {
     return { ok: false, reason: 'invalid API key' };
   }
@@ -89,6 +109,7 @@ export async function authenticateApiKey(db: Db, requestTenantId: string, rawKey
     keyId: row.id,
     keyName: row.name,
     tenantSuspended: row.suspended_at !== null,
+    project,
   };
 }
 

@@ -38,6 +38,33 @@ export async function listProjects(db: Db, actor: Actor): Promise<Project[]> {
   return rows.map(toProject);
 }
 
+/** A project a request names, read with the request's key (authenticateApiKey): row undefined when there is none. */
+export interface KnownProject {
+  ref: string;
+  row: Selectable<ProjectsTable> | undefined;
+  /** Whether the caller is a member of it (D3). */
+  member: boolean;
+}
+
+const knownProjects = new WeakMap<Actor, KnownProject>();
+
+/**
+ * Hands resolveProject what authentication read of the project the request names, so that it needs no statement
+ * of its own. Used once: a second resolveProject in the same request (after a change, say) reads the database.
+ */
+export function rememberProject(actor: Actor, project: KnownProject): void {
+  knownProjects.set(actor, project);
+}
+
+function takeKnownProject(db: Db, actor: Actor, ref: string): KnownProject | undefined {
+  // In a transaction the caller reads the project on the transaction's connection, as before.
+  if (db.isTransaction) return undefined;
+  const known = knownProjects.get(actor);
+  if (known === undefined || known.ref !== ref) return undefined;
+  knownProjects.delete(actor);
+  return known;
+}
+
 export interface ResolveOptions {
   /** The caller wants to change something in the project: an archived project is read-only (403). */
   write?: boolean;
@@ -54,9 +81,10 @@ export async function resolveProject(
   ref: string,
   options: ResolveOptions = {},
 ): Promise<Project> {
-  const row = await repo.findProjectByRef(db, actor.tenantId, ref);
+  const known = takeKnownProject(db, actor, ref);
+  const row = known ? known.row : await repo.findProjectByRef(db, actor.tenantId, ref);
   if (!row) throw notFound(`project "${ref}" not found`);
-  if (!seesAll(actor) && !(await repo.isMember(db, row.id, actor.userId))) {
+  if (!seesAll(actor) && !(known ? known.member : await repo.isMember(db, row.id, actor.userId))) {
     throw forbidden(`you have no access to project ${row.code}`);
   }
   if (options.write && row.archived_at) throw forbidden(`project ${row.code} is archived`);

@@ -1,0 +1,74 @@
+import { expect, it } from 'vitest';
+import type { LogEvent } from 'kysely';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+
+// Every statement the app runs (a query log turns the direct paths of db/prepared.ts off, so all are seen).
+const statements: string[] = [];
+const log = (event: LogEvent) => {
+  if (event.level === 'query') statements.push(event.query.sql);
+};
+
+describeEachDb(
+  'finding the project a request names',
+  (t) => {
+    it('authenticates the key and finds the project in one statement, by code in any case or by id', async () => {
+      const p = await createProject(t);
+      for (const ref of [p.code.toLowerCase(), p.id]) {
+        statements.length = 0;
+        const res = await t.get(`/project/${ref}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ id: p.id, code: p.code });
+        expect(statements).toHaveLength(1);
+        for (const table of ['api_keys', 'projects', 'project_members'])
+          expect(statements[0]).toContain(table);
+      }
+    });
+
+    it('checks the membership of a user who is not an admin in the same statement: 200 or 403', async () => {
+      const member = await userWithKey(t, 'user');
+      const outsider = await userWithKey(t, 'user');
+      const p = await createProject(t, {}, [member.user.id]);
+      statements.length = 0;
+      expect((await t.get(`/project/${p.code}`, { key: member.key })).status).toBe(200);
+      expect(statements).toHaveLength(1);
+      statements.length = 0;
+      const refused = await t.get(`/project/${p.code}`, { key: outsider.key });
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toMatch(/no access/);
+      expect(statements).toHaveLength(1);
+    });
+
+    it('answers 404 for a project that does not exist and 401, telling nothing of it, for a wrong secret', async () => {
+      const p = await createProject(t);
+      const missing = await t.get('/project/NOPE');
+      expect(missing.status).toBe(404);
+      expect(missing.body.message).toMatch(/NOPE/);
+      const wrongSecret = `${t.ownerKey.split('.').slice(0, 2).join('.')}.not-the-secret`;
+      const denied = await t.get(`/project/${p.code}`, { key: wrongSecret });
+      expect(denied.status).toBe(401);
+      expect(JSON.stringify(denied.body)).not.toContain(p.id);
+      expect(JSON.stringify(denied.body)).not.toContain(p.title);
+    });
+
+    it('reads the project again when a request resolves it a second time, after changing it', async () => {
+      // Archiving resolves the project, writes, and answers the project as it is now: not what the key's
+      // statement read at the start of the request.
+      const p = await createProject(t);
+      const archived = await t.post(`/project/${p.id}/archive`);
+      expect(archived.status).toBe(200);
+      expect(archived.body.archivedAt).toEqual(expect.any(String));
+      const write = await t.post(`/project/${p.code}/tcase/folder/bulk`, { folders: [{ path: ['x'] }] });
+      expect(write.status).toBe(403);
+      expect(write.body.message).toMatch(/archived/);
+    });
+
+    it('finds the project afresh in each request: a project created after a failed lookup is found', async () => {
+      const code = 'LATE';
+      expect((await t.get(`/project/${code}`)).status).toBe(404);
+      const p = await createProject(t, { code });
+      expect((await t.get(`/project/${code}`)).body.id).toBe(p.id);
+    });
+  },
+  { db: { log } },
+);
