@@ -28,6 +28,11 @@ export interface RouteAccess {
   allowRestrictedKey?: boolean;
   /** Routes outside authentication (health, docs, sign-in). */
   public?: boolean;
+  /**
+   * The route's service reads the project itself, in the transaction that writes (results' group commit), so
+   * authentication reads only the key instead of the key and the project (see authenticateApiKey).
+   */
+  projectReadInTransaction?: boolean;
 }
 
 declare module 'fastify' {
@@ -73,7 +78,9 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
       throw unauthorized('malformed Authorization header: expected "ApiKey <key>" or "Bearer <key>"');
     const tenantId = await requestTenant(db, config, request);
     // A project-scoped route: the key's statement also finds the project (one statement, not two or three).
-    const projectRef = (request.params as { project?: unknown } | undefined)?.project;
+    const projectRef = access.projectReadInTransaction
+      ? undefined
+      : (request.params as { project?: unknown } | undefined)?.project;
     const check = await authenticateApiKey(
       db,
       tenantId,

@@ -2,6 +2,8 @@ import { expect, it } from 'vitest';
 import type { LogEvent } from 'kysely';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { createRun } from '../../../test/helpers/run-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
 
 // Every statement the app runs (a query log turns the direct paths of db/prepared.ts off, so all are seen).
 const statements: string[] = [];
@@ -61,6 +63,22 @@ describeEachDb(
       const write = await t.post(`/project/${p.code}/tcase/folder/bulk`, { folders: [{ path: ['x'] }] });
       expect(write.status).toBe(403);
       expect(write.body.message).toMatch(/archived/);
+    });
+
+    it('reads only the key for a single result, whose service checks the project itself', async () => {
+      const p = await createProject(t);
+      const tcase = await createTcase(t, p);
+      const run = await createRun(t, p, { tcaseIds: [tcase.id] });
+      statements.length = 0;
+      const res = await t.post(`/project/${p.code}/run/${run.id}/tcase/${tcase.seq}/result`, {
+        status: 'passed',
+        comment: '',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(statements[0]).toContain('api_keys');
+      expect(statements[0]).not.toContain('projects');
+      // The service still checks the project, once (in the group's transaction when results arrive together).
+      expect(statements.filter((s) => /from "projects"/.test(s))).toHaveLength(1);
     });
 
     it('finds the project afresh in each request: a project created after a failed lookup is found', async () => {
