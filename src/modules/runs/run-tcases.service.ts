@@ -1,4 +1,5 @@
 import type { Db } from '../../db/create-db.js';
+import type { JsonBody } from '../../db/dialect.js';
 import type { Actor } from '../../http/auth.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
@@ -143,7 +144,7 @@ export async function listRunTcasesResponse(
   projectRef: string,
   runId: number,
   query: ListRunTcasesQuery,
-): Promise<{ json: Buffer | string } | { tcases: RunTcaseListItem[] }> {
+): Promise<{ json: JsonBody } | { tcases: RunTcaseListItem[] }> {
   const { run, plan } = await planRunTcaseList(db, actor, projectRef, runId, query);
   if (plan.filterAfter || plan.withFolder) return { tcases: await listItems(db, actor, run, plan, query) };
   return {

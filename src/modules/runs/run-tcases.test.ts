@@ -12,6 +12,10 @@ import {
 import type { Actor } from '../../http/auth.js';
 import type { ListRunTcasesQuery } from './runs.schemas.js';
 import * as service from './run-tcases.service.js';
+import type { JsonBody } from '../../db/dialect.js';
+
+/** The text of a body the database built: one Buffer, or pieces sent one after another. */
+const bodyText = (body: JsonBody) => (Buffer.isBuffer(body) ? body.toString('utf8') : body.join(''));
 
 describeEachDb('run test cases', (t) => {
   let P: { id: string; code: string; title: string };
@@ -102,6 +106,28 @@ describeEachDb('run test cases', (t) => {
       expect(gamma).not.toHaveProperty('templateTCaseId');
       expect(gamma).not.toHaveProperty('folder');
       expect(filled).toMatchObject({ type: 'filled', templateTCaseId: templateId, title: 'Delta with visa' });
+    });
+
+    it('sends a long list whole and in order, with its Content-Length (PostgreSQL builds it in rows of 1,000)', async () => {
+      const L = await createProject(t);
+      const titles = Array.from({ length: 2_345 }, (_, i) => `Long ${i} ${'é'.repeat(i % 3)}"q" \\`);
+      const created = (
+        await t.post(`/project/${L.code}/tcase/bulk`, {
+          folderPath: ['long'],
+          tcases: titles.map((title) => ({ title })),
+        })
+      ).body.tcases as { id: string; seq: number }[];
+      expect(created).toHaveLength(titles.length);
+      const run = await createRun(t, L, { tcaseIds: created.map((c) => c.id) });
+      const res = await t.get(`/project/${L.code}/run/${run.id}/tcase`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      expect(res.body.tcases.map((i: { seq: number }) => i.seq)).toEqual(created.map((c) => c.seq));
+      expect(res.body.tcases.map((i: { title: string }) => i.title)).toEqual(titles);
+      const limited = await t.get(`/project/${L.code}/run/${run.id}/tcase`, { query: { limit: 1_001 } });
+      expect(limited.body.tcases).toHaveLength(1_001);
+      expect(limited.body.tcases[1_000].seq).toBe(created[1_000].seq);
     });
 
     it('adds the folder with include=folder', async () => {
@@ -228,7 +254,7 @@ describeEachDb('run test cases', (t) => {
           const fromNode = await service.listRunTcases(t.db, actor, Q.code, run, query);
           const answer = await service.listRunTcasesResponse(t.db, actor, Q.code, run, query);
           expect('json' in answer, JSON.stringify(query)).toBe(true);
-          const fromDb = JSON.parse(String((answer as { json: Buffer | string }).json));
+          const fromDb = JSON.parse(bodyText((answer as { json: JsonBody }).json));
           expect(fromDb, `run ${run} ${JSON.stringify(query)}`).toEqual({ tcases: fromNode });
         }
       }

@@ -6,6 +6,7 @@ import {
   containsInsensitive,
   forUpdate,
   selectJsonArray,
+  type JsonBody,
   tableIndexedBy,
   type JsonField,
 } from '../../db/dialect.js';
@@ -630,7 +631,7 @@ export const listRunTcasesJson = async (
   tenantId: string,
   runId: number,
   filter: Omit<RunTcaseListFilter, 'withVersionData'>,
-): Promise<Buffer | string> => {
+): Promise<JsonBody> => {
   const { q, keys } = runTcasesQuery(db, tenantId, runId, { ...filter, withVersionData: false });
   const rows = q.select(keys.map((k, i) => k.expr.as(`s${i + 1}`)));
   const order = keys.map((k, i) => ({ column: `s${i + 1}`, desc: k.desc }));

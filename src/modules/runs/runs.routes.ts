@@ -15,6 +15,7 @@ import {
 } from './runs.schemas.js';
 import * as runTcases from './run-tcases.service.js';
 import * as service from './runs.service.js';
+import { sendJsonBody } from '../../http/json-body.js';
 
 const write = { access: { minRole: 'test-runner' as const } };
 
@@ -132,8 +133,8 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         req.query,
       );
       if ('tcases' in list) return list;
-      // JSON text the database built (same shape as RunTcaseList): sent as it is, not serialised again.
-      return reply.type('application/json; charset=utf-8').send(list.json as never);
+      // JSON the database built (same shape as RunTcaseList).
+      return sendJsonBody(reply, list.json);
     },
   );
 
