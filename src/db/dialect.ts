@@ -125,11 +125,12 @@ export interface JsonField {
   /**
    * How the value is written. `text`: a JSON string, escaped (free text such as titles). `token`: a JSON string
    * written as it is: only for values that can hold no quote, backslash or control character (ids the service
-   * generates, names from a closed set that the API checks on the way in). `integer`. `boolean`: an integer
-   * column, 1 shown as true and anything else as false.
+   * generates, names from a closed set that the API checks on the way in; a row written around the API with
+   * such a character would make the body invalid JSON). `integer`. `boolean`: an integer column, 1 shown as true
+   * and anything else as false.
    */
   type: 'text' | 'token' | 'integer' | 'boolean';
-  /** Left out of the object when null (else null is written as null). */
+  /** Left out of the object when null (else null is written as null). Never the first field. */
   optional?: boolean;
 }
 
@@ -174,6 +175,9 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
   }
   // The whole body `{"<wrapIn>":[...]}`.
   const prefix = `{${JSON.stringify(wrapIn)}:`;
+  // PostgreSQL writes the separator before every field but the first, so the first one is always there.
+  if (fields.length === 0 || fields[0].optional)
+    throw new Error('selectJsonArray: the first field must not be optional');
   if (sqlite) {
     const always = fields.filter((f) => !f.optional);
     const optional = fields.filter((f) => f.optional);

@@ -28,11 +28,6 @@ export interface RouteAccess {
   allowRestrictedKey?: boolean;
   /** Routes outside authentication (health, docs, sign-in). */
   public?: boolean;
-  /**
-   * The route's service reads the project itself, in the transaction that writes (results' group commit), so
-   * authentication reads only the key instead of the key and the project (see authenticateApiKey).
-   */
-  projectReadInTransaction?: boolean;
 }
 
 declare module 'fastify' {
@@ -45,6 +40,8 @@ declare module 'fastify' {
 }
 
 const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+/** Requests that change nothing (D4: a cookie may make them from anywhere; a key reads the project with itself). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** D1: the tenant a request addresses: by host name in multi-tenant mode, else the default tenant. */
 export async function requestTenant(db: Db, config: Config, request: FastifyRequest): Promise<string> {
@@ -77,10 +74,11 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     if (!match)
       throw unauthorized('malformed Authorization header: expected "ApiKey <key>" or "Bearer <key>"');
     const tenantId = await requestTenant(db, config, request);
-    // A project-scoped route: the key's statement also finds the project (one statement, not two or three).
-    const projectRef = access.projectReadInTransaction
-      ? undefined
-      : (request.params as { project?: unknown } | undefined)?.project;
+    // A read of a project-scoped route: the key's statement also finds the project (one statement, not two or
+    // three). Writes check the project as it is when they write (resolveProject), so they read only the key.
+    const projectRef = SAFE_METHODS.has(request.method)
+      ? (request.params as { project?: unknown } | undefined)?.project
+      : undefined;
     const check = await authenticateApiKey(
       db,
       tenantId,
@@ -110,8 +108,6 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
 }
 
 // ---- sessions (D4) ----
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * D4: the origins a cookie-authenticated write may come from: the configured public URL's, and in

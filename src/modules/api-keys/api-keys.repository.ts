@@ -32,22 +32,23 @@ const keyForAuth = prepareQuery((db: Db, keyId: string) =>
 );
 export const findKeyForAuth = (db: Db, keyId: string) => keyForAuth.executeTakeFirst(db, keyId);
 
-/** Every column of a project, as `p_<column>` beside the key's (see keyForAuthWithProject). */
-const PROJECT_COLUMNS = [
-  'id',
-  'tenant_id',
-  'code',
-  'code_norm',
-  'title',
-  'overview_title',
-  'overview_description',
-  'links',
-  'created_by',
-  'next_tcase_seq',
-  'created_at',
-  'updated_at',
-  'archived_at',
-] as const satisfies readonly (keyof ProjectsTable)[];
+/** Every column of a project, as `p_<column>` beside the key's (see keyForAuthWithProject); the type keeps it whole. */
+const PROJECT_COLUMN_SET: Record<keyof ProjectsTable, true> = {
+  id: true,
+  tenant_id: true,
+  code: true,
+  code_norm: true,
+  title: true,
+  overview_title: true,
+  overview_description: true,
+  links: true,
+  created_by: true,
+  next_tcase_seq: true,
+  created_at: true,
+  updated_at: true,
+  archived_at: true,
+};
+const PROJECT_COLUMNS = Object.keys(PROJECT_COLUMN_SET) as (keyof ProjectsTable)[];
 
 /**
  * keyForAuth and, in the same statement, the project a project-scoped request names (code in any letter case,

@@ -4,6 +4,18 @@ import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import { createRun } from '../../../test/helpers/run-factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
+import type { TestEnv } from '../../../test/helpers/test-app.js';
+import type { Actor } from '../../http/auth.js';
+import { findProjectByRef } from './projects.repository.js';
+import { rememberProject, resolveProject } from './projects.service.js';
+
+const ownerActor = (t: TestEnv): Omit<Actor, 'ip' | 'userAgent'> => ({
+  tenantId: t.tenantId,
+  userId: t.ownerId,
+  role: 'owner',
+  apiKeyId: null,
+  via: 'key',
+});
 
 // Every statement the app runs (a query log turns the direct paths of db/prepared.ts off, so all are seen).
 const statements: string[] = [];
@@ -53,19 +65,7 @@ describeEachDb(
       expect(JSON.stringify(denied.body)).not.toContain(p.title);
     });
 
-    it('reads the project again when a request resolves it a second time, after changing it', async () => {
-      // Archiving resolves the project, writes, and answers the project as it is now: not what the key's
-      // statement read at the start of the request.
-      const p = await createProject(t);
-      const archived = await t.post(`/project/${p.id}/archive`);
-      expect(archived.status).toBe(200);
-      expect(archived.body.archivedAt).toEqual(expect.any(String));
-      const write = await t.post(`/project/${p.code}/tcase/folder/bulk`, { folders: [{ path: ['x'] }] });
-      expect(write.status).toBe(403);
-      expect(write.body.message).toMatch(/archived/);
-    });
-
-    it('reads only the key for a single result, whose service checks the project itself', async () => {
+    it('reads only the key for a write, which checks the project as it is when it writes', async () => {
       const p = await createProject(t);
       const tcase = await createTcase(t, p);
       const run = await createRun(t, p, { tcaseIds: [tcase.id] });
@@ -77,8 +77,37 @@ describeEachDb(
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(statements[0]).toContain('api_keys');
       expect(statements[0]).not.toContain('projects');
-      // The service still checks the project, once (in the group's transaction when results arrive together).
+      // The service checks the project, once (in the group's transaction when results arrive together).
       expect(statements.filter((s) => /from "projects"/.test(s))).toHaveLength(1);
+      const archived = await t.post(`/project/${p.code}/archive`);
+      expect(archived.body.archivedAt).toEqual(expect.any(String));
+      const refused = await t.post(`/project/${p.code}/run/${run.id}/tcase/${tcase.seq}/result`, {
+        status: 'failed',
+        comment: '',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toMatch(/archived/);
+    });
+
+    it('uses what authentication read once, in the first resolution of a read, and never for a write', async () => {
+      // Service level: a remembered row that differs from the database shows which one was used.
+      const p = await createProject(t);
+      const actor: Actor = { ...ownerActor(t), ip: '127.0.0.1', userAgent: 'test' };
+      const row = await findProjectByRef(t.db, t.tenantId, p.code);
+      const remembered = { ref: p.code, row: { ...row!, title: 'As authentication read it' }, member: true };
+      rememberProject(actor, remembered);
+      expect((await resolveProject(t.db, actor, p.code)).title).toBe('As authentication read it');
+      expect((await resolveProject(t.db, actor, p.code)).title).toBe(p.title);
+      // A first resolution of another ref takes it away too.
+      rememberProject(actor, remembered);
+      expect((await resolveProject(t.db, actor, p.id)).title).toBe(p.title);
+      expect((await resolveProject(t.db, actor, p.code)).title).toBe(p.title);
+      // A write reads the database: archived there, though not in what authentication read.
+      await t.post(`/project/${p.code}/archive`);
+      rememberProject(actor, { ...remembered, row: { ...row!, archived_at: null } });
+      await expect(resolveProject(t.db, actor, p.code, { write: true })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
     });
 
     it('finds the project afresh in each request: a project created after a failed lookup is found', async () => {

@@ -49,20 +49,28 @@ export interface KnownProject {
 const knownProjects = new WeakMap<Actor, KnownProject>();
 
 /**
- * Hands resolveProject what authentication read of the project the request names, so that it needs no statement
- * of its own. Used once: a second resolveProject in the same request (after a change, say) reads the database.
+ * Hands resolveProject what authentication read of the project the request names, so that a read needs no
+ * statement of its own. Used at most once: the first resolveProject of the request takes it away, whatever it asks.
  */
 export function rememberProject(actor: Actor, project: KnownProject): void {
   knownProjects.set(actor, project);
 }
 
-function takeKnownProject(db: Db, actor: Actor, ref: string): KnownProject | undefined {
-  // In a transaction the caller reads the project on the transaction's connection, as before.
-  if (db.isTransaction) return undefined;
+/**
+ * What authentication read, when this first resolution of the request may use it: the same ref, a read (a write
+ * checks the project as it is now, not as it was before a possibly long upload), outside a transaction (which
+ * reads on its own connection).
+ */
+function takeKnownProject(
+  db: Db,
+  actor: Actor,
+  ref: string,
+  options: ResolveOptions,
+): KnownProject | undefined {
   const known = knownProjects.get(actor);
-  if (known === undefined || known.ref !== ref) return undefined;
+  if (known === undefined) return undefined;
   knownProjects.delete(actor);
-  return known;
+  return known.ref === ref && !options.write && !db.isTransaction ? known : undefined;
 }
 
 export interface ResolveOptions {
@@ -81,7 +89,7 @@ export async function resolveProject(
   ref: string,
   options: ResolveOptions = {},
 ): Promise<Project> {
-  const known = takeKnownProject(db, actor, ref);
+  const known = takeKnownProject(db, actor, ref, options);
   const row = known ? known.row : await repo.findProjectByRef(db, actor.tenantId, ref);
   if (!row) throw notFound(`project "${ref}" not found`);
   if (!seesAll(actor) && !(known ? known.member : await repo.isMember(db, row.id, actor.userId))) {

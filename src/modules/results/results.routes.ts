@@ -15,8 +15,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/project/:project/run/:run/tcase/:tcase/result',
     {
-      // Single results are written by the group commit, which checks the project inside its transaction.
-      config: { access: { minRole: 'test-runner', projectReadInTransaction: true } },
+      config: { access: { minRole: 'test-runner' } },
       schema: {
         tags: ['results'],
         summary: 'Add a result to a test case of a run (by id, sequence number or legacy id)',

@@ -128,6 +128,17 @@ describeEachDb('run test cases', (t) => {
       const limited = await t.get(`/project/${L.code}/run/${run.id}/tcase`, { query: { limit: 1_001 } });
       expect(limited.body.tcases).toHaveLength(1_001);
       expect(limited.body.tcases[1_000].seq).toBe(created[1_000].seq);
+      const newestFirst = await t.get(`/project/${L.code}/run/${run.id}/tcase`, {
+        query: { sortField: 'created_at', sortOrder: 'desc', limit: 1_500 },
+      });
+      expect(Number(newestFirst.headers['content-length'])).toBe(Buffer.byteLength(newestFirst.text));
+      // include=folder makes Node build the list: the same order, across the database's rows of 1,000.
+      const viaNode = await t.get(`/project/${L.code}/run/${run.id}/tcase`, {
+        query: { sortField: 'created_at', sortOrder: 'desc', limit: 1_500, include: 'folder' },
+      });
+      const seqs = (res: { body: { tcases: { seq: number }[] } }) => res.body.tcases.map((i) => i.seq);
+      expect(seqs(newestFirst)).toHaveLength(1_500);
+      expect(seqs(newestFirst)).toEqual(seqs(viaNode));
     });
 
     it('adds the folder with include=folder', async () => {
