@@ -16,7 +16,8 @@
  * figure is requests per second) and sequential requests (one client, one request at a time, each timed with
  * a sub-millisecond clock after a few warm-up requests; the figure is the latency). The "server CPU" column is
  * the server process's CPU time per request during the scenario: on a busy machine the wall-clock figures move,
- * the CPU cost much less.
+ * the CPU cost much less. "db CPU" is PostgreSQL's (its processes on this machine) per request: SQLite's work is
+ * part of the server's. Both count the measured part of a scenario only, not its warm-up.
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -71,6 +72,8 @@ interface Row {
   ratio: string;
   /** Server CPU time (user + system) per request during the scenario: comparable even on a busy machine. */
   cpu: string;
+  /** PostgreSQL's CPU time per request (its processes on this machine); SQLite's is part of the server's. */
+  dbCpu: string;
   met: string;
 }
 const rows: Row[] = [];
@@ -91,8 +94,9 @@ interface Measured {
 type LoadOptions = Parameters<typeof autocannon>[0];
 
 /** N connections for DURATION seconds, after a warm-up of the same load (JIT, caches) that is not counted. */
-async function loadRun(opts: LoadOptions, warmup = true): Promise<Measured> {
+async function loadRun(opts: LoadOptions, warmup = true, onMeasure?: () => void): Promise<Measured> {
   if (warmup) await autocannon({ timeout: 30, ...opts, duration: WARMUP_SECONDS });
+  onMeasure?.();
   const result = await autocannon({ timeout: 30, ...opts, duration: DURATION });
   if (result.non2xx > 0 || result.errors > 0)
     log(`  ! ${result.non2xx} non-2xx answers, ${result.errors} errors`);
@@ -116,13 +120,21 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 /** One request at a time (the latency a single client sees), each timed to the microsecond. */
-async function sequentialRun(req: SequentialRequest, count: number, warmup = 3): Promise<Measured> {
+async function sequentialRun(
+  req: SequentialRequest,
+  count: number,
+  warmup = 3,
+  onMeasure?: () => void,
+): Promise<Measured> {
   const times: number[] = [];
   let failed = 0;
   const t0 = performance.now();
   let measuredFrom = t0;
   for (let i = 0; i < warmup + count; i++) {
-    if (i === warmup) measuredFrom = performance.now();
+    if (i === warmup) {
+      onMeasure?.();
+      measuredFrom = performance.now();
+    }
     const start = performance.now();
     const res = await fetch(req.url, {
       method: req.method ?? 'GET',
@@ -139,18 +151,46 @@ async function sequentialRun(req: SequentialRequest, count: number, warmup = 3):
   return { rps: count / elapsed, p50: percentile(times, 50), p99: percentile(times, 99), total: count };
 }
 
-/** Runs a scenario and notes the server's CPU time per request meanwhile. */
+const perRequestText = (us: number) => (us >= 10_000 ? `${fmt(us / 1000, 1)} ms/req` : `${fmt(us)} µs/req`);
+
+/**
+ * Runs a scenario and notes, per request, the CPU time each counter (ms) rose by during its measured part (after
+ * the warm-up, which `run` marks by calling onMeasure): the server's, and PostgreSQL's backends'.
+ */
 async function withCpu(
-  cpuMs: () => number,
-  run: () => Promise<Measured>,
-): Promise<{ m: Measured; cpu: string }> {
-  const c0 = cpuMs();
-  const m = await run();
-  const perRequest = ((cpuMs() - c0) * 1000) / Math.max(1, m.total);
-  return {
-    m,
-    cpu: perRequest >= 10_000 ? `${fmt(perRequest / 1000, 1)} ms/req` : `${fmt(perRequest)} µs/req`,
-  };
+  counters: (() => number | undefined)[],
+  run: (onMeasure: () => void) => Promise<Measured>,
+): Promise<{ m: Measured; cpu: string[] }> {
+  let start = counters.map((c) => c());
+  const m = await run(() => (start = counters.map((c) => c())));
+  const cpu = counters.map((c, i) => {
+    const end = c();
+    const from = start[i];
+    if (end === undefined || from === undefined) return '';
+    return perRequestText(((end - from) * 1000) / Math.max(1, m.total));
+  });
+  return { m, cpu };
+}
+
+/**
+ * CPU time of the PostgreSQL server's processes on this machine (ms), or undefined when there are none (a server
+ * elsewhere): with the server process's own CPU it shows what a request costs in all. Backends are one thread
+ * each, so /proc/<pid>/schedstat (ns) counts them whole.
+ */
+function postgresCpuMs(): number | undefined {
+  let ns = 0;
+  let found = false;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+      ns += Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+      found = true;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return found ? ns / 1e6 : undefined;
 }
 
 /**
@@ -212,21 +252,16 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
   const auth = { authorization: `ApiKey ${server.apiKey}` };
   const json = { ...auth, 'content-type': 'application/json' };
   const api = `${server.url}/api/public/v0`;
-  // Each scenario notes the server CPU per request for the row added after it.
-  let lastCpu = '';
+  // Each scenario notes the server's and the database's CPU per request for the row added after it.
+  let lastCpu: string[] = ['', ''];
+  const counters = [() => server.cpuMs(), dbName === 'postgres' ? postgresCpuMs : () => undefined];
   const load = async (opts: LoadOptions) => {
-    const { m, cpu } = await withCpu(
-      () => server.cpuMs(),
-      () => loadRun(opts),
-    );
+    const { m, cpu } = await withCpu(counters, (onMeasure) => loadRun(opts, true, onMeasure));
     lastCpu = cpu;
     return m;
   };
   const sequential = async (req: SequentialRequest, count = SIZES.sequential) => {
-    const { m, cpu } = await withCpu(
-      () => server.cpuMs(),
-      () => sequentialRun(req, count),
-    );
+    const { m, cpu } = await withCpu(counters, (onMeasure) => sequentialRun(req, count, 3, onMeasure));
     lastCpu = cpu;
     return m;
   };
@@ -242,7 +277,8 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
       p99: r.p99 ?? '',
       target: r.target ?? '',
       ratio: r.ratio ?? '',
-      cpu: r.throughput?.startsWith('peak RSS') ? '' : lastCpu,
+      cpu: r.throughput?.startsWith('peak RSS') ? '' : lastCpu[0],
+      dbCpu: r.throughput?.startsWith('peak RSS') ? '' : lastCpu[1],
       met: r.met === undefined ? '' : r.met ? 'yes' : 'NO',
     });
   };
@@ -499,8 +535,8 @@ async function main() {
   }
   log('== baseline: a trivial Fastify route in its own process, 32 connections');
   const server = await startBaselineServer(await freePort());
-  const { m: b, cpu: baselineCpu } = await withCpu(server.cpuMs, () =>
-    loadRun({ url: `${server.url}/baseline`, connections: 32 }),
+  const { m: b, cpu: baselineCpu } = await withCpu([server.cpuMs], (onMeasure) =>
+    loadRun({ url: `${server.url}/baseline`, connections: 32 }, true, onMeasure),
   );
   const bs = await sequentialRun({ url: `${server.url}/baseline` }, 200, 20);
   await server.stop();
@@ -512,7 +548,8 @@ async function main() {
     p99: `${b.p99} ms`,
     target: '',
     ratio: '1.00',
-    cpu: baselineCpu,
+    cpu: baselineCpu[0],
+    dbCpu: '',
     met: '',
   });
   const baseline: Baseline = { rps: b.rps, p50: bs.p50 };
@@ -549,6 +586,7 @@ async function main() {
     target: 'target',
     ratio: 'vs baseline',
     cpu: 'server CPU',
+    dbCpu: 'db CPU',
     met: 'met',
   };
   const cols = Object.keys(headers) as (keyof Row)[];
