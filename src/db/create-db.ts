@@ -127,6 +127,76 @@ function usePreparedStatements(client: pg.PoolClient): void {
   };
 }
 
+const pgPools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** A query's rows as they arrive (pgRowStream). */
+export type RowStream = AsyncIterableIterator<Record<string, unknown>>;
+
+/**
+ * A way to run a query on PostgreSQL and take its rows as they arrive, not all at the end: a response can send
+ * the first part of a long list while the database still builds the rest. Undefined on SQLite and for a transaction (a query there runs on the transaction's connection, through Kysely).
+ *
+ * The connection goes back to the pool when the query ends, whether or not anyone reads the rows: a reader that
+ * stops early (the client went away) holds nothing. Rows not yet read wait in memory, as a whole result would.
+ */
+export function pgRowStream(
+  db: Db,
+): ((sqlText: string, parameters: readonly unknown[]) => RowStream) | undefined {
+  const pool = pgPools.get(db);
+  if (!pool) return undefined;
+  return (sqlText, parameters) => {
+    const queue: Record<string, unknown>[] = [];
+    let done = false;
+    let failure: unknown;
+    let wake: (() => void) | undefined;
+    const settle = (err?: unknown) => {
+      if (done) return;
+      done = true;
+      failure = err;
+      wake?.();
+    };
+    pool.connect().then(
+      (client) => {
+        const query = new pg.Query({ text: sqlText, values: parameters as unknown[] });
+        query.on('row', (row: Record<string, unknown>) => {
+          queue.push(row);
+          wake?.();
+        });
+        // After an error node-postgres may still emit 'end' (when the server is ready again), or nothing (a lost
+        // connection): release once, at the first of the two, and let the pool drop a connection that failed.
+        let released = false;
+        const release = (err?: Error) => {
+          if (released) return;
+          released = true;
+          client.release(err ?? false);
+        };
+        query.on('error', (err: Error) => {
+          release(err);
+          settle(err);
+        });
+        query.on('end', () => {
+          release();
+          settle();
+        });
+        client.query(query);
+      },
+      (err) => settle(err),
+    );
+    return (async function* () {
+      for (;;) {
+        if (queue.length > 0) yield queue.shift()!;
+        else if (done) {
+          if (failure !== undefined) throw failure;
+          return;
+        } else {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      }
+    })();
+  };
+}
+
 export interface CreateDbOptions {
   /** PostgreSQL pool size per process. */
   poolSize?: number;
@@ -167,7 +237,9 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // An idle connection that the server closes (restart, failover, pg_terminate_backend) is dropped from the
   // pool and replaced on the next query; without this listener pg's 'error' event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  pgPools.set(db, pool);
+  return db;
 }
 
 /** Redacts the password of a database URL for logs and messages. */

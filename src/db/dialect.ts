@@ -6,6 +6,7 @@ import {
   type CreateTableBuilder,
   type SelectQueryBuilder,
 } from 'kysely';
+import { pgRowStream, type Db } from './create-db.js';
 
 /**
  * The few places where SQLite and PostgreSQL differ. No other file asks which database it is on.
@@ -135,10 +136,10 @@ export interface JsonField {
 }
 
 /**
- * A response body the database built: one Buffer (SQLite), or pieces of text to be sent one after another
- * (PostgreSQL), never joined into one string.
+ * A response body the database built: one Buffer (SQLite), or pieces of text to be sent one after another as
+ * they come from the database (PostgreSQL), never joined into one string.
  */
-export type JsonBody = Buffer | string[];
+export type JsonBody = Buffer | AsyncIterable<string>;
 
 /** PostgreSQL sends a long array in rows of this many objects (see selectJsonArray). */
 const PG_JSON_ITEMS_PER_ROW = 1000;
@@ -155,8 +156,11 @@ const PG_JSON_ITEMS_PER_ROW = 1000;
  * order-sensitive aggregate such as json_group_array; runs' list tests check the order on both databases).
  *
  * PostgreSQL: the objects numbered in order and aggregated PG_JSON_ITEMS_PER_ROW to a row, so that no message
- * of the protocol holds the whole body: node-postgres grows its receive buffer by doubling until one message
- * fits, which for a 50,000-case run (12 MB) left 30 MB of buffers behind per request (peak RSS +45 MB).
+ * of the protocol holds the whole body (node-postgres grows its receive buffer by doubling until one message
+ * fits, which for a 50,000-case run, 12 MB, left 30 MB of buffers behind per request), and the rows are handed
+ * on as they arrive (create-db.ts pgRowStream): the client receives the first thousand objects while the
+ * database builds the next. A failure before the first row is thrown here, so it is answered as any error;
+ * one after it can only cut the body short.
  */
 export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, any>>(
   db: Kysely<any>,
@@ -227,9 +231,21 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
   const query = sql<{ chunk: string }>`select string_agg(${item}, ',' order by x.rn) as chunk
     from (select w.*, row_number() over (order by ${order}) as rn from (${inner}) as w) as x
     group by ${group} order by ${group}`;
-  const chunks = (await query.execute(db)).rows.map((r) => r.chunk);
-  const body = [`${prefix}[`];
-  chunks.forEach((chunk, i) => (i === 0 ? body.push(chunk) : body.push(',', chunk)));
-  body.push(']}');
-  return body;
+  const compiled = query.compile(db);
+  const stream = pgRowStream(db as Db)?.(compiled.sql, compiled.parameters);
+  // In a transaction: the whole result at once, on the transaction's connection.
+  const chunks: AsyncIterator<{ chunk?: unknown }> | Iterator<{ chunk?: unknown }> =
+    stream ?? (await query.execute(db)).rows.values();
+  const first = await chunks.next();
+  return (async function* () {
+    yield `${prefix}[`;
+    if (!first.done) {
+      yield first.value.chunk as string;
+      for (let row = await chunks.next(); !row.done; row = await chunks.next()) {
+        yield ',';
+        yield row.value.chunk as string;
+      }
+    }
+    yield ']}';
+  })();
 }
