@@ -10,7 +10,7 @@ const collect = async (rows: RowStream) => {
 };
 
 describe('pgRowStream: rows of a PostgreSQL query as they arrive', () => {
-  it('is offered neither on SQLite nor inside a transaction', async () => {
+  it('is not offered on SQLite, whose queries run in the process', async () => {
     const sqlite = createDb('sqlite::memory:');
     expect(pgRowStream(sqlite)).toBeUndefined();
     await sqlite.destroy();
