@@ -162,23 +162,28 @@ export function pgRowStream(
           queue.push(row);
           wake?.();
         });
-        // After an error node-postgres may still emit 'end' (when the server is ready again), or nothing (a lost
-        // connection): release once, at the first of the two, and let the pool drop a connection that failed.
+        // A query ends with 'end' or with 'error' (a server error, a lost connection), and with both when its
+        // parameters cannot be sent: release once, at the first. The pool drops a connection that is lost.
         let released = false;
-        const release = (err?: Error) => {
+        const release = () => {
           if (released) return;
           released = true;
-          client.release(err ?? false);
+          client.release();
         };
         query.on('error', (err: Error) => {
-          release(err);
+          release();
           settle(err);
         });
         query.on('end', () => {
           release();
           settle();
         });
-        client.query(query);
+        try {
+          client.query(query);
+        } catch (err) {
+          release();
+          settle(err);
+        }
       },
       (err) => settle(err),
     );
@@ -233,12 +238,18 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     return db;
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
-  pool.on('connect', usePreparedStatements);
+  pool.on('connect', (client) => {
+    usePreparedStatements(client);
+    // A connection lost while checked out: the query running on it fails with the error, but pg also emits it
+    // on the client, where the pool listens only while the client is idle; unheard, it would end the process.
+    client.on('error', () => {});
+  });
   // An idle connection that the server closes (restart, failover, pg_terminate_backend) is dropped from the
   // pool and replaced on the next query; without this listener pg's 'error' event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
-  pgPools.set(db, pool);
+  // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
+  if (!options.log) pgPools.set(db, pool);
   return db;
 }
 
