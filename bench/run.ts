@@ -172,25 +172,34 @@ async function withCpu(
   return { m, cpu };
 }
 
+/** PostgreSQL processes seen at the last reading, with their CPU time then (ns), and the CPU time counted so far. */
+const pgSeen = new Map<string, number>();
+let pgCountedNs = 0;
+
 /**
- * CPU time of the PostgreSQL server's processes on this machine (ms), or undefined when there are none (a server
- * elsewhere): with the server process's own CPU it shows what a request costs in all. Backends are one thread
- * each, so /proc/<pid>/schedstat (ns) counts them whole.
+ * CPU time of the PostgreSQL server's processes on this machine (ms), counted from the first reading: with the
+ * server process's own CPU it shows what a request costs in all. Undefined when there are none (a server
+ * elsewhere). Backends are one thread each, so /proc/<pid>/schedstat (ns) counts them whole. A process that
+ * started since the last reading counts whole (it is new); one that ended takes its last stretch with it, so
+ * the figure may be a little low, never negative.
  */
 function postgresCpuMs(): number | undefined {
-  let ns = 0;
-  let found = false;
+  const first = pgSeen.size === 0;
+  const now = new Map<string, number>();
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (!fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
-      ns += Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-      found = true;
+      now.set(pid, Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // the process ended meanwhile
     }
   }
-  return found ? ns / 1e6 : undefined;
+  if (now.size === 0) return undefined;
+  if (!first) for (const [pid, ns] of now) pgCountedNs += Math.max(0, ns - (pgSeen.get(pid) ?? 0));
+  pgSeen.clear();
+  for (const [pid, ns] of now) pgSeen.set(pid, ns);
+  return pgCountedNs / 1e6;
 }
 
 /**
