@@ -134,7 +134,8 @@ export type RowStream = AsyncIterableIterator<Record<string, unknown>>;
 
 /**
  * A way to run a query on PostgreSQL and take its rows as they arrive, not all at the end: a response can send
- * the first part of a long list while the database still builds the rest. Undefined on SQLite and for a transaction (a query there runs on the transaction's connection, through Kysely).
+ * the first part of a long list while the database still builds the rest. Undefined on SQLite and for a
+ * transaction (a query there runs on the transaction's connection, through Kysely).
  *
  * The connection goes back to the pool when the query ends, whether or not anyone reads the rows: a reader that
  * stops early (the client went away) holds nothing. Rows not yet read wait in memory, as a whole result would.

@@ -14,13 +14,13 @@ import type { ListRunTcasesQuery } from './runs.schemas.js';
 import * as service from './run-tcases.service.js';
 import type { JsonBody } from '../../db/dialect.js';
 
-/** The text of a body the database built: one Buffer, or pieces sent one after another. */
 /** A Buffer body comes with its Content-Length; a streamed one chunked. */
 const bodyLengthIsRight = (res: { headers: Record<string, unknown>; text: string }) =>
   res.headers['content-length'] === undefined
     ? res.headers['transfer-encoding'] === 'chunked'
     : Number(res.headers['content-length']) === Buffer.byteLength(res.text);
 
+/** The text of a body the database built: one Buffer, or pieces sent one after another. */
 async function bodyText(body: JsonBody): Promise<string> {
   if (Buffer.isBuffer(body)) return body.toString('utf8');
   let text = '';

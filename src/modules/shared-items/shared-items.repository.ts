@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { forShare, forUpdate } from '../../db/dialect.js';
+import type { SharedStepsTable } from '../../db/tables/repository.js';
 
 /**
  * A kind of versioned, soft-deleted item of a project that test cases use (shared steps, shared
@@ -15,17 +16,6 @@ export interface SharedItemKind {
   label: string;
 }
 
-/** A head row: the item's latest version and whether it was deleted. */
-export interface SharedItemHead {
-  id: number;
-  project_id: string;
-  title: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-}
-
 export type SharedItemSortColumn = 'id' | 'title' | 'created_at' | 'updated_at';
 
 const HEAD_COLUMNS = [
@@ -37,6 +27,9 @@ const HEAD_COLUMNS = [
   'updated_at',
   'deleted_at',
 ] as const;
+
+/** A head row: the item's latest version and whether it was deleted (both head tables have these columns). */
+export type SharedItemHead = Pick<Selectable<SharedStepsTable>, (typeof HEAD_COLUMNS)[number]>;
 
 // Kysely cannot type a table chosen at run time; the casts stay in this file, the results are typed by hand.
 const anyDb = (db: Db) => db as unknown as Kysely<any>;
