@@ -491,24 +491,15 @@ async function findRunOr404(db: Db, tenantId: string, projectId: string, runId: 
   return run;
 }
 
+/** The run of the project, or 404; with `lock`, its row locked until the transaction ends (FOR NO KEY UPDATE). */
 async function findRunInfoOr404(
   db: Db,
   tenantId: string,
   projectId: string,
   runId: number,
+  lock = false,
 ): Promise<RunInfo> {
-  const run = await repo.findRunInfo(db, tenantId, projectId, runId);
-  if (!run) throw notFound(`run ${runId} not found`);
-  return toRunInfo(run);
-}
-
-async function lockedRunInfoOr404(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  runId: number,
-): Promise<RunInfo> {
-  const run = await repo.findRunInfoForWrite(db, tenantId, projectId, runId);
+  const run = await (lock ? repo.findRunInfoForWrite : repo.findRunInfo)(db, tenantId, projectId, runId);
   if (!run) throw notFound(`run ${runId} not found`);
   return toRunInfo(run);
 }
@@ -712,9 +703,7 @@ export async function getRunForResults(
   options: { lock?: boolean } = {},
 ): Promise<{ project: Project; run: RunInfo }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  const run = options.lock
-    ? await lockedRunInfoOr404(db, actor.tenantId, project.id, runId)
-    : await findRunInfoOr404(db, actor.tenantId, project.id, runId);
+  const run = await findRunInfoOr404(db, actor.tenantId, project.id, runId, options.lock);
   if (run.closedAt !== null) throw conflict('run is closed');
   return { project, run };
 }
