@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { ConfigurationsTable } from '../../db/schema.js';
 import type { Actor } from '../../http/auth.js';
 import { badRequest } from '../../errors.js';
-import { newId } from '../../lib/ids.js';
+import { newOrderedId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './configurations.repository.js';
@@ -32,7 +32,7 @@ export async function createConfiguration(
   const project = await resolveProject(db, actor, projectRef, { write: true });
   const title = input.title.trim();
   if (title === '' || title.length > 255) throw badRequest('title must be 1-255 characters', '/title');
-  const id = newId();
+  const id = newOrderedId();
   const now = nowIso();
   await repo.insertConfiguration(db, {
     id,

@@ -4,7 +4,7 @@ import type { RunLogsTable } from '../../db/tables/execution.js';
 import type { Actor } from '../../http/auth.js';
 import { badRequest } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
-import { newId } from '../../lib/ids.js';
+import { newOrderedId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { getRunForRead, getRunForResults } from '../runs/runs.service.js';
 import * as repo from './run-logs.repository.js';
@@ -38,7 +38,7 @@ export async function createRunLog(
       '/comment',
     );
   }
-  const id = newId();
+  const id = newOrderedId();
   await repo.insertRunLog(db, {
     id,
     tenant_id: actor.tenantId,
