@@ -89,7 +89,8 @@ export interface ResultLinksTable {
   id: Generated<number>;
   tenant_id: string;
   result_id: number;
-  integration_id: string;
+  /** null for a plain link (D24, migration 0008). */
+  integration_id: string | null;
   url: string;
   text: string;
   /** JSON object. */

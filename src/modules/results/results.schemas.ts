@@ -26,14 +26,17 @@ export const ResultStatusField = Type.String({
     'passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)',
 });
 
+/** D24: a plain link (`{text, url}`, a CI log or a dashboard) or a link to an issue of a linked integration. */
 export const ResultLinkInput = Type.Object(
   {
-    integrationId: Type.String({
-      minLength: 1,
-      description: 'an integration linked to the project (D24)',
-    }),
-    url: Type.String({ minLength: 1, maxLength: 2048 }),
-    text: Type.String({ maxLength: 1024, description: 'issue title' }),
+    integrationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'an integration linked to the project (D24); left out for a plain link',
+      }),
+    ),
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'an absolute http(s) URL' }),
+    text: Type.String({ maxLength: 1024, description: 'issue title, or the label of a plain link' }),
     meta: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description: 'for non-custom integrations `meta.id` is an optional string (the issue number or key)',
@@ -46,7 +49,9 @@ export type ResultLinkInput = Static<typeof ResultLinkInput>;
 
 const resultFields = {
   status: ResultStatusField,
-  comment: Type.String({ description: 'HTML, sanitised on write (D22); may be ""' }),
+  comment: Type.Optional(
+    Type.String({ description: 'HTML, sanitised on write (D22); left out, it is stored as "" (D26)' }),
+  ),
   timeTaken: Type.Optional(
     Type.Union([Type.Number({ minimum: 0, maximum: MAX_TIME_TAKEN }), Type.Null()], {
       description: 'milliseconds, stored rounded to a whole number; null when unknown',
@@ -87,20 +92,25 @@ export const ResultIdsResponse = Type.Object({
   ids: Type.Array(Type.Integer(), { description: 'in the order of `items`' }),
 });
 
-/** public-api.md "ResultLink"; `integration` is null once the integration is no longer linked to the project. */
+/**
+ * public-api.md "ResultLink"; `integration` is null once the integration is no longer linked to the project.
+ * A plain link (D24) has neither `integrationId` nor `integration`.
+ */
 export const ResultLink = Type.Object({
   id: Type.Integer(),
   resultId: Type.Integer(),
-  integrationId: Type.String(),
-  integration: Type.Union([
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      type: Type.String({ description: 'tracker_a, tracker_b, tracker_c or custom' }),
-      config: Type.Record(Type.String(), Type.Unknown()),
-    }),
-    Type.Null(),
-  ]),
+  integrationId: Type.Optional(Type.String()),
+  integration: Type.Optional(
+    Type.Union([
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        type: Type.String({ description: 'tracker_a, tracker_b, tracker_c or custom' }),
+        config: Type.Record(Type.String(), Type.Unknown()),
+      }),
+      Type.Null(),
+    ]),
+  ),
   url: Type.String(),
   text: Type.String(),
   meta: Type.Record(Type.String(), Type.Unknown()),

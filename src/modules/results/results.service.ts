@@ -55,7 +55,9 @@ async function validateItems(
   if (items.some((it) => !active.has(it.status))) {
     for (const id of await activeStatusIds(db, tenantId)) active.add(id);
   }
-  const integrationIds = [...new Set(items.flatMap((it) => (it.links ?? []).map((l) => l.integrationId)))];
+  const integrationIds = [
+    ...new Set(items.flatMap((it) => (it.links ?? []).flatMap((l) => l.integrationId ?? []))),
+  ];
   const integrations = new Map<string, { type: string } | undefined>();
   for (const id of integrationIds) {
     integrations.set(id, await getLinkedIntegration(db, tenantId, projectId, id));
@@ -70,13 +72,15 @@ async function validateItems(
     }
     (item.links ?? []).forEach((link, j) => {
       const linkAt = `${at}/links/${j}`;
-      const integration = integrations.get(link.integrationId);
-      if (!integration) {
+      // D24: a plain link (no integrationId) needs only its http(s) url.
+      const integration = link.integrationId === undefined ? undefined : integrations.get(link.integrationId);
+      if (link.integrationId !== undefined && !integration) {
         errors.push({
           path: `${linkAt}/integrationId`,
           message: `integration "${link.integrationId}" is not linked to this project`,
         });
       } else if (
+        integration &&
         integration.type !== 'custom' &&
         link.meta?.id !== undefined &&
         typeof link.meta.id !== 'string'
@@ -259,7 +263,7 @@ async function applyResults(
     (item.links ?? []).map((link) => ({
       tenant_id: tenantId,
       result_id: resultIds[i],
-      integration_id: link.integrationId,
+      integration_id: link.integrationId ?? null,
       url: link.url,
       text: link.text,
       meta: JSON.stringify(link.meta ?? {}),
@@ -329,7 +333,14 @@ export async function recordResult(
   tcaseRef: string,
   input: CreateResultBody,
 ): Promise<{ id: number }> {
-  const item: ResultInput = { ...input, status: input.status as ResultStatus, ref: tcaseRef, by: actor };
+  // D26: a missing comment is the empty string, before the item reaches any write path (group commit included).
+  const item: ResultInput = {
+    ...input,
+    comment: input.comment ?? '',
+    status: input.status as ResultStatus,
+    ref: tcaseRef,
+    by: actor,
+  };
   if ((item.links ?? []).length > 0 || !(BUILT_IN_STATUS_IDS as readonly string[]).includes(item.status)) {
     const { project, run } = await getRunForResults(db, actor, projectRef, runId);
     const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
@@ -379,7 +390,7 @@ export async function recordResultBatch(
     ref: it.tcaseId,
     by: actor,
     status: it.status as ResultStatus,
-    comment: it.comment,
+    comment: it.comment ?? '', // D26
     timeTaken: it.timeTaken,
     links: it.links,
   }));

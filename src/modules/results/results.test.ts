@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import * as timeSpentMigration from '../../db/migrations/0007_run_time_spent.js';
+import * as plainLinksMigration from '../../db/migrations/0008_result_plain_links.js';
 
 let runCounter = 0;
 
@@ -237,19 +238,20 @@ describeEachDb('results', (t) => {
       expect(await countResults(t, runId)).toBe(0);
     });
 
-    it('answers 400 for a bad body: missing comment, unknown status or field, wrong types, negative time', async () => {
+    it('answers 400 for a bad body: missing status, unknown status or field, wrong types, negative time, bad link', async () => {
       const { code, tcases, runId } = await scenario(t);
       const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
       const bad: [unknown, string][] = [
-        [{ status: 'passed' }, '/comment'],
         [{ comment: '' }, '/status'],
         [{ status: 'green', comment: '' }, '/status'],
         [{ status: 'passed', comment: '', colour: 'red' }, '/colour'],
         [{ status: 'passed', comment: 5 }, '/comment'],
         [{ status: 'passed', comment: '', timeTaken: '5' }, '/timeTaken'],
         [{ status: 'passed', comment: '', timeTaken: -1 }, '/timeTaken'],
+        [{ status: 'passed', links: [{ url: 'https://x.test/1' }] }, '/links/0/text'],
+        [{ status: 'passed', links: [{ text: 'log' }] }, '/links/0/url'],
         [
-          { status: 'passed', comment: '', links: [{ url: 'https://x.test/1', text: 'x' }] },
+          { status: 'passed', links: [{ text: 'log', url: 'https://x.test/1', integrationId: '' }] },
           '/links/0/integrationId',
         ],
       ];
@@ -403,6 +405,49 @@ describeEachDb('results', (t) => {
     });
   });
 
+  describe('results without comment (D26)', () => {
+    it('stores a missing comment as "" on a single result, in a batch and in a group commit', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const single = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'passed',
+      });
+      expect(single.status, JSON.stringify(single.body)).toBe(201);
+      const batch = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[1].id, status: 'failed' },
+          { tcaseId: tcases[2].id, status: 'blocked', comment: '<b>kept</b>' },
+        ],
+      });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+      const together = await Promise.all(
+        tcases.map((c) =>
+          t.post(`/project/${code}/run/${runId}/tcase/${c.id}/result`, { status: 'skipped', timeTaken: 5 }),
+        ),
+      );
+      expect(together.map((r) => r.status)).toEqual([201, 201, 201]);
+
+      const stored = await t.db
+        .selectFrom('results')
+        .select(['id', 'status', 'comment'])
+        .where('run_id', '=', runId)
+        .orderBy('id')
+        .execute();
+      expect(stored.map((r) => [r.status, r.comment])).toEqual([
+        ['passed', ''],
+        ['failed', ''],
+        ['blocked', '<b>kept</b>'],
+        ['skipped', ''],
+        ['skipped', ''],
+        ['skipped', ''],
+      ]);
+      expect(stored[0].id).toBe(single.body.id);
+      expect(stored.slice(1, 3).map((r) => r.id)).toEqual(batch.body.ids);
+      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, skipped: 3 }));
+      const detail = await t.get(`/project/${code}/run/${runId}/tcase/${tcases[0].id}`);
+      expect(detail.body.results.map((r: { comment: string }) => r.comment)).toEqual(['', '']);
+    });
+  });
+
   describe('run timeSpent', () => {
     it('stays null until a result has a timeTaken, then adds up every result’s time, batches included', async () => {
       const { code, tcases, runId } = await scenario(t);
@@ -551,6 +596,174 @@ describeEachDb('results', (t) => {
         expect(res.body.details).toEqual([{ path, message: expect.stringMatching(message) }]);
       }
       expect(await countResults(t, runId)).toBe(0);
+    });
+    it('stores a plain link (no integrationId) with no integration and shows it without the integration keys', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      const integrationId = await linkedIntegration(project.id);
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'failed',
+        links: [
+          { text: 'CI log', url: 'https://ci.test/jobs/7/log' },
+          { integrationId, url: 'https://tracker.test/issues/12', text: 'Login broken' },
+        ],
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const stored = await t.db
+        .selectFrom('result_links')
+        .select(['integration_id', 'url', 'text', 'meta'])
+        .where('result_id', '=', res.body.id)
+        .orderBy('id')
+        .execute();
+      expect(stored).toEqual([
+        { integration_id: null, url: 'https://ci.test/jobs/7/log', text: 'CI log', meta: '{}' },
+        {
+          integration_id: integrationId,
+          url: 'https://tracker.test/issues/12',
+          text: 'Login broken',
+          meta: '{}',
+        },
+      ]);
+
+      const detail = await t.get(`/project/${code}/run/${runId}/tcase/${tcases[0].id}`);
+      expect(detail.status).toBe(200);
+      const [plain, tracked] = detail.body.results[0].links;
+      expect(plain).toEqual({
+        id: expect.any(Number),
+        resultId: res.body.id,
+        url: 'https://ci.test/jobs/7/log',
+        text: 'CI log',
+        meta: {},
+      });
+      expect(tracked).toMatchObject({
+        integrationId,
+        integration: { id: integrationId, type: 'tracker_a' },
+        url: 'https://tracker.test/issues/12',
+      });
+    });
+
+    it('takes plain links in a batch and through single results that arrive together (group commit)', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const batch = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[0].id, status: 'passed', links: [{ text: 'Job', url: 'http://ci.test/1' }] },
+          { tcaseId: tcases[1].id, status: 'failed', links: [{ text: '', url: 'https://ci.test/2' }] },
+        ],
+      });
+      expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+      const together = await Promise.all(
+        tcases.map((c, i) =>
+          t.post(`/project/${code}/run/${runId}/tcase/${c.id}/result`, {
+            status: 'passed',
+            links: [{ text: `Run ${i}`, url: `https://ci.test/run/${i}` }],
+          }),
+        ),
+      );
+      expect(together.map((r) => r.status)).toEqual([201, 201, 201]);
+      const stored = await t.db
+        .selectFrom('result_links')
+        .innerJoin('results', 'results.id', 'result_links.result_id')
+        .select(['result_links.integration_id', 'result_links.url', 'result_links.text'])
+        .where('results.run_id', '=', runId)
+        .orderBy('result_links.id')
+        .execute();
+      // Results that arrive together are written in arrival order, which the test does not control.
+      expect(stored.slice(0, 2)).toEqual([
+        { integration_id: null, url: 'http://ci.test/1', text: 'Job' },
+        { integration_id: null, url: 'https://ci.test/2', text: '' },
+      ]);
+      expect(stored.slice(2).sort((x, y) => x.url.localeCompare(y.url))).toEqual(
+        [0, 1, 2].map((i) => ({ integration_id: null, url: `https://ci.test/run/${i}`, text: `Run ${i}` })),
+      );
+    });
+
+    it('answers 400 naming the plain link for a url that is not absolute http(s) or too long, or a text too long', async () => {
+      const { code, tcases, runId } = await scenario(t);
+      const url = `/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`;
+      const long = `https://ci.test/${'a'.repeat(2048 - 'https://ci.test/'.length)}`;
+      const bad: [unknown, string][] = [
+        [{ text: 'x', url: 'javascript:alert(1)' }, '/links/0/url'],
+        [{ text: 'x', url: 'ftp://ci.test/log' }, '/links/0/url'],
+        [{ text: 'x', url: '/jobs/7' }, '/links/0/url'],
+        [{ text: 'x', url: '' }, '/links/0/url'],
+        [{ text: 'x', url: `${long}b` }, '/links/0/url'],
+        [{ text: 'x'.repeat(1025), url: 'https://ci.test/1' }, '/links/0/text'],
+        [{ text: 'x', url: 'https://ci.test/1', colour: 'red' }, '/links/0/colour'],
+      ];
+      for (const [link, path] of bad) {
+        const res = await t.post(url, { status: 'failed', links: [link] });
+        expect(res.status, JSON.stringify(link).slice(0, 80)).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+        expect(res.body.details[0].path).toBe(path);
+      }
+      const batch = await t.post(`/project/${code}/run/${runId}/result/batch`, {
+        items: [
+          { tcaseId: tcases[0].id, status: 'passed', links: [{ text: 'ok', url: 'https://ci.test/1' }] },
+          { tcaseId: tcases[1].id, status: 'passed', links: [{ text: 'bad', url: 'mailto:a@b.test' }] },
+        ],
+      });
+      expect(batch.status).toBe(400);
+      expect(batch.body.details).toEqual([
+        { path: '/items/1/links/0/url', message: expect.stringMatching(/http/) },
+      ]);
+      expect(await countResults(t, runId)).toBe(0);
+
+      // The limits themselves are accepted.
+      const edge = await t.post(url, { status: 'failed', links: [{ text: 'x'.repeat(1024), url: long }] });
+      expect(edge.status, JSON.stringify(edge.body)).toBe(201);
+    });
+
+    it('keeps plain links through migration 0008 down (which drops them) and up again', async () => {
+      const { project, code, tcases, runId } = await scenario(t);
+      const integrationId = await linkedIntegration(project.id);
+      const res = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'failed',
+        links: [
+          { integrationId, url: 'https://tracker.test/issues/1', text: 'Bug 1' },
+          { text: 'CI log', url: 'https://ci.test/log' },
+        ],
+      });
+      expect(res.status).toBe(201);
+      const linksOf = () =>
+        t.db
+          .selectFrom('result_links')
+          .select(['id', 'integration_id', 'url'])
+          .where('result_id', '=', res.body.id)
+          .orderBy('id')
+          .execute();
+      const before = await linksOf();
+
+      await plainLinksMigration.down(t.db);
+      // Down keeps the links to an integration, with their ids, and the column is required again.
+      expect(await linksOf()).toEqual([before[0]]);
+      await expect(
+        t.db
+          .insertInto('result_links')
+          .values({
+            tenant_id: t.tenantId,
+            result_id: res.body.id,
+            integration_id: null,
+            url: 'https://x.test',
+            text: '',
+            meta: '{}',
+          })
+          .execute(),
+      ).rejects.toThrow();
+
+      await plainLinksMigration.up(t.db);
+      expect(await linksOf()).toEqual([before[0]]);
+      const again = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
+        status: 'passed',
+        links: [{ text: 'CI log', url: 'https://ci.test/log2' }],
+      });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      const [link] = await t.db
+        .selectFrom('result_links')
+        .select(['id', 'integration_id'])
+        .where('result_id', '=', again.body.id)
+        .execute();
+      // Ids go on from where they were: the rebuilt table kept the high-water mark.
+      expect(link).toEqual({ id: expect.any(Number), integration_id: null });
+      expect(link.id).toBeGreaterThan(before[1].id);
     });
   });
 
@@ -704,7 +917,7 @@ describeEachDb('results', (t) => {
       const res = await t.post(`/project/${code}/run/${runId}/result/batch`, {
         items: [
           { tcaseId: tcases[0].id, status: 'passed', comment: '' },
-          { tcaseId: tcases[1].id, status: 'passed' },
+          { tcaseId: tcases[1].id, status: 'passed', comment: 5 },
         ],
       });
       expect(res.status).toBe(400);

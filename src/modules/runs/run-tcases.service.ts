@@ -173,21 +173,25 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     rows.map((r) => r.id),
   );
   const integrations = new Map<string, ResultLink['integration']>();
-  for (const id of new Set(links.map((l) => l.integration_id))) {
+  for (const id of new Set(links.flatMap((l) => l.integration_id ?? []))) {
     integrations.set(id, (await getLinkedIntegration(db, tenantId, projectId, id)) ?? null);
   }
   const linksByResult = new Map<number, ResultLink[]>();
   for (const l of links) {
     const list = linksByResult.get(l.result_id) ?? [];
-    list.push({
+    const link: ResultLink = {
       id: l.id,
       resultId: l.result_id,
-      integrationId: l.integration_id,
-      integration: integrations.get(l.integration_id) ?? null,
       url: l.url,
       text: l.text,
       meta: parseJson<Record<string, unknown>>(l.meta, {}),
-    });
+    };
+    // D24: a plain link has no integration, and its two keys are left out rather than null.
+    if (l.integration_id !== null) {
+      link.integrationId = l.integration_id;
+      link.integration = integrations.get(l.integration_id) ?? null;
+    }
+    list.push(link);
     linksByResult.set(l.result_id, list);
   }
   return rows.map((r): Result => ({

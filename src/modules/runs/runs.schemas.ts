@@ -243,22 +243,27 @@ export type RunTcaseListItem = Static<typeof RunTcaseListItem>;
 
 export const RunTcaseList = Type.Object({ tcases: Type.Array(RunTcaseListItem) });
 
-/** public-api.md "ResultLink". */
+/** public-api.md "ResultLink". A plain link (D24) has neither `integrationId` nor `integration`. */
 export const ResultLink = Type.Object({
   id: Type.Integer(),
   resultId: Type.Integer(),
-  integrationId: Type.String(),
-  integration: Type.Union(
-    [
-      Type.Object({
-        id: Type.String(),
-        name: Type.String(),
-        type: Type.String({ description: 'tracker_a, tracker_b or custom' }),
-        config: Type.Record(Type.String(), Type.Unknown()),
-      }),
-      Type.Null(),
-    ],
-    { description: 'null only when the integration was unlinked from the project since' },
+  integrationId: Type.Optional(Type.String({ description: 'left out for a plain link (D24)' })),
+  integration: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          id: Type.String(),
+          name: Type.String(),
+          type: Type.String({ description: 'tracker_a, tracker_b or custom' }),
+          config: Type.Record(Type.String(), Type.Unknown()),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'null only when the integration was unlinked from the project since; left out for a plain link (D24)',
+      },
+    ),
   ),
   url: Type.String(),
   text: Type.String(),
