@@ -54,9 +54,14 @@ export type FolderListQuery = Static<typeof FolderListQuery>;
 
 export const FolderList = Type.Object({
   total: Type.Integer(),
-  offset: Type.Optional(Type.Integer()),
-  limit: Type.Optional(Type.Integer()),
-  page: Type.Optional(Type.Integer({ description: 'deprecated: echoed only when sent' })),
+  offset: Type.Optional(Type.Integer({ description: 'present when offset, limit or page was sent (D12)' })),
+  limit: Type.Optional(Type.Integer({ description: 'present when offset, limit or page was sent (D12)' })),
+  page: Type.Optional(
+    Type.Integer({
+      description:
+        'the 1-based page offset and limit fall on; present when offset, limit or page was sent (D12)',
+    }),
+  ),
   data: Type.Array(Folder),
 });
 export type FolderList = Static<typeof FolderList>;

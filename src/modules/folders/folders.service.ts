@@ -75,6 +75,12 @@ function pagination(query: FolderListQuery): { offset: number; limit: number } |
   return { offset: offset ?? (page !== undefined ? (page - 1) * applied : 0), limit: applied };
 }
 
+/** The 1-based page the slice falls on; with limit 0 there are no pages, so a page that was sent stands. */
+function pageOf(slice: { offset: number; limit: number }, query: FolderListQuery): number {
+  if (slice.limit === 0) return query.offset === undefined ? (query.page ?? 1) : 1;
+  return Math.floor(slice.offset / slice.limit) + 1;
+}
+
 /**
  * Lists a project's folders (public-api.md "Folders"): D12 depth-first tree without pagination,
  * `search` (case-insensitive title substring), `sortField`/`sortOrder`, offset/limit/deprecated page.
@@ -103,15 +109,15 @@ export async function listFolders(
   }
   const total = rows.length;
   const slice = pagination(query);
-  const result: FolderList = { total, data: [] };
-  if (slice) {
-    result.offset = slice.offset;
-    result.limit = slice.limit;
-    rows = rows.slice(slice.offset, slice.offset + slice.limit);
-  }
-  if (query.page !== undefined) result.page = query.page;
-  result.data = rows.map(toFolder);
-  return result;
+  if (!slice) return { total, data: rows.map(toFolder) };
+  // D12 (revised): a paginated answer echoes all three; the official MCP server requires `page`.
+  return {
+    total,
+    offset: slice.offset,
+    limit: slice.limit,
+    page: pageOf(slice, query),
+    data: rows.slice(slice.offset, slice.offset + slice.limit).map(toFolder),
+  };
 }
 
 /** A folder of the project, or NOT_FOUND. */

@@ -56,30 +56,42 @@ describeEachDb('folders', (t) => {
       ]);
     });
 
-    it('applies offset and limit to the tree order and echoes them', async () => {
-      const { p, b1, a } = await treeProject();
+    it('applies offset and limit to the tree order and echoes them with the page they fall on (D12)', async () => {
+      const { p, b1, a, a2, a1 } = await treeProject();
       const res = await list(p.code, { offset: 1, limit: 2 });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ total: 5, offset: 1, limit: 2 });
-      expect(res.body).not.toHaveProperty('page');
+      expect(Object.keys(res.body).sort()).toEqual(['data', 'limit', 'offset', 'page', 'total']);
+      expect(res.body).toMatchObject({ total: 5, offset: 1, limit: 2, page: 1 });
       expect(res.body.data.map((f: { id: number }) => f.id)).toEqual([b1, a]);
+
+      const later = await list(p.code, { offset: 3, limit: 2 });
+      expect(later.body).toMatchObject({ total: 5, offset: 3, limit: 2, page: 2 });
+      expect(later.body.data.map((f: { id: number }) => f.id)).toEqual([a2, a1]);
     });
 
     it('answers only the total for limit=0', async () => {
       const { p } = await treeProject();
       const res = await list(p.code, { limit: 0 });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ total: 5, offset: 0, limit: 0, data: [] });
+      expect(res.body).toEqual({ total: 5, offset: 0, limit: 0, page: 1, data: [] });
+      // No page holds rows at limit 0: a page that was sent is echoed as sent.
+      expect((await list(p.code, { limit: 0, page: 3 })).body).toEqual({
+        total: 5,
+        offset: 0,
+        limit: 0,
+        page: 3,
+        data: [],
+      });
     });
 
     it('applies offset alone from that row on and reports the applied limit', async () => {
       const { p, a2, a1 } = await treeProject();
       const res = await list(p.code, { offset: 3 });
-      expect(res.body).toMatchObject({ total: 5, offset: 3, limit: 5000 });
+      expect(res.body).toMatchObject({ total: 5, offset: 3, limit: 5000, page: 1 });
       expect(res.body.data.map((f: { id: number }) => f.id)).toEqual([a2, a1]);
     });
 
-    it('supports the deprecated page: 1-based, page size 10 without limit, echoed, ignored when offset is set', async () => {
+    it('supports the deprecated page: 1-based, page size 10 without limit; offset wins and decides the page echoed', async () => {
       const p = await createProject(t);
       const names = Array.from({ length: 12 }, (_, i) => `F${String(i).padStart(2, '0')}`);
       const created = await bulk(
@@ -98,7 +110,7 @@ describeEachDb('folders', (t) => {
       expect(sized.body.data.map((f: { id: number }) => f.id)).toEqual(ids.slice(8, 12));
 
       const withOffset = await list(p.code, { page: 3, offset: 1, limit: 2 });
-      expect(withOffset.body).toMatchObject({ total: 12, offset: 1, limit: 2, page: 3 });
+      expect(withOffset.body).toMatchObject({ total: 12, offset: 1, limit: 2, page: 1 });
       expect(withOffset.body.data.map((f: { id: number }) => f.id)).toEqual(ids.slice(1, 3));
     });
 
@@ -163,6 +175,7 @@ describeEachDb('folders', (t) => {
         total: 0,
         offset: 0,
         limit: 5000,
+        page: 1,
         data: [],
       });
     });
