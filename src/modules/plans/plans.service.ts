@@ -49,7 +49,7 @@ async function planTitleConflict(
 /**
  * D20: creates a plan and all its runs in one transaction. Plan titles are unique within their milestone or
  * among plans without one (409); runs take exactly one query plan of `tcaseIds`, type static (default) or
- * static_struct (live is a 400), titles unique within the plan; every run gets the plan's milestone.
+ * static_struct (live is a 400), run titles unique within the plan (409, D10); every run gets the plan's milestone.
  */
 export async function createPlan(
   db: Db,
@@ -65,6 +65,7 @@ export async function createPlan(
   }
   if (input.runs.length === 0) errors.push({ path: '/runs', message: 'a test plan needs at least one run' });
   const seen = new Map<string, number>();
+  let clash: { title: string; first: number; second: number } | undefined;
   input.runs.forEach((run, i) => {
     const path = `/runs/${i}`;
     const { title: runTitle } = checkTitleAndDescription(run.title, run.description, path, errors);
@@ -77,12 +78,8 @@ export async function createPlan(
       });
     }
     const first = seen.get(runTitle);
-    if (first !== undefined) {
-      errors.push({
-        path: `${path}/title`,
-        message: `run title "${runTitle}" is already used by runs/${first} of this plan`,
-      });
-    } else seen.set(runTitle, i);
+    if (first === undefined) seen.set(runTitle, i);
+    else clash ??= { title: runTitle, first, second: i };
   });
   if (errors.length) throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
   if (input.milestoneId !== undefined)
@@ -105,6 +102,13 @@ export async function createPlan(
       `/runs/${i}`,
     );
     prepared.push({ ...ready, milestoneId });
+  }
+  // D10: titles are unique within a plan, so two runs of one title are a conflict (409), checked once the body
+  // is otherwise valid; no run exists yet, so the message names both by their index in the request.
+  if (clash) {
+    throw conflict(
+      `runs/${clash.first} and runs/${clash.second} are both titled "${clash.title}"; run titles are unique within a test plan`,
+    );
   }
   if ((await repo.findPlanIdByTitle(db, actor.tenantId, project.id, milestoneId ?? 0, title)) !== undefined) {
     throw await planTitleConflict(db, actor.tenantId, project.id, milestoneId, title);

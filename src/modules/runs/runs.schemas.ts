@@ -172,6 +172,7 @@ export const Run = Type.Object({
   ),
   isAutomated: Type.Boolean(),
   createdAt: Type.String(),
+  closed: Type.Boolean({ description: 'true once the run is closed (closedAt is set)' }),
   closedAt: nullable(Type.String()),
   closedByUserId: nullable(Type.Integer()),
 });

@@ -87,6 +87,8 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     timeSpent: row.time_spent,
     isAutomated: row.is_automated === 1,
     createdAt: row.created_at,
+    // The official clients' run type declares `closed` beside `closedAt`.
+    closed: row.closed_at !== null,
     closedAt: row.closed_at,
     closedByUserId: row.closed_by,
   };

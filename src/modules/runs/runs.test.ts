@@ -472,10 +472,12 @@ describeEachDb('runs', (t) => {
         timeSpent: null,
         isAutomated: true,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        closed: false,
         closedAt: null,
         closedByUserId: null,
       });
       const closed = res.body.runs.find((r: { id: number }) => r.id === closedRun);
+      expect(closed.closed).toBe(true);
       expect(closed.closedAt).toEqual(expect.any(String));
       expect(closed.closedByUserId).toBe(t.ownerId);
     });
