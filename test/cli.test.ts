@@ -212,6 +212,19 @@ describe('casebook command line [sqlite]', () => {
       suspendedAt: null,
     });
 
+    // Without --id, suspend and resume act on the default tenant, as `tenant features` does.
+    expect(json(await cli(url, 'tenant', 'suspend'))).toMatchObject({ id: 'default', suspended: true });
+    const suspended = await db.selectFrom('tenants').select(['id', 'suspended_at']).orderBy('id').execute();
+    expect(suspended).toEqual([
+      { id: 'default', suspended_at: expect.any(String) },
+      { id: 'other-co', suspended_at: null },
+    ]);
+    expect(json(await cli(url, 'tenant', 'resume'))).toMatchObject({
+      id: 'default',
+      suspended: false,
+      suspendedAt: null,
+    });
+
     const row = await db
       .selectFrom('tenants')
       .selectAll()

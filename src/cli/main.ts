@@ -27,7 +27,8 @@ const USAGE = `casebook <command> [options]
   key revoke --id KEY_ID [--tenant T]
   tenant create --id ID --name N [--host H]
   tenant list
-  tenant suspend --id ID | tenant resume --id ID
+  tenant suspend [--id ID] | tenant resume [--id ID]
+                                                   without --id: the default tenant, as for features
   tenant features [--id ID] --set advanced-auth=on|off
 
 Settings come from the environment (PORT, HOST, CASEBOOK_DATABASE_URL, CASEBOOK_DATA_DIR, ...); flags win.`;
@@ -183,7 +184,8 @@ async function run(argv: string[]): Promise<void> {
     case 'tenant suspend':
     case 'tenant resume':
       return withDb(config, async (db) =>
-        print(await tenants.setSuspended(db, need(values, 'id'), sub === 'suspend')),
+        // As `tenant features`: without --id, the tenant the other commands act on (default, or --tenant).
+        print(await tenants.setSuspended(db, values.id ?? tenantId, sub === 'suspend')),
       );
     case 'tenant features':
       return withDb(config, async (db) => {
