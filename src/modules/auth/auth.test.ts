@@ -311,7 +311,8 @@ describeEachDb('sign-in (D4)', (t) => {
   describe('D4: the Origin rule for cookie-authenticated writes', () => {
     const REFUSED = {
       code: 'FORBIDDEN',
-      message: 'writes signed in with the session cookie must come from the service itself (Origin or Referer)',
+      message:
+        'writes signed in with the session cookie must come from the service itself (Origin or Referer)',
     };
 
     it('answers 403 to a write that names another origin, or Origin: null, and changes nothing', async () => {
@@ -448,8 +449,11 @@ describeEachDb('sign-in (D4)', (t) => {
       const user = await userWithPassword(t);
       const { token } = (await login(t, { email: user.email, password: user.password })).body;
       expect(
-        (await withCookie(t, 'POST', '/api/auth/logout', token, { headers: { origin: 'https://evil.example' } }))
-          .status,
+        (
+          await withCookie(t, 'POST', '/api/auth/logout', token, {
+            headers: { origin: 'https://evil.example' },
+          })
+        ).status,
       ).toBe(403);
       expect((await t.post('/api/auth/logout', undefined, { key: null })).status).toBe(401);
     });
