@@ -117,7 +117,8 @@ const oauthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         db,
         await requestTenant(db, config, req),
         { clientId: req.body.client_id },
-        serviceAddress(config, req),
+        // D1: in multi-tenant mode the person approves at the tenant's own host, the one the CLI reached.
+        tenantAddress(config, req, req.hostname || null),
       ),
   );
 

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
-import { setSuspended } from '../tenants/tenants.service.js';
+import { createTenant, setSuspended } from '../tenants/tenants.service.js';
 
 const SITE = 'http://casebook.test';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -82,7 +82,8 @@ async function signIn(t: TestEnv, email: string, password: string, extra: Record
   return res.body.token as string;
 }
 
-const pending = (error: string) =>
+/** An OAuth error answer: the RFC's error and description, and D7's code beside them. */
+const oauthError = (error: string) =>
   expect.objectContaining({ error, error_description: expect.any(String), code: 'VALIDATION_FAILED' });
 
 const auditOf = (t: TestEnv, action: string, userId: number) =>
@@ -203,13 +204,13 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       wait(1);
       const fast = await poll(code.device_code);
       expect(fast.status).toBe(400);
-      expect(fast.body).toEqual(pending('slow_down'));
+      expect(fast.body).toEqual(oauthError('slow_down'));
       interval += 5;
       wait(code.interval);
-      expect((await poll(code.device_code)).body).toEqual(pending('slow_down'));
+      expect((await poll(code.device_code)).body).toEqual(oauthError('slow_down'));
       interval += 5;
       wait(interval);
-      expect((await poll(code.device_code)).body).toEqual(pending('authorization_pending'));
+      expect((await poll(code.device_code)).body).toEqual(oauthError('authorization_pending'));
 
       // 3. The person opens verification_uri_complete, signs in, sees the code and the client, approves.
       const path =
@@ -256,7 +257,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       const authorizationId = tokens.access_token.split('.')[1];
       // Single use: the device code gives tokens once.
       wait(interval);
-      expect((await poll(code.device_code)).body).toEqual(pending('invalid_grant'));
+      expect((await poll(code.device_code)).body).toEqual(oauthError('invalid_grant'));
 
       // 5. The access token is an API key of the person.
       const who = await me(tokens.access_token);
@@ -343,7 +344,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
         code: 'UNAUTHORIZED',
         message: 'API key revoked',
       });
-      expect((await refresh(again.body.refresh_token)).body).toEqual(pending('invalid_grant'));
+      expect((await refresh(again.body.refresh_token)).body).toEqual(oauthError('invalid_grant'));
       expect(await auditOf(t, 'oauth.authorization_revoked', user.id)).toEqual([
         {
           action: 'oauth.authorization_revoked',
@@ -389,7 +390,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       wait(15 * 60);
       const res = await poll(code.device_code);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(pending('expired_token'));
+      expect(res.body).toEqual(oauthError('expired_token'));
       const session = await signIn(t, user.email, password);
       const page = await browser(t, 'GET', `/device?user_code=${code.user_code}`, session);
       expect(page.status).toBe(410);
@@ -419,6 +420,18 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
           message: 'This code is not valid: check it against the one your device shows',
         });
       }
+    });
+
+    it("serves the page at the CLI's fallback address too (verification_uri?code=)", async () => {
+      const { user, password } = await person(t);
+      const session = await signIn(t, user.email, password);
+      const code = await start();
+      const page = await browser(t, 'GET', `/device?code=${code.user_code}`, session);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`data-user-code="${code.user_code}"`);
+      const entry = await t.app.inject({ method: 'GET', url: '/device' });
+      expect(entry.statusCode).toBe(200);
+      expect(entry.body).toContain('name="user_code"');
     });
 
     it('accepts the code typed in lower case and without the dash', async () => {
@@ -481,7 +494,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
         '/api/oauth/token',
         `grant_type=${encodeURIComponent(DEVICE_GRANT)}&client_id=qas-cli&device_code=${code.device_code}`,
       );
-      expect(waiting.body).toEqual(pending('authorization_pending'));
+      expect(waiting.body).toEqual(oauthError('authorization_pending'));
       await browser(t, 'POST', '/api/oauth/device/approve', session, { user_code: code.user_code });
       wait(code.interval);
       const granted = await form(
@@ -530,7 +543,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       for (const [body, error] of cases) {
         const res = await cli(t, 'POST', '/api/oauth/device/code', body);
         expect(res.status, JSON.stringify(body)).toBe(400);
-        expect(res.body).toEqual(pending(error));
+        expect(res.body).toEqual(oauthError(error));
         expect(res.body.message).toBe(res.body.error_description);
       }
       const token: [unknown, string][] = [
@@ -544,7 +557,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       for (const [body, error] of token) {
         const res = await cli(t, 'POST', '/api/oauth/token', body);
         expect(res.status, JSON.stringify(body)).toBe(400);
-        expect(res.body).toEqual(pending(error));
+        expect(res.body).toEqual(oauthError(error));
       }
     });
 
@@ -591,7 +604,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       });
       expect(del.statusCode).toBe(200);
       expect((await me(tokens.access_token)).status).toBe(401);
-      expect((await refresh(tokens.refresh_token)).body).toEqual(pending('invalid_grant'));
+      expect((await refresh(tokens.refresh_token)).body).toEqual(oauthError('invalid_grant'));
       expect(await auditOf(t, 'oauth.authorization_revoked', user.id)).toEqual([
         {
           action: 'oauth.authorization_revoked',
@@ -611,7 +624,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
         current = res.body;
       }
       wait(90 * 24 * 3600 + 1);
-      expect((await refresh(current.refresh_token)).body).toEqual(pending('invalid_grant'));
+      expect((await refresh(current.refresh_token)).body).toEqual(oauthError('invalid_grant'));
     });
 
     it('answers invalid_grant when refreshed with another client_id than its own', async () => {
@@ -621,7 +634,7 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
         client_id: 'other',
         refresh_token: tokens.refresh_token,
       });
-      expect(res.body).toEqual(pending('invalid_grant'));
+      expect(res.body).toEqual(oauthError('invalid_grant'));
       expect((await refresh(tokens.refresh_token)).status).toBe(200);
     });
   });
@@ -656,4 +669,36 @@ describeEachDb(
     });
   },
   { env: { CASEBOOK_PUBLIC_URL: '' } },
+);
+
+describeEachDb(
+  'qasphere auth login on a multi-tenant service',
+  (t) => {
+    it("answers check-tenant with the tenant's own host, by its id or its name", async () => {
+      await createTenant(t.db, { id: 'acme', name: 'Acme Corp', host: 'acme.example.com' });
+      for (const name of ['acme', 'Acme Corp']) {
+        const res = await cli(t, 'GET', `/api/check-tenant?name=${encodeURIComponent(name)}`, undefined, {
+          host: 'login.example.com',
+        });
+        expect(res.status, name).toBe(200);
+        expect(res.body).toEqual({ redirectUrl: 'http://acme.example.com/login', suspended: false });
+      }
+      const code = await cli(
+        t,
+        'POST',
+        '/api/oauth/device/code',
+        { client_id: 'qas-cli' },
+        { host: 'acme.example.com' },
+      );
+      expect(code.status).toBe(200);
+      expect(code.body.verification_uri).toBe('http://acme.example.com/device');
+      const stored = await t.db
+        .selectFrom('oauth_device_codes')
+        .select('tenant_id')
+        .where('device_code_hash', '=', sha256(code.body.device_code))
+        .executeTakeFirstOrThrow();
+      expect(stored.tenant_id).toBe('acme');
+    });
+  },
+  { env: { CASEBOOK_MULTI_TENANT: 'true' } },
 );
