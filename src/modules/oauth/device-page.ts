@@ -49,6 +49,7 @@ const decideForm = (
   view: service.DeviceCodeView,
 ) => `<p><strong>${esc(view.clientName)}</strong> asks to act as you on this service.</p>
 <p>Check that your device shows this code: <strong id="user-code">${esc(view.userCode)}</strong></p>
+<p>Approve only if you started this sign-in yourself, just now. If someone sent you this link, deny it.</p>
 <form id="decide" method="post" action="/device" data-user-code="${esc(view.userCode)}">
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button>

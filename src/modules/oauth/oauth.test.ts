@@ -221,6 +221,12 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       expect(anonymous.body).toContain('id="sign-in"');
       expect(anonymous.body).not.toContain('<script>');
       expect(anonymous.headers['content-security-policy']).toContain("script-src 'self'");
+      // An approve button must not be framed by another site (clickjacking).
+      expect(anonymous.headers['x-frame-options']).toBe('DENY');
+      const script = await t.app.inject({ method: 'GET', url: '/device.js' });
+      expect(script.statusCode).toBe(200);
+      expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+      expect(script.body).toContain("'/api/oauth/device/'");
       const session = await signIn(t, user.email, password);
       const shown = await browser(t, 'GET', path, session);
       expect(shown.status).toBe(200);
