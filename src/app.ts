@@ -9,6 +9,7 @@ import { validatorCompiler } from './http/validation.js';
 import { newUuid } from './lib/ids.js';
 import { sql } from 'kysely';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
+import { devicePageRoutes } from './modules/oauth/device-page.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 
@@ -118,6 +119,8 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
     },
     { prefix: '/api' },
   );
+  // The device sign-in's verification page (`qasphere auth login`), outside the APIs.
+  await app.register(devicePageRoutes);
 
   return app;
 }

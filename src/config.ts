@@ -9,6 +9,12 @@ export interface Config {
   dataDir: string;
   /** Absolute address clients use to reach the service (file URLs, links printed at first start). */
   publicUrl: string;
+  /**
+   * Whether CASEBOOK_PUBLIC_URL was set. When not, addresses handed to clients on other machines (the device
+   * sign-in's verification_uri, check-tenant's redirectUrl) are taken from the address the request came to:
+   * the derived `http://localhost:<port>` is unreachable from there.
+   */
+  publicUrlSet: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest accepted JSON body, in bytes (D8). */
   bodyLimit: number;
@@ -99,7 +105,11 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     throw new ConfigError(`CASEBOOK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const displayHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  const publicUrl = (env.CASEBOOK_PUBLIC_URL ?? `http://${displayHost}:${port}`).replace(/\/+$/, '');
+  const publicUrlSet = (env.CASEBOOK_PUBLIC_URL ?? '') !== '';
+  const publicUrl = (publicUrlSet ? env.CASEBOOK_PUBLIC_URL! : `http://${displayHost}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   try {
     new URL(publicUrl);
   } catch {
@@ -120,6 +130,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
     databaseUrl,
     dataDir,
     publicUrl,
+    publicUrlSet,
     logLevel,
     bodyLimit: intSetting('CASEBOOK_BODY_LIMIT', env.CASEBOOK_BODY_LIMIT, 32 * 1024 * 1024, 1024, 1024 ** 3),
     trustProxy: trustProxySetting(env.CASEBOOK_TRUST_PROXY),

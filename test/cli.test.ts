@@ -155,6 +155,9 @@ describe('casebook command line [sqlite]', () => {
           expiresAt: expires,
           revokedAt: null,
           lastUsedAt: null,
+          // A device sign-in (`qasphere auth login`) lists as kind 'device' with its client.
+          kind: 'key',
+          clientId: null,
         },
       ],
     });

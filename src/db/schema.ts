@@ -1,8 +1,9 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { AdminTables } from './tables/admin.js';
 import type { ExecutionTables } from './tables/execution.js';
 import type { FilesTables } from './tables/files.js';
 import type { RepositoryTables } from './tables/repository.js';
+import type { OAuthTables } from './tables/oauth.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -50,6 +51,10 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** 'key', or 'device': a device sign-in (`qasphere auth login`) whose secret rotates on refresh. */
+  kind: ColumnType<'key' | 'device', 'key' | 'device' | undefined, 'key' | 'device'>;
+  /** The OAuth client of a device sign-in; null for keys. */
+  client_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -315,4 +320,9 @@ export interface CoreTables {
   statuses: StatusesTable;
 }
 
-export type Database = CoreTables & RepositoryTables & FilesTables & ExecutionTables & AdminTables;
+export type Database = CoreTables &
+  RepositoryTables &
+  FilesTables &
+  ExecutionTables &
+  AdminTables &
+  OAuthTables;

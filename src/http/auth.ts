@@ -109,27 +109,56 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
 
 // ---- sessions (D4) ----
 
-/**
- * D4: the origins a cookie-authenticated write may come from: the configured public URL's, and in
- * multi-tenant mode the tenant's own host with the same scheme.
- */
-function trustedOrigins(config: Config, request: FastifyRequest): Set<string> {
-  const publicOrigin = new URL(config.publicUrl);
-  const origins = new Set([publicOrigin.origin]);
-  if (config.multiTenant && request.host) origins.add(`${publicOrigin.protocol}//${request.host}`);
-  return origins;
-}
-
-function requestOrigin(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== '' && origin !== 'null') return origin;
-  const referer = request.headers.referer;
-  if (typeof referer !== 'string' || referer === '') return undefined;
+/** An origin (`scheme://host[:port]`, default port left out, host in lower case); undefined when unparseable. */
+function originOf(url: string): string | undefined {
   try {
-    return new URL(referer).origin;
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * D4: the origins a cookie-authenticated write may come from: the configured public URL's, and the address the
+ * request was sent to (its scheme and Host). The second one is why a person who opens the service at
+ * `http://127.0.0.1:3000` or at its host name, while the public URL says `localhost`, can still write. It cannot
+ * be forged by another site: a browser sets Host to the address it connects to. `request.protocol` reads
+ * X-Forwarded-Proto only when the proxy is trusted (CASEBOOK_TRUST_PROXY), else the socket's own scheme.
+ */
+function ownOrigins(config: Config, request: FastifyRequest): Set<string> {
+  const publicUrl = new URL(config.publicUrl);
+  const origins = new Set([publicUrl.origin]);
+  if (!request.host) return origins;
+  const sentTo = originOf(`${request.protocol}://${request.host}`);
+  if (sentTo) origins.add(sentTo);
+  // D1: a tenant's own host name with the public URL's scheme, as before (TLS may end at an untrusted proxy).
+  const tenantHost = config.multiTenant ? originOf(`${publicUrl.protocol}//${request.host}`) : undefined;
+  if (tenantHost) origins.add(tenantHost);
+  return origins;
+}
+
+/**
+ * D4: whether a cookie-authenticated write may go ahead. A page of another site that makes the browser write
+ * names itself in Origin (or, from older browsers, Referer), or sends `Origin: null` (sandboxed frames,
+ * redirects across sites): those are refused. A write that carries neither header does not come from a page
+ * (browsers always send Origin on cross-site writes, and SameSite=Lax keeps the cookie off them anyway), so it
+ * is a program holding the cookie itself (the upload CLI's tests delete projects that way): allowed.
+ */
+function writeOriginAllowed(config: Config, request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  const referer = request.headers.referer;
+  let claimed: string | undefined;
+  if (typeof origin === 'string' && origin !== '') {
+    if (origin === 'null') return false;
+    claimed = origin;
+  } else if (typeof referer === 'string' && referer !== '') {
+    claimed = referer;
+  } else {
+    return true;
+  }
+  const named = originOf(claimed);
+  return named !== undefined && ownOrigins(config, request).has(named);
 }
 
 /** Authenticates a session cookie: 401 before 403 (suspended tenant, cross-site write, role too low). */
@@ -147,9 +176,8 @@ async function sessionActor(
   if (!check.ok) throw unauthorized(check.reason);
   if (check.tenantSuspended) throw forbidden('this tenant is suspended');
   if (!SAFE_METHODS.has(request.method)) {
-    // D4: a browser always names the page a write came from; another site's page must not write with our cookie.
-    const origin = requestOrigin(request);
-    if (!origin || !trustedOrigins(config, request).has(origin)) {
+    // D4: another site's page must not write with our cookie.
+    if (!writeOriginAllowed(config, request)) {
       throw forbidden(
         'writes signed in with the session cookie must come from the service itself (Origin or Referer)',
       );

@@ -21,6 +21,7 @@ import { customFieldsRoutes } from './custom-fields/custom-fields.routes.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -48,4 +49,4 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
 ];
 
 /** Route plugins of the web application's private API (extensions.md), under `/api`. */
-export const privateApiRoutes: FastifyPluginAsync[] = [authRoutes, projectsPrivateRoutes];
+export const privateApiRoutes: FastifyPluginAsync[] = [authRoutes, projectsPrivateRoutes, oauthRoutes];

@@ -82,8 +82,11 @@ export interface RouteRow {
   endsSession?: boolean;
 }
 
-/** Routes outside `/api/` that need no authentication: health checks and the API documentation. */
-export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs'];
+/**
+ * Routes outside `/api/` that need no authentication: health checks, the API documentation and the device
+ * sign-in's verification page (it signs the person in through the API, whose routes are rows here).
+ */
+export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/device'];
 
 const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
@@ -116,6 +119,13 @@ const newRun = (c: MatrixCtx, tcaseIds = [c.fx.tcaseId]) =>
   );
 
 const PASSWORD_NEW = 'another-password-123';
+
+/** A fresh device sign-in code (the CLI's first request). */
+const newUserCode = async (c: MatrixCtx): Promise<string> => {
+  const r = await c.asOwner('POST', '/api/oauth/device/code', { body: { client_id: 'qas-cli' } });
+  if (r.status !== 200) throw new Error(`fixture request failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.user_code;
+};
 
 export const ROUTE_TABLE: Record<string, RouteRow> = {
   // ---- web application (private API) ----
@@ -170,6 +180,44 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
     archived: 200,
+  },
+
+  // ---- device sign-in (`qasphere auth login`, RFC 8628) ----
+  'GET /api/check-tenant': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/check-tenant', query: { name: 'Default' } }),
+    ok: 200,
+  },
+  'POST /api/oauth/device/code': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/oauth/device/code', body: { client_id: 'qas-cli' } }),
+    ok: 200,
+  },
+  'POST /api/oauth/token': {
+    auth: 'public',
+    prepare: () => ({
+      path: '/api/oauth/token',
+      body: { grant_type: 'refresh_token', refresh_token: 'nope' },
+    }),
+    ok: 400,
+  },
+  'GET /api/oauth/device': {
+    auth: 'viewer',
+    prepare: async (c) => ({ path: '/api/oauth/device', query: { user_code: await newUserCode(c) } }),
+    ok: 200,
+  },
+  // Only a person signed in on the page approves or denies: a key (even the owner's) gets 403.
+  'POST /api/oauth/device/approve': {
+    auth: 'viewer',
+    prepare: async (c) => ({ path: '/api/oauth/device/approve', body: { user_code: await newUserCode(c) } }),
+    ok: 403,
+    session: 200,
+  },
+  'POST /api/oauth/device/deny': {
+    auth: 'viewer',
+    prepare: async (c) => ({ path: '/api/oauth/device/deny', body: { user_code: await newUserCode(c) } }),
+    ok: 403,
+    session: 200,
   },
 
   'GET /api/public/v0/openapi.json': { auth: 'public', prepare: () => ({ path: '/openapi.json' }), ok: 200 },

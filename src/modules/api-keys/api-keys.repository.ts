@@ -106,6 +106,8 @@ export const listKeys = (db: Db, tenantId: string, userId?: number) => {
       'k.expires_at',
       'k.revoked_at',
       'k.last_used_at',
+      'k.kind',
+      'k.client_id',
     ])
     .where('k.tenant_id', '=', tenantId);
   if (userId !== undefined) q = q.where('k.user_id', '=', userId);
@@ -127,4 +129,30 @@ export const findKey = (db: Db, tenantId: string, keyId: string) =>
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('id', '=', keyId)
+    .executeTakeFirst();
+
+/** A device sign-in's token pair was refreshed: its access secret and expiry move on (the old secret stops). */
+export const rotateKeySecret = (
+  db: Db,
+  tenantId: string,
+  keyId: string,
+  secretHash: string,
+  expiresAt: string,
+) =>
+  db
+    .updateTable('api_keys')
+    .set({ secret_hash: secretHash, expires_at: expiresAt })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+
+/** A key with the state of its user, for the device sign-in's refresh. */
+export const findKeyWithUser = (db: Db, tenantId: string, keyId: string) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .select(['k.id', 'k.user_id', 'k.kind', 'k.client_id', 'k.revoked_at', 'u.deactivated_at'])
+    .where('k.tenant_id', '=', tenantId)
+    .where('k.id', '=', keyId)
     .executeTakeFirst();

@@ -10,6 +10,13 @@ export const ApiKey = Type.Object({
   expiresAt: Type.Optional(Type.String()),
   revokedAt: Type.Optional(Type.String()),
   lastUsedAt: Type.Optional(Type.String()),
+  kind: Type.Union([Type.Literal('key'), Type.Literal('device')], {
+    description:
+      "`device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out",
+  }),
+  clientId: Type.Optional(
+    Type.String({ description: 'Of a device sign-in: the OAuth client (e.g. `qas-cli`)' }),
+  ),
 });
 
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKey) });

@@ -7,6 +7,7 @@ import { nowIso } from '../../lib/time.js';
 import { assertManages } from '../accounts/accounts.service.js';
 import * as users from '../users/users.service.js';
 import type { KnownProject } from '../projects/projects.service.js';
+import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './api-keys.repository.js';
 
 /** D5: keys whose name starts with this may only read the audit log. */
@@ -21,6 +22,66 @@ export interface ApiKeyInfo {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  kind: 'key' | 'device';
+  clientId: string | null;
+}
+
+/**
+ * A device sign-in (`qasphere auth login`): an API key row of kind 'device' whose secret is the OAuth access
+ * token's and rotates on every refresh (the oauth module holds the flow). Authentication reads it with the one
+ * statement it runs for every key; `expires_at` ends each access token.
+ */
+export async function createDeviceKey(
+  db: Db,
+  tenantId: string,
+  input: { userId: number; clientId: string; clientName: string; expiresAt: string },
+): Promise<{ id: string; key: string }> {
+  const id = newId(12);
+  const secret = newSecret(32);
+  await repo.insertKey(db, {
+    id,
+    tenant_id: tenantId,
+    user_id: input.userId,
+    name: input.clientName,
+    secret_hash: sha256(secret),
+    created_at: nowIso(),
+    expires_at: input.expiresAt,
+    revoked_at: null,
+    last_used_at: null,
+    kind: 'device',
+    client_id: input.clientId,
+  });
+  return { id, key: `${tenantId}.${id}.${secret}` };
+}
+
+/** A new access token for a device sign-in; the previous one stops at once. Undefined when it was revoked. */
+export async function rotateDeviceKey(
+  db: Db,
+  tenantId: string,
+  keyId: string,
+  expiresAt: string,
+): Promise<string | undefined> {
+  const secret = newSecret(32);
+  const done = await repo.rotateKeySecret(db, tenantId, keyId, sha256(secret), expiresAt);
+  return Number(done.numUpdatedRows) === 1 ? `${tenantId}.${keyId}.${secret}` : undefined;
+}
+
+/** A device sign-in as its refresh needs it: undefined when there is none. */
+export async function findDeviceKey(db: Db, tenantId: string, keyId: string) {
+  const row = await repo.findKeyWithUser(db, tenantId, keyId);
+  if (!row || row.kind !== 'device') return undefined;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    clientId: row.client_id ?? '',
+    revoked: row.revoked_at !== null,
+    userActive: row.deactivated_at === null,
+  };
+}
+
+/** Revokes a key; true when this call revoked it (false when it was revoked already). */
+export async function revokeKeyRow(db: Db, tenantId: string, keyId: string): Promise<boolean> {
+  return Number((await repo.revokeKey(db, tenantId, keyId, nowIso())).numUpdatedRows) === 1;
 }
 
 /** D2: `<tenantId>.<keyId>.<secret>`; only the secret's hash is stored, the whole key is returned once. */
@@ -123,6 +184,8 @@ export async function listApiKeys(db: Db, tenantId: string, userId?: number): Pr
     expiresAt: r.expires_at,
     revokedAt: r.revoked_at,
     lastUsedAt: r.last_used_at,
+    kind: r.kind,
+    clientId: r.client_id,
   }));
 }
 
@@ -149,6 +212,10 @@ export interface ApiKey {
   expiresAt?: string;
   revokedAt?: string;
   lastUsedAt?: string;
+  /** 'device': a device sign-in (`qasphere auth login`); its name is the client's. */
+  kind: 'key' | 'device';
+  /** Of a device sign-in: the OAuth client it was granted to. */
+  clientId?: string;
 }
 
 const toApiKey = (k: ApiKeyInfo): ApiKey => ({
@@ -161,6 +228,8 @@ const toApiKey = (k: ApiKeyInfo): ApiKey => ({
   ...(k.expiresAt ? { expiresAt: k.expiresAt } : {}),
   ...(k.revokedAt ? { revokedAt: k.revokedAt } : {}),
   ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt } : {}),
+  kind: k.kind,
+  ...(k.kind === 'device' && k.clientId ? { clientId: k.clientId } : {}),
 });
 
 /** One's own keys, or (admin endpoints) every key of the tenant or of one user. */
@@ -200,5 +269,14 @@ export async function revokeKeyAs(db: Db, actor: Actor, keyId: string, ownOnly: 
   if (key.user_id !== actor.userId) {
     assertManages(actor, await users.getUser(db, actor.tenantId, key.user_id), 'revoke API keys of');
   }
-  await repo.revokeKey(db, actor.tenantId, keyId, nowIso());
+  await db.transaction().execute(async (trx) => {
+    const revoked = await revokeKeyRow(trx, actor.tenantId, keyId);
+    // A device sign-in is an OAuth authorisation: its end is audited with the contract's own event.
+    if (revoked && key.kind === 'device') {
+      await recordAudit(trx, actor, 'oauth.authorization_revoked', {
+        client_id: key.client_id,
+        authorization_id: key.id,
+      });
+    }
+  });
 }

@@ -3,7 +3,7 @@ import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { userWithKey } from '../../../test/helpers/factories.js';
 import { sha256 } from '../../lib/crypto.js';
 
-const KEY_FIELDS = ['createdAt', 'id', 'name', 'restricted', 'userEmail', 'userId'];
+const KEY_FIELDS = ['createdAt', 'id', 'kind', 'name', 'restricted', 'userEmail', 'userId'];
 
 describeEachDb('API keys through the API (D2)', (t) => {
   describe('one’s own keys: /users/me/api-keys', () => {
@@ -55,6 +55,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
         restricted: true,
         createdAt: expect.any(String),
         expiresAt: expires,
+        kind: 'key',
       });
       expect(JSON.stringify(res.body)).not.toMatch(/secret|hash/i);
     });

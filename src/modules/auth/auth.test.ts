@@ -309,15 +309,27 @@ describeEachDb('sign-in (D4)', (t) => {
   });
 
   describe('D4: the Origin rule for cookie-authenticated writes', () => {
-    it('answers 403 to a write without Origin or Referer, or from another site, and changes nothing', async () => {
+    const REFUSED = {
+      code: 'FORBIDDEN',
+      message:
+        'writes signed in with the session cookie must come from the service itself (Origin or Referer)',
+    };
+
+    it('answers 403 to a write that names another origin, or Origin: null, and changes nothing', async () => {
       const user = await userWithPassword(t, 'admin');
       const { token } = (await login(t, { email: user.email, password: user.password })).body;
       const variants: Record<string, string>[] = [
-        {},
         { origin: 'https://evil.example' },
         { origin: 'null' },
+        // Origin wins over Referer: a foreign Origin is refused even beside our own Referer.
+        { origin: 'https://evil.example', referer: `${ORIGIN}/project` },
         { referer: 'https://evil.example/casebook.test/page' },
+        { referer: 'not a url' },
         { origin: 'http://casebook.test.evil.example' },
+        // The request's own address counts only with its own scheme and port.
+        { origin: 'https://casebook.test' },
+        { origin: 'http://localhost:8080', host: 'localhost:3000' },
+        { origin: 'http://evil.example', host: 'casebook.example' },
       ];
       for (const headers of variants) {
         const res = await withCookie(t, 'POST', '/project', token, {
@@ -325,16 +337,12 @@ describeEachDb('sign-in (D4)', (t) => {
           headers,
         });
         expect(res.status, JSON.stringify(headers)).toBe(403);
-        expect(res.body).toEqual({
-          code: 'FORBIDDEN',
-          message:
-            'writes signed in with the session cookie must come from the service itself (Origin or Referer)',
-        });
+        expect(res.body).toEqual(REFUSED);
       }
       expect((await t.get('/project/CSRF')).status).toBe(404);
     });
 
-    it('accepts a write whose Origin, or else Referer, is the service itself', async () => {
+    it('accepts a write whose Origin, or else Referer, is the public URL', async () => {
       const user = await userWithPassword(t, 'admin');
       const { token } = (await login(t, { email: user.email, password: user.password })).body;
       const byOrigin = await withCookie(t, 'POST', '/project', token, {
@@ -347,6 +355,42 @@ describeEachDb('sign-in (D4)', (t) => {
         headers: { referer: `${ORIGIN}/project/ORG1` },
       });
       expect(byReferer.status).toBe(201);
+    });
+
+    it('accepts a write from the address the request was sent to, though the public URL names another', async () => {
+      const user = await userWithPassword(t, 'admin');
+      const { token } = (await login(t, { email: user.email, password: user.password })).body;
+      // The person opened the service at its loopback address or at a host name (sent as Host; the test stays
+      // on loopback), while CASEBOOK_PUBLIC_URL says http://casebook.test.
+      const cases: [string, Record<string, string>][] = [
+        ['LOOP', { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' }],
+        ['NAME', { host: 'casebook.example.org', origin: 'http://casebook.example.org' }],
+        ['PORT', { host: 'Casebook.Example.org:80', origin: 'http://casebook.example.org' }],
+        ['REFR', { host: 'localhost:3000', referer: 'http://localhost:3000/project/LOOP' }],
+        // Behind a trusted proxy (the tests trust theirs) the scheme is the one the proxy was reached with.
+        ['PROX', { host: 'qa.example.org', 'x-forwarded-proto': 'https', origin: 'https://qa.example.org' }],
+      ];
+      for (const [code, headers] of cases) {
+        const res = await withCookie(t, 'POST', '/project', token, { body: { code, title: code }, headers });
+        expect(res.status, JSON.stringify(headers)).toBe(201);
+      }
+      expect((await t.get('/project/NAME')).status).toBe(200);
+    });
+
+    it('accepts a write that carries neither Origin nor Referer: a program, not a page', async () => {
+      const user = await userWithPassword(t, 'admin');
+      const { token } = (await login(t, { email: user.email, password: user.password })).body;
+      expect(
+        (await withCookie(t, 'POST', '/project', token, { body: { code: 'GONE', title: 'Gone' } })).status,
+      ).toBe(201);
+      // The upload CLI's own tests, exactly: DELETE with only the cookie.
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/project/GONE',
+        headers: { cookie: `session=${token}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect((await t.get('/project/GONE')).status).toBe(404);
     });
 
     it('does not ask API-key writes for an Origin', async () => {
@@ -404,7 +448,13 @@ describeEachDb('sign-in (D4)', (t) => {
     it('answers 403 to a cross-site sign-out and 401 without a session', async () => {
       const user = await userWithPassword(t);
       const { token } = (await login(t, { email: user.email, password: user.password })).body;
-      expect((await withCookie(t, 'POST', '/api/auth/logout', token)).status).toBe(403);
+      expect(
+        (
+          await withCookie(t, 'POST', '/api/auth/logout', token, {
+            headers: { origin: 'https://evil.example' },
+          })
+        ).status,
+      ).toBe(403);
       expect((await t.post('/api/auth/logout', undefined, { key: null })).status).toBe(401);
     });
 
