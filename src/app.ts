@@ -12,11 +12,14 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import { devicePageRoutes } from './modules/oauth/device-page.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
+import { ResultGroupCommit, type GroupCommitHooks } from './modules/results/results.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
+    resultGroupCommit: ResultGroupCommit;
   }
 }
 
@@ -25,6 +28,8 @@ export interface BuildAppOptions {
   db: Db;
   /** A pino destination for tests that read the log; defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /** Tests only: hooks of the group commit of single results (count its transactions, inject a fault). */
+  groupCommitHooks?: GroupCommitHooks;
 }
 
 /** Logs never carry credentials: the Authorization and Cookie headers and Set-Cookie are redacted. */
@@ -40,7 +45,12 @@ const REDACT = [
 ];
 
 /** Builds the whole HTTP application without listening: tests call `inject`, `main.ts` calls `listen`. */
-export async function buildApp({ config, db, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logStream,
+  groupCommitHooks,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -63,6 +73,7 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
 
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   app.setValidatorCompiler(validatorCompiler);
 
   // extensions.md: clients send `Content-Type: application/json` with an empty body on body-less POSTs.

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { authenticateApiKey } from '../src/modules/api-keys/api-keys.service.js';
+import { checkCredentials } from '../src/modules/users/users.service.js';
 import { createPostgresDatabase, POSTGRES_URL, type TestDatabase } from './helpers/databases.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -235,6 +236,146 @@ describe('casebook command line [sqlite]', () => {
       .executeTakeFirstOrThrow();
     expect(JSON.parse(row.features)).toEqual([]);
   });
+  it('prints the usage and exits 2 when no command is given, instead of starting a server', async () => {
+    const r = await cli(url);
+    failure(r, 2, /a command is required/);
+    expect(r.stderr).toContain('casebook <command>');
+  });
+
+  it('creates a tenant together with its owner, whose generated password is printed once and signs in', async () => {
+    const created = json(
+      await cli(
+        url,
+        'tenant',
+        'create',
+        '--id',
+        'acme',
+        '--name',
+        'Acme',
+        '--owner-email',
+        'boss@acme.example',
+      ),
+    );
+    expect(created).toMatchObject({
+      id: 'acme',
+      host: null,
+      owner: { email: 'boss@acme.example', name: 'Owner', role: 'owner', password: expect.any(String) },
+    });
+    const owner = await checkCredentials(db, 'acme', 'boss@acme.example', created.owner.password);
+    expect(owner).toMatchObject({ role: 'owner' });
+    // A given password is not echoed; a second owner is refused (ownership moves by transfer only).
+    const given = json(
+      await cli(
+        url,
+        'tenant',
+        'create',
+        '--id',
+        'beta',
+        '--name',
+        'Beta',
+        '--owner-email',
+        'b@beta.example',
+        '--owner-name',
+        'Bea',
+        '--owner-password',
+        'beta-password',
+      ),
+    );
+    expect(given.owner).toEqual({
+      id: expect.any(Number),
+      email: 'b@beta.example',
+      name: 'Bea',
+      role: 'owner',
+      avatar: null,
+      active: true,
+    });
+    const second = await cli(
+      url,
+      'user',
+      'create',
+      '--tenant',
+      'acme',
+      '--email',
+      'two@acme.example',
+      '--name',
+      'Two',
+      '--role',
+      'owner',
+    );
+    failure(second, 1, /exactly one owner/);
+    const owners = await db.selectFrom('users').select('email').where('tenant_id', '=', 'acme').execute();
+    expect(owners).toEqual([{ email: 'boss@acme.example' }]);
+  });
+
+  it('creates neither tenant nor owner when the owner is refused', async () => {
+    const r = await cli(
+      url,
+      'tenant',
+      'create',
+      '--id',
+      'gamma',
+      '--name',
+      'G',
+      '--owner-email',
+      'not-an-email',
+    );
+    failure(r, 1, /not a valid e-mail address/);
+    expect(await db.selectFrom('tenants').select('id').where('id', '=', 'gamma').execute()).toEqual([]);
+  });
+
+  it('gives a tenant made without an owner its first owner with user create --role owner', async () => {
+    json(await cli(url, 'tenant', 'create', '--id', 'delta', '--name', 'Delta'));
+    const owner = json(
+      await cli(
+        url,
+        'user',
+        'create',
+        '--tenant',
+        'delta',
+        '--email',
+        'd@delta.example',
+        '--name',
+        'Dee',
+        '--role',
+        'owner',
+        '--password',
+        'delta-password',
+      ),
+    );
+    expect(owner).toMatchObject({ email: 'd@delta.example', role: 'owner' });
+    expect(await checkCredentials(db, 'delta', 'd@delta.example', 'delta-password')).toMatchObject({
+      role: 'owner',
+    });
+  });
+
+  it('sets the host that picks a tenant, the default one included; refuses a taken host or one with a port', async () => {
+    expect(
+      json(await cli(url, 'tenant', 'set-host', '--id', 'default', '--host', 'Main.Example.com')),
+    ).toMatchObject({
+      id: 'default',
+      host: 'main.example.com',
+    });
+    const [taken, withPort, unknown] = await Promise.all([
+      cli(url, 'tenant', 'set-host', '--id', 'other-co', '--host', 'main.example.com'),
+      cli(url, 'tenant', 'set-host', '--id', 'default', '--host', 'acme.example.com:8080'),
+      cli(url, 'tenant', 'set-host', '--id', 'nope', '--host', 'nope.example.com'),
+    ]);
+    failure(taken, 1, /another tenant has host "main.example.com"/);
+    failure(withPort, 1, /is not a host name/);
+    failure(unknown, 1, /tenant "nope" not found/);
+    const hosts = await db
+      .selectFrom('tenants')
+      .select(['id', 'host'])
+      .where('host', 'is not', null)
+      .execute();
+    expect(hosts).toEqual(
+      expect.arrayContaining([
+        { id: 'default', host: 'main.example.com' },
+        { id: 'other-co', host: 'other.example.com' },
+      ]),
+    );
+    expect(hosts).toHaveLength(2);
+  });
 });
 
 describe.runIf(POSTGRES_URL)('casebook command line [postgres]', () => {
@@ -259,6 +400,22 @@ describe.runIf(POSTGRES_URL)('casebook command line [postgres]', () => {
     expect(await authenticateApiKey(database.db, 'default', key)).toMatchObject({
       ok: true,
       role: 'test-runner',
+    });
+  });
+
+  it('creates a tenant with its owner, who can sign in, and sets its host', async () => {
+    const url = database.url;
+    const created = json(
+      await cli(url, 'tenant', 'create', '--id', 'acme', '--name', 'Acme', '--owner-email', 'o@acme.example'),
+    );
+    expect(created.owner).toMatchObject({ role: 'owner', password: expect.any(String) });
+    expect(
+      await checkCredentials(database.db, 'acme', 'o@acme.example', created.owner.password),
+    ).toMatchObject({ role: 'owner' });
+    expect(
+      json(await cli(url, 'tenant', 'set-host', '--id', 'acme', '--host', 'acme.example')),
+    ).toMatchObject({
+      host: 'acme.example',
     });
   });
 });

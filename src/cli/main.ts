@@ -10,22 +10,27 @@ import * as accounts from '../modules/accounts/accounts.service.js';
 import * as keys from '../modules/api-keys/api-keys.service.js';
 import * as tenants from '../modules/tenants/tenants.service.js';
 import * as users from '../modules/users/users.service.js';
+import { newSecret } from '../lib/ids.js';
 
 const USAGE = `casebook <command> [options]
 
   serve [--port N] [--host H] [--database URL] [--workers N]
-                                                   run the server (default command); N processes share the
+                                                   run the server; N processes share the
                                                    port (default: one per core on PostgreSQL, 1 on SQLite)
   migrate [--database URL]                         bring the database schema up to date
   backup --to FILE [--database URL]                consistent copy of a SQLite database while it serves;
                                                    prints {"file", "bytes"} (PostgreSQL: use pg_dump)
   user create --email E --name N --role R [--password P] [--tenant T]
+                                                   --role owner only while the tenant has no owner
   user list [--tenant T]
   user reset-link --email E [--tenant T]           prints a one-hour password reset link
   key create --email E --name N [--expires ISO-DATE] [--tenant T]   prints {"key": "..."} once
   key list [--email E] [--tenant T]
   key revoke --id KEY_ID [--tenant T]
-  tenant create --id ID --name N [--host H]
+  tenant create --id ID --name N [--host H] [--owner-email E [--owner-name N] [--owner-password P]]
+                                                   with --owner-email also its owner; a generated password
+                                                   is printed once (owner.password)
+  tenant set-host --id ID --host H                 the host name that picks the tenant (multi-tenant mode)
   tenant list
   tenant suspend [--id ID] | tenant resume [--id ID]
                                                    without --id: the default tenant, as for features
@@ -48,6 +53,9 @@ const OPTIONS = {
   tenant: { type: 'string' },
   id: { type: 'string' },
   set: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'owner-name': { type: 'string' },
+  'owner-password': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -92,14 +100,17 @@ async function run(argv: string[]): Promise<void> {
     allowPositionals: true,
     strict: true,
   });
-  const [command = 'serve', sub] = positionals;
+  const [command, sub] = positionals;
   if (values.help || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // No command prints the usage rather than starting a server on every address (`serve` says so).
+  if (command === undefined) throw new UsageError('a command is required');
   const config = loadConfig(process.env, {
     port: values.port,
-    host: values.host,
+    // `--host` of the tenant commands names a tenant's host, not the address the server listens on.
+    host: command === 'serve' ? values.host : undefined,
     database: values.database,
     dataDir: values['data-dir'],
     workers: values.workers,
@@ -127,16 +138,20 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'user create':
-      return withTenantDb(config, tenantId, async (db) =>
+      return withTenantDb(config, tenantId, async (db) => {
+        const input = {
+          email: need(values, 'email'),
+          name: need(values, 'name'),
+          role: need(values, 'role'),
+          password: values.password,
+        };
+        // D3: the first owner of a tenant that has none; later ones are refused (transfer instead).
         print(
-          await users.createUser(db, tenantId, {
-            email: need(values, 'email'),
-            name: need(values, 'name'),
-            role: need(values, 'role'),
-            password: values.password,
-          }),
-        ),
-      );
+          input.role === 'owner'
+            ? await users.createFirstOwner(db, tenantId, input)
+            : await users.createUser(db, tenantId, input),
+        );
+      });
     case 'user list':
       return withTenantDb(config, tenantId, async (db) =>
         print({ users: await users.listUsers(db, tenantId) }),
@@ -170,14 +185,32 @@ async function run(argv: string[]): Promise<void> {
         print({ revoked: id });
       });
     case 'tenant create':
-      return withDb(config, async (db) =>
+      return withDb(config, async (db) => {
+        const input = { id: need(values, 'id'), name: need(values, 'name'), host: values.host };
+        const ownerEmail = values['owner-email'];
+        if (ownerEmail === undefined) {
+          if (values['owner-name'] !== undefined || values['owner-password'] !== undefined)
+            throw new UsageError('--owner-name and --owner-password need --owner-email');
+          return print(await tenants.createTenant(db, input));
+        }
+        // The tenant and its owner together or neither: a tenant without an owner is the gap this closes.
+        const generated = values['owner-password'] === undefined ? newSecret(12) : undefined;
         print(
-          await tenants.createTenant(db, {
-            id: need(values, 'id'),
-            name: need(values, 'name'),
-            host: values.host,
+          await db.transaction().execute(async (trx) => {
+            const tenant = await tenants.createTenant(trx, input);
+            const owner = await users.createFirstOwner(trx, tenant.id, {
+              email: ownerEmail,
+              name: values['owner-name'] ?? 'Owner',
+              password: values['owner-password'] ?? generated,
+            });
+            // A generated password is shown this once; one that was given is not echoed.
+            return { ...tenant, owner: generated ? { ...owner, password: generated } : owner };
           }),
-        ),
+        );
+      });
+    case 'tenant set-host':
+      return withDb(config, async (db) =>
+        print(await tenants.setHost(db, need(values, 'id'), need(values, 'host'))),
       );
     case 'tenant list':
       return withDb(config, async (db) => print({ tenants: await tenants.listTenants(db) }));

@@ -8,6 +8,7 @@ import { firstStart } from '../../src/bootstrap.js';
 import { DEFAULT_TENANT_ID } from '../../src/modules/tenants/tenants.service.js';
 import { getUserByEmail } from '../../src/modules/users/users.service.js';
 import { databaseTargets, type DatabaseTarget } from './databases.js';
+import type { GroupCommitHooks } from '../../src/modules/results/results.service.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -55,6 +56,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Options of the database, e.g. a query log to count statements. */
   db?: CreateDbOptions;
+  /** Hooks of the app's group commit of single results (count its transactions, inject a fault). */
+  groupCommitHooks?: GroupCommitHooks;
 }
 
 /**
@@ -83,7 +86,7 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
         await migrateToLatest(created.db);
         const first = await firstStart(created.db, config);
         if (!first) throw new Error('expected an empty database');
-        const app = await buildApp({ config, db: created.db });
+        const app = await buildApp({ config, db: created.db, groupCommitHooks: options.groupCommitHooks });
         const owner = await getUserByEmail(created.db, DEFAULT_TENANT_ID, 'owner@example.com');
         const request = async (method: string, url: string, o: RequestOptions = {}) => {
           const full =

@@ -10,7 +10,7 @@ import { RunParams, RunTcaseParams } from '../runs/runs.schemas.js';
 import * as service from './results.service.js';
 
 export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app;
+  const { db, resultGroupCommit } = app;
 
   app.post(
     '/project/:project/run/:run/tcase/:tcase/result',
@@ -30,6 +30,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .send(
           await service.recordResult(
             db,
+            resultGroupCommit,
             req.actor,
             req.params.project,
             req.params.run,

@@ -24,7 +24,7 @@ import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
 const MAX_DETAILS = 50;
 
 /** One result to record, its test case already named by `ref` (id, seq or legacy id). */
-interface ResultInput {
+export interface ResultInput {
   ref: string;
   /** Who records it: author, API key and isAutomated come from here (a group commit mixes callers). */
   by: Actor;
@@ -155,8 +155,10 @@ async function writeResults(
   what: string,
   /** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
   notInRun?: () => Error,
+  hooks?: GroupCommitHooks,
 ): Promise<Recorded> {
   return inTransaction(db, async (trx) => {
+    hooks?.onTransaction?.(items.length);
     const now = nowIso();
     if (!(await repo.lockOpenRun(trx, tenantId, run.id))) throw conflict('run is closed');
 
@@ -177,6 +179,7 @@ async function writeResults(
       errors.sort((a, b) => comparePaths(a.path, b.path));
       throw validationError(errors, what);
     }
+    if (hooks?.beforeWrite) for (const item of items) await hooks.beforeWrite(trx, item);
 
     return { ids: await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now) };
   });
@@ -327,6 +330,7 @@ function comparePaths(a: string, b: string): number {
  */
 export async function recordResult(
   db: Db,
+  group: ResultGroupCommit,
   actor: Actor,
   projectRef: string,
   runId: number,
@@ -350,14 +354,16 @@ export async function recordResult(
       throw validationError(errors, 'Invalid result');
     }
   }
-  return { id: await groupCommitFor(db).submit({ projectRef, runId, item }) };
+  const single = { projectRef, runId, item };
+  // Inside a transaction (tests) there is nothing to group with: the result is written there, directly.
+  return { id: db.isTransaction ? await recordAlone(db, single) : await group.submit(single) };
 }
 
 const notFoundInRun = (tcaseRef: string, runId: number) =>
   notFound(`test case "${tcaseRef}" not found in run ${runId}`);
 
 /** One single result in its own transaction, with every check and its answer (404, 403, 409). */
-async function recordAlone(db: Db, p: SingleResult): Promise<number> {
+async function recordAlone(db: Db, p: SingleResult, hooks?: GroupCommitHooks): Promise<number> {
   const { run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
   const notInRun = () => notFoundInRun(p.item.ref, run.id);
   const { ids } = await writeResults(
@@ -369,6 +375,7 @@ async function recordAlone(db: Db, p: SingleResult): Promise<number> {
     [],
     'Invalid result',
     notInRun,
+    hooks,
   );
   return ids[0];
 }
@@ -413,25 +420,41 @@ interface PendingResult extends SingleResult {
   reject: (err: unknown) => void;
 }
 
+/**
+ * Tests only, handed to the group commit when it is built (buildApp): what a test needs to see the grouping
+ * happen and to make one result's statements fail. The server never sets them.
+ */
+export interface GroupCommitHooks {
+  /** Told of every transaction that writes single results, with how many results it tries to write. */
+  onTransaction?: (results: number) => void;
+  /** Runs in the transaction before a result's rows are written; a throw there fails that result's statements. */
+  beforeWrite?: (trx: Db, item: ResultInput) => Promise<void>;
+}
+
 /** A group writes at most this many results in one transaction, so one commit never grows without bound. */
 const MAX_GROUP = 500;
 
 /**
- * Group commit for single results (issue 6): CI pipelines post results one by one from many connections,
- * and each alone would pay a transaction, the project and run lookups, the run's lock and ~10 statements.
- * Results that arrive while a commit is under way wait for the next one and are written together: one
- * transaction; per caller, project and run the access checks once (getRunForResults); per run one lock and
- * multi-row statements, in arrival order (the last result of a case decides its status, as if they had
- * come one after another). Each caller is answered only after the commit, so nothing acknowledged is
- * lost. A result that cannot be written with the others (an unknown or archived project, a closed run, a
- * case not in its run) is left out of the group and written alone afterwards (recordAlone), so its caller
- * gets the answer it would have had on its own while the rest of the group is not held up.
+ * Group commit for single results: CI pipelines post results one by one from many connections, and each
+ * alone would pay a transaction, the project and run lookups, the run's lock and ~10 statements. Results
+ * that arrive while a commit is under way wait for the next one and are written together: one transaction;
+ * per caller, project and run the access checks once (getRunForResults); per run one lock and multi-row
+ * statements, in arrival order (the last result of a case decides its status, as if they had come one after
+ * another). Each caller is answered only after the commit, so nothing acknowledged is lost. A result that
+ * cannot be written with the others (an unknown or archived project, a closed run, a case not in its run) is
+ * left out of the group and written alone afterwards (recordAlone), so its caller gets the answer it would
+ * have had on its own while the rest of the group is not held up.
+ *
+ * One per app (buildApp builds it with the database handle); it holds only the results waiting for a commit.
  */
-class ResultGroupCommit {
+export class ResultGroupCommit {
   private pending: PendingResult[] = [];
   private flushing = false;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly hooks: GroupCommitHooks = {},
+  ) {}
 
   submit(p: SingleResult): Promise<number> {
     return new Promise<number>((resolve, reject) => {
@@ -457,11 +480,31 @@ class ResultGroupCommit {
     let alone = group;
     if (group.length > 1) {
       let ids: (number | undefined)[];
+      let statementFailed = false;
       try {
-        ids = await inTransaction(this.db, (trx) => writeTogether(trx, group));
+        ids = await inTransaction(this.db, async (trx) => {
+          statementFailed = false; // a retried attempt starts afresh
+          this.hooks.onTransaction?.(group.length);
+          try {
+            return await writeTogether(trx, group, this.hooks);
+          } catch (err) {
+            statementFailed = true;
+            throw err;
+          }
+        });
       } catch (err) {
-        // A database error (a lost connection, perhaps during COMMIT): whether the group was kept is
-        // unknown, and writing it again could record results twice, so every caller gets the error.
+        if (statementFailed) {
+          // A statement failed (one caller's input the database refused, say): the transaction was rolled
+          // back and nothing of it is stored, so the group is written again in two halves, in arrival
+          // order, down to the one result that fails alone with its own error. One bad result among n
+          // costs about 2·log2(n) transactions, and the others are stored.
+          const half = Math.ceil(group.length / 2);
+          await this.writeGroup(group.slice(0, half));
+          await this.writeGroup(group.slice(half));
+          return;
+        }
+        // The failure came at COMMIT (a lost connection, say): whether the group was kept is unknown, and
+        // writing it again could record results twice, so every caller gets the error.
         for (const p of group) p.reject(err);
         return;
       }
@@ -474,7 +517,7 @@ class ResultGroupCommit {
     }
     for (const p of alone) {
       try {
-        p.resolve(await recordAlone(this.db, p));
+        p.resolve(await recordAlone(this.db, p, this.hooks));
       } catch (err) {
         p.reject(err);
       }
@@ -488,7 +531,11 @@ class ResultGroupCommit {
  * the case is not in the run) is left out, with `undefined` for its id: it is written alone afterwards, which
  * gives its caller the answer it would have had on its own (recordAlone).
  */
-async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | undefined)[]> {
+async function writeTogether(
+  trx: Db,
+  group: SingleResult[],
+  hooks: GroupCommitHooks,
+): Promise<(number | undefined)[]> {
   const ids: (number | undefined)[] = new Array<number | undefined>(group.length).fill(undefined);
   const keyOf = (p: SingleResult) => {
     const by = p.item.by;
@@ -527,6 +574,7 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | 
     );
     const kept = at.filter((i) => found.has(group[i].item.ref));
     if (kept.length === 0) continue;
+    if (hooks.beforeWrite) for (const i of kept) await hooks.beforeWrite(trx, group[i].item);
     const written = await applyResults(
       trx,
       tenantId,
@@ -541,16 +589,3 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | 
 }
 
 type RunRef = { id: number; type: string; projectId: string };
-
-const groupCommits = new WeakMap<Db, ResultGroupCommit>();
-
-/** The group commit of a database handle; inside a transaction (tests) results are written directly. */
-function groupCommitFor(db: Db): { submit: (p: SingleResult) => Promise<number> } {
-  if (db.isTransaction) return { submit: (p) => recordAlone(db, p) };
-  let gc = groupCommits.get(db);
-  if (!gc) {
-    gc = new ResultGroupCommit(db);
-    groupCommits.set(db, gc);
-  }
-  return gc;
-}

@@ -3,6 +3,8 @@ import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js'
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import * as timeSpentMigration from '../../db/migrations/0007_run_time_spent.js';
 import * as plainLinksMigration from '../../db/migrations/0008_result_plain_links.js';
+import { sql } from 'kysely';
+import type { GroupCommitHooks } from './results.service.js';
 
 let runCounter = 0;
 
@@ -281,127 +283,6 @@ describeEachDb('results', (t) => {
       await t.post('/settings/preferences/status', {
         statuses: [{ id: 'custom2', name: 'Flaky', color: 'purple', isActive: false }],
       });
-    });
-  });
-
-  // Single results that arrive together share one commit (results.service.ts, ResultGroupCommit).
-  describe('single results posted at the same time', () => {
-    it('records every one with its own author and key; each case shows its last result and the counters agree', async () => {
-      const { user, key, keyId } = await userWithKey(t, 'test-runner');
-      const project = await createProject(t, {}, [user.id]);
-      const tcases = await makeTcases(t, project.code, ['A', 'B', 'C', 'D']);
-      const runId = await makeRun(
-        t,
-        project.code,
-        tcases.map((c) => c.id),
-      );
-      const url = (id: string) => `/project/${project.code}/run/${runId}/tcase/${id}/result`;
-      // 40 results, four per case and status mixed, half from the owner and half from the runner.
-      const posts = Array.from({ length: 40 }, (_, i) => ({
-        tcase: tcases[i % 4].id,
-        status: ['failed', 'passed', 'blocked'][i % 3],
-        key: i % 2 === 0 ? undefined : key,
-      }));
-      const responses = await Promise.all(
-        posts.map((p) => t.post(url(p.tcase), { status: p.status, comment: '' }, { key: p.key })),
-      );
-      expect(responses.map((r) => r.status)).toEqual(posts.map(() => 201));
-      const ids = responses.map((r) => r.body.id as number);
-      expect(new Set(ids).size).toBe(40);
-      // Requests finish their checks in any order; whatever order they reached the database in, each case
-      // shows the status of its last result (highest id), and the counters agree with the cases.
-      const lastStatus = new Map<string, { id: number; status: string }>();
-      posts.forEach((p, i) => {
-        const seen = lastStatus.get(p.tcase);
-        if (!seen || seen.id < ids[i]) lastStatus.set(p.tcase, { id: ids[i], status: p.status });
-      });
-      const cases = await runTcases(t, project.code, runId);
-      const expected: Record<string, number> = { all: 4 };
-      for (const c of tcases) {
-        const status = lastStatus.get(c.id)!.status;
-        expect(cases.get(c.id)).toMatchObject({ status, isAutomated: true });
-        expected[status] = (expected[status] ?? 0) + 1;
-      }
-      expect((await getRun(t, project.code, runId)).statusCounts).toEqual(counts(expected));
-      expect(await countResults(t, runId)).toBe(40);
-
-      const stored = await t.db
-        .selectFrom('results')
-        .select(['id', 'author_id', 'api_key_id'])
-        .where('run_id', '=', runId)
-        .orderBy('id')
-        .execute();
-      expect(stored).toHaveLength(40);
-      for (const row of stored) {
-        const i = ids.indexOf(row.id);
-        expect(row.author_id).toBe(posts[i].key ? user.id : t.ownerId);
-        if (posts[i].key) expect(row.api_key_id).toBe(keyId);
-        else expect(row.api_key_id).not.toBe(keyId);
-      }
-    });
-
-    it('answers 404 only to the result whose case is not in the run and records the others beside it', async () => {
-      const { code, tcases, runId } = await scenario(t);
-      const outside = (await makeTcases(t, code, ['Not in the run']))[0];
-      const targets = [tcases[0].id, outside.id, tcases[1].id, tcases[2].id];
-      const responses = await Promise.all(
-        targets.map((id) =>
-          t.post(`/project/${code}/run/${runId}/tcase/${id}/result`, { status: 'blocked', comment: 'x' }),
-        ),
-      );
-      expect(responses.map((r) => r.status)).toEqual([201, 404, 201, 201]);
-      expect(responses[1].body).toMatchObject({
-        code: 'NOT_FOUND',
-        message: expect.stringContaining(outside.id),
-      });
-      expect(await countResults(t, runId)).toBe(3);
-      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, blocked: 3 }));
-    });
-
-    it('gives each caller its own answer (201, 409 closed run, 403 non-member, 404 unknown run) when they arrive together', async () => {
-      const { code, tcases, runId } = await scenario(t);
-      const closedRun = await makeRun(
-        t,
-        code,
-        tcases.map((c) => c.id),
-      );
-      expect((await t.post(`/project/${code}/run/${closedRun}/close`)).status).toBe(200);
-      const outsider = await userWithKey(t, 'test-runner'); // not a member of the project
-      const body = { status: 'passed', comment: '' };
-      const responses = await Promise.all([
-        t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, body),
-        t.post(`/project/${code}/run/${closedRun}/tcase/${tcases[0].id}/result`, body),
-        t.post(`/project/${code}/run/${runId}/tcase/${tcases[1].id}/result`, body, { key: outsider.key }),
-        t.post(`/project/${code}/run/999999/tcase/${tcases[1].id}/result`, body),
-        t.post(`/project/${code}/run/${runId}/tcase/${tcases[2].id}/result`, body),
-      ]);
-      expect(responses.map((r) => r.status)).toEqual([201, 409, 403, 404, 201]);
-      expect(responses[1].body.code).toBe('CONFLICT');
-      expect(responses[2].body.code).toBe('FORBIDDEN');
-      expect(responses[3].body.code).toBe('NOT_FOUND');
-      expect(await countResults(t, runId)).toBe(2);
-      expect(await countResults(t, closedRun)).toBe(0);
-      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
-    });
-
-    it('writes results for several runs at once, each into its own run', async () => {
-      const { code, tcases, runId } = await scenario(t);
-      const otherRun = await makeRun(
-        t,
-        code,
-        tcases.map((c) => c.id),
-      );
-      const responses = await Promise.all(
-        [runId, otherRun, runId, otherRun].map((r, i) =>
-          t.post(`/project/${code}/run/${r}/tcase/${tcases[i % 3].id}/result`, {
-            status: r === runId ? 'passed' : 'skipped',
-            comment: '',
-          }),
-        ),
-      );
-      expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-      expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
-      expect((await getRun(t, code, otherRun)).statusCounts).toEqual(counts({ all: 3, open: 1, skipped: 2 }));
     });
   });
 
@@ -1023,3 +904,208 @@ describeEachDb('results', (t) => {
     });
   });
 });
+
+/**
+ * What the app's group commit did: the number of results each of its transactions tried to write; and a
+ * comment whose result's statements fail (a query of a table that does not exist, so the database itself refuses).
+ */
+const groupCommit = { transactions: [] as number[], failingComment: undefined as string | undefined };
+const groupCommitHooks: GroupCommitHooks = {
+  onTransaction: (results) => groupCommit.transactions.push(results),
+  beforeWrite: async (trx, item) => {
+    if (item.comment === groupCommit.failingComment) await sql`select * from no_such_table`.execute(trx);
+  },
+};
+
+describeEachDb(
+  'results of single calls arriving together',
+  (t) => {
+    // Single results that arrive together share one commit (results.service.ts, ResultGroupCommit).
+    describe('single results posted at the same time', () => {
+      it('records every one with its own author and key; each case shows its last result and the counters agree', async () => {
+        const { user, key, keyId } = await userWithKey(t, 'test-runner');
+        const project = await createProject(t, {}, [user.id]);
+        const tcases = await makeTcases(t, project.code, ['A', 'B', 'C', 'D']);
+        const runId = await makeRun(
+          t,
+          project.code,
+          tcases.map((c) => c.id),
+        );
+        const url = (id: string) => `/project/${project.code}/run/${runId}/tcase/${id}/result`;
+        // 40 results, four per case and status mixed, half from the owner and half from the runner.
+        const posts = Array.from({ length: 40 }, (_, i) => ({
+          tcase: tcases[i % 4].id,
+          status: ['failed', 'passed', 'blocked'][i % 3],
+          key: i % 2 === 0 ? undefined : key,
+        }));
+        groupCommit.transactions = [];
+        const responses = await Promise.all(
+          posts.map((p) => t.post(url(p.tcase), { status: p.status, comment: '' }, { key: p.key })),
+        );
+        expect(responses.map((r) => r.status)).toEqual(posts.map(() => 201));
+        // They did share transactions: fewer transactions than results, and one wrote several at once.
+        expect(groupCommit.transactions.length).toBeLessThan(40);
+        expect(Math.max(...groupCommit.transactions)).toBeGreaterThan(1);
+        const ids = responses.map((r) => r.body.id as number);
+        expect(new Set(ids).size).toBe(40);
+        // Requests finish their checks in any order; whatever order they reached the database in, each case
+        // shows the status of its last result (highest id), and the counters agree with the cases.
+        const lastStatus = new Map<string, { id: number; status: string }>();
+        posts.forEach((p, i) => {
+          const seen = lastStatus.get(p.tcase);
+          if (!seen || seen.id < ids[i]) lastStatus.set(p.tcase, { id: ids[i], status: p.status });
+        });
+        const cases = await runTcases(t, project.code, runId);
+        const expected: Record<string, number> = { all: 4 };
+        for (const c of tcases) {
+          const status = lastStatus.get(c.id)!.status;
+          expect(cases.get(c.id)).toMatchObject({ status, isAutomated: true });
+          expected[status] = (expected[status] ?? 0) + 1;
+        }
+        expect((await getRun(t, project.code, runId)).statusCounts).toEqual(counts(expected));
+        expect(await countResults(t, runId)).toBe(40);
+
+        const stored = await t.db
+          .selectFrom('results')
+          .select(['id', 'author_id', 'api_key_id'])
+          .where('run_id', '=', runId)
+          .orderBy('id')
+          .execute();
+        expect(stored).toHaveLength(40);
+        for (const row of stored) {
+          const i = ids.indexOf(row.id);
+          expect(row.author_id).toBe(posts[i].key ? user.id : t.ownerId);
+          if (posts[i].key) expect(row.api_key_id).toBe(keyId);
+          else expect(row.api_key_id).not.toBe(keyId);
+        }
+      });
+
+      it('answers 404 only to the result whose case is not in the run and records the others beside it', async () => {
+        const { code, tcases, runId } = await scenario(t);
+        const outside = (await makeTcases(t, code, ['Not in the run']))[0];
+        const targets = [tcases[0].id, outside.id, tcases[1].id, tcases[2].id];
+        const responses = await Promise.all(
+          targets.map((id) =>
+            t.post(`/project/${code}/run/${runId}/tcase/${id}/result`, { status: 'blocked', comment: 'x' }),
+          ),
+        );
+        expect(responses.map((r) => r.status)).toEqual([201, 404, 201, 201]);
+        expect(responses[1].body).toMatchObject({
+          code: 'NOT_FOUND',
+          message: expect.stringContaining(outside.id),
+        });
+        expect(await countResults(t, runId)).toBe(3);
+        expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, blocked: 3 }));
+      });
+
+      it('gives each caller its own answer (201, 409 closed run, 403 non-member, 404 unknown run) when they arrive together', async () => {
+        const { code, tcases, runId } = await scenario(t);
+        const closedRun = await makeRun(
+          t,
+          code,
+          tcases.map((c) => c.id),
+        );
+        expect((await t.post(`/project/${code}/run/${closedRun}/close`)).status).toBe(200);
+        const outsider = await userWithKey(t, 'test-runner'); // not a member of the project
+        const body = { status: 'passed', comment: '' };
+        const responses = await Promise.all([
+          t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, body),
+          t.post(`/project/${code}/run/${closedRun}/tcase/${tcases[0].id}/result`, body),
+          t.post(`/project/${code}/run/${runId}/tcase/${tcases[1].id}/result`, body, { key: outsider.key }),
+          t.post(`/project/${code}/run/999999/tcase/${tcases[1].id}/result`, body),
+          t.post(`/project/${code}/run/${runId}/tcase/${tcases[2].id}/result`, body),
+        ]);
+        expect(responses.map((r) => r.status)).toEqual([201, 409, 403, 404, 201]);
+        expect(responses[1].body.code).toBe('CONFLICT');
+        expect(responses[2].body.code).toBe('FORBIDDEN');
+        expect(responses[3].body.code).toBe('NOT_FOUND');
+        expect(await countResults(t, runId)).toBe(2);
+        expect(await countResults(t, closedRun)).toBe(0);
+        expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
+      });
+
+      it('answers 500 only to the result whose statements fail and stores the others, across callers and projects', async () => {
+        const { user, key } = await userWithKey(t, 'test-runner');
+        const withRun = async () => {
+          const project = await createProject(t, {}, [user.id]);
+          const cases = await makeTcases(t, project.code, ['A', 'B', 'C']);
+          const run = await makeRun(
+            t,
+            project.code,
+            cases.map((c) => c.id),
+          );
+          return { code: project.code, tcases: cases, runId: run };
+        };
+        const { code, tcases, runId } = await withRun();
+        const other = await withRun();
+        const posts = Array.from({ length: 21 }, (_, i) => ({
+          url:
+            i % 3 === 2
+              ? `/project/${other.code}/run/${other.runId}/tcase/${other.tcases[i % 3].id}/result`
+              : `/project/${code}/run/${runId}/tcase/${tcases[i % 3].id}/result`,
+          comment: i === 10 ? 'fails in the database' : `innocent ${i}`,
+        }));
+        groupCommit.transactions = [];
+        groupCommit.failingComment = 'fails in the database';
+        let responses;
+        try {
+          responses = await Promise.all(
+            posts.map((p, i) =>
+              t.post(p.url, { status: 'passed', comment: p.comment }, { key: i % 2 ? key : undefined }),
+            ),
+          );
+        } finally {
+          groupCommit.failingComment = undefined;
+        }
+        expect(responses.map((r) => r.status)).toEqual(posts.map((_, i) => (i === 10 ? 500 : 201)));
+        expect(responses[10].body).toEqual({
+          code: 'INTERNAL',
+          message: expect.any(String),
+          requestId: responses[10].headers['x-request-id'],
+        });
+        // The failing result was tried in a group first (so the isolation was exercised, not bypassed).
+        expect(Math.max(...groupCommit.transactions)).toBeGreaterThan(1);
+        const stored = await t.db
+          .selectFrom('results')
+          .select('comment')
+          .where('run_id', 'in', [runId, other.runId])
+          .execute();
+        expect(stored.map((r) => r.comment).sort()).toEqual(
+          posts
+            .filter((_, i) => i !== 10)
+            .map((p) => p.comment)
+            .sort(),
+        );
+        expect(await countResults(t, runId)).toBe(13);
+        expect(await countResults(t, other.runId)).toBe(7);
+        expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
+        expect((await getRun(t, other.code, other.runId)).statusCounts).toEqual(
+          counts({ all: 3, open: 2, passed: 1 }),
+        );
+      });
+
+      it('writes results for several runs at once, each into its own run', async () => {
+        const { code, tcases, runId } = await scenario(t);
+        const otherRun = await makeRun(
+          t,
+          code,
+          tcases.map((c) => c.id),
+        );
+        const responses = await Promise.all(
+          [runId, otherRun, runId, otherRun].map((r, i) =>
+            t.post(`/project/${code}/run/${r}/tcase/${tcases[i % 3].id}/result`, {
+              status: r === runId ? 'passed' : 'skipped',
+              comment: '',
+            }),
+          ),
+        );
+        expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+        expect((await getRun(t, code, runId)).statusCounts).toEqual(counts({ all: 3, open: 1, passed: 2 }));
+        expect((await getRun(t, code, otherRun)).statusCounts).toEqual(
+          counts({ all: 3, open: 1, skipped: 2 }),
+        );
+      });
+    });
+  },
+  { groupCommitHooks },
+);

@@ -32,6 +32,15 @@ export function toTenant(row: repo.TenantRow): Tenant {
 }
 
 const TENANT_ID = /^[a-z][a-z0-9-]{1,31}$/;
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** D1: a tenant's host is matched against the request's host name, without port, in lower case. */
+function hostName(host: string): string {
+  const lower = host.trim().toLowerCase();
+  if (!HOST_NAME.test(lower))
+    throw badRequest(`"${host}" is not a host name (e.g. acme.casebook.example, no scheme or port)`, '/host');
+  return lower;
+}
 
 /** D6: a new tenant has every feature on; the command line can turn them off. */
 export async function createTenant(
@@ -49,7 +58,7 @@ export async function createTenant(
   const row: repo.TenantRow = {
     id: input.id,
     name: input.name.trim(),
-    host: input.host?.toLowerCase() ?? null,
+    host: input.host == null ? null : hostName(input.host),
     suspended_at: null,
     features: JSON.stringify([...FEATURES]),
     created_at: now,
@@ -76,6 +85,19 @@ export const listTenants = async (db: Db): Promise<Tenant[]> => (await repo.list
 /** D1: in multi-tenant mode the host name picks the tenant. */
 export async function findTenantIdByHost(db: Db, host: string): Promise<string | undefined> {
   return (await repo.findTenantByHost(db, host.toLowerCase()))?.id;
+}
+
+/** D1: the host name that picks the tenant in multi-tenant mode (the default tenant has none at first). */
+export async function setHost(db: Db, id: string, host: string): Promise<Tenant> {
+  const name = hostName(host);
+  await getTenant(db, id);
+  try {
+    await repo.updateTenant(db, id, { host: name, updated_at: nowIso() });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`another tenant has host "${name}"`);
+    throw err;
+  }
+  return getTenant(db, id);
 }
 
 /** D6: a suspended tenant gets 403 on every authenticated request. */

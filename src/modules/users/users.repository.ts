@@ -18,6 +18,18 @@ export const findUserByEmail = (db: Db, tenantId: string, email: string) =>
     .where('email_norm', '=', email.toLowerCase())
     .executeTakeFirst();
 
+/** Writes the tenant's row, which holds its lock (both databases) until the transaction ends. */
+export const lockTenant = (db: Db, tenantId: string, now: string) =>
+  db.updateTable('tenants').set({ updated_at: now }).where('id', '=', tenantId).execute();
+
+export const findOwner = (db: Db, tenantId: string) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('role', '=', 'owner')
+    .executeTakeFirst();
+
 export const listUsers = (db: Db, tenantId: string) =>
   db.selectFrom('users').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute();
 

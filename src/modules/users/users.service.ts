@@ -75,6 +75,25 @@ export async function createUser(
   }
 }
 
+/**
+ * D3: the owner of a tenant that has none yet (one made by `tenant create`); once there is an owner, ownership
+ * only moves by a transfer. The tenant's row is written first, which locks it on both databases, so two
+ * commands at once cannot both find no owner.
+ */
+export async function createFirstOwner(
+  db: Db,
+  tenantId: string,
+  input: Omit<CreateUserInput, 'role'>,
+): Promise<User> {
+  const work = async (trx: Db) => {
+    await repo.lockTenant(trx, tenantId, nowIso());
+    if (await repo.findOwner(trx, tenantId))
+      throw badRequest('a tenant has exactly one owner; transfer ownership instead', '/role');
+    return createUser(trx, tenantId, { ...input, role: 'owner' }, true);
+  };
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export async function getUser(db: Db, tenantId: string, id: number): Promise<User> {
   const row = await repo.findUser(db, tenantId, id);
   if (!row) throw notFound(`user ${id} not found`);
