@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/quick-results.ts`: a quick measurement of the hot path of issue 4 on SQLite (not a test).
+ * `npx tsx bench/quick-results.ts`: a quick measurement of the single-result hot path on SQLite (not a test).
  * Builds a file database with one static_struct run of 10,000 test cases (cases created through the
  * services, not HTTP, for speed), then prints the median time of
  *   - listing the run's cases: `GET /project/{p}/run/{id}/tcase` through `app.inject`, and

@@ -64,7 +64,7 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
   app.decorate('config', config);
   app.setValidatorCompiler(validatorCompiler);
 
-  // extensions.md: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
+  // docs/api-decisions.md#wire-rules: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   // D8: the API speaks JSON only; without this, a text/plain body reaches validation as a string (400, not 415).
   app.removeContentTypeParser('text/plain');

@@ -47,5 +47,5 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   apiKeysRoutes,
 ];
 
-/** Route plugins of the web application's private API (extensions.md), under `/api`. */
+/** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
 export const privateApiRoutes: FastifyPluginAsync[] = [authRoutes, projectsPrivateRoutes];

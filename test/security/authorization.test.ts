@@ -15,7 +15,7 @@ import {
 
 /**
  * The authorisation matrix: every route × every role × member / non-member × SIEM-LOG-ONLY key ×
- * suspended tenant × archived project → the status a client gets (D3, D5, D6, public-api.md
+ * suspended tenant × archived project → the status a client gets (D3, D5, D6, docs/api-decisions.md#archived-projects
  * Authentication). Routes come from the built application; their expectations from route-table.ts.
  */
 

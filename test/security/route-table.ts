@@ -12,7 +12,7 @@ import { uniqueProjectCode } from '../helpers/codes.js';
  * A row says:
  * - `auth`: the minimum role (D3), or `public` for routes outside authentication;
  * - `project`: the route works inside one project: non-admins must be members (D3); `write` routes
- *   answer 403 on an archived project (public-api.md Authentication 7);
+ *   answer 403 on an archived project (docs/api-decisions.md#archived-projects);
  * - `restricted`: SIEM-LOG-ONLY keys may call it (D5: only the audit log);
  * - `prepare`: builds a request that succeeds for an allowed caller (creating fresh resources when the
  *   call consumes them), and `ok` the status it answers; `archived` overrides what an owner gets when

@@ -35,7 +35,7 @@ export async function requestSource(app: FastifyInstance, req: FastifyRequest): 
 
 const PUBLIC = { access: { public: true } };
 
-/** The web application's private API (extensions.md), under `/api/auth`. */
+/** The web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api/auth`. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
   const secure = config.publicUrl.startsWith('https:');

@@ -14,7 +14,7 @@ import type { FileStorage } from './files.storage.js';
 /** Where bytes are kept and the absolute address files are served from; set once per process at start. */
 export interface FilesContext {
   storage: FileStorage;
-  /** `config.publicUrl`: file URLs are absolute (extensions.md §4). */
+  /** `config.publicUrl`: file URLs are absolute (docs/api-decisions.md#endpoints-beyond-the-public-api). */
   publicUrl: string;
 }
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SortOrder } from '../../http/schemas.js';
 
-/** extensions.md §2: `{id, projectId, parentId (0 = root), pos, title, comment ("" when none)}`. */
+/** docs/api-decisions.md#shapes: `{id, projectId, parentId (0 = root), pos, title, comment ("" when none)}`. */
 export const Folder = Type.Object({
   id: Type.Integer(),
   projectId: Type.String(),
@@ -12,7 +12,7 @@ export const Folder = Type.Object({
 });
 export type Folder = Static<typeof Folder>;
 
-/** Snake_case column names (public-api.md) and their camelCase spellings (extensions.md "Sorting"). */
+/** Snake_case column names and their camelCase spellings (docs/api-decisions.md#sorting). */
 export const FOLDER_SORT_FIELDS = {
   id: 'id',
   project_id: 'project_id',

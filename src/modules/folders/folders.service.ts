@@ -70,13 +70,13 @@ function compareBy(column: FolderSortColumn) {
 function pagination(query: FolderListQuery): { offset: number; limit: number } | undefined {
   const { offset, limit, page } = query;
   if (offset === undefined && limit === undefined && page === undefined) return undefined;
-  // public-api.md: page is ignored when offset is set; with page and no limit the page size is 10.
+  // docs/api-decisions.md#folders: page is ignored when offset is set; with page and no limit the page size is 10.
   const applied = limit ?? (page !== undefined && offset === undefined ? 10 : 5000);
   return { offset: offset ?? (page !== undefined ? (page - 1) * applied : 0), limit: applied };
 }
 
 /**
- * Lists a project's folders (public-api.md "Folders"): D12 depth-first tree without pagination,
+ * Lists a project's folders (docs/api-decisions.md#folders): D12 depth-first tree without pagination,
  * `search` (case-insensitive title substring), `sortField`/`sortOrder`, offset/limit/deprecated page.
  */
 export async function listFolders(
@@ -197,7 +197,7 @@ export async function folderPath(
 
 export const FOLDER_NAME_MAX = 255;
 
-/** public-api.md rule 6: the path is not empty, each name is 1-255 characters and not blank. */
+/** docs/api-decisions.md#folders: the path is not empty, each name is 1-255 characters and not blank. */
 function validatePaths(folders: { path: string[] }[], pointer: (i: number) => string): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
   folders.forEach(({ path }, i) => {
@@ -222,9 +222,9 @@ export interface UpsertOptions {
 }
 
 /**
- * Creates or updates folders by path (public-api.md "POST folder/bulk" rules 1-6): ids root→leaf per
+ * Creates or updates folders by path (docs/api-decisions.md#folders): ids root→leaf per
  * path; missing folders are created (pos = max sibling pos + 1); existing ones keep id, parent and pos;
- * only an existing leaf's comment changes, and null/absent keeps it (extensions.md §3). Idempotent,
+ * only an existing leaf's comment changes, and null/absent keeps it. Idempotent,
  * one transaction (joins the caller's), and safe against concurrent identical calls.
  */
 export async function upsertFolderPaths(

@@ -26,7 +26,7 @@ function toPlan(row: repo.PlanRow, runIds: number[]): Plan {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  // extensions.md §1: an optional scalar is left out rather than null.
+  // docs/api-decisions.md#response-shapes: an optional scalar is left out rather than null.
   if (row.milestone_id !== null) {
     plan.milestoneId = row.milestone_id;
     if (row.milestone_title !== null) plan.milestone = { id: row.milestone_id, title: row.milestone_title };

@@ -150,7 +150,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** extensions.md: the web application's private API (under `/api`); session cookie or API key. */
+/** docs/api-decisions.md#endpoints-beyond-the-public-api: the web application's private API (under `/api`); session cookie or API key. */
 export const projectsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   app.delete(

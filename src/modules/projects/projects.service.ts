@@ -181,7 +181,7 @@ export const allocateTcaseSeqs = (db: Db, projectId: string, count: number): Pro
 
 const projectMeta = (p: Project) => ({ project_id: p.id, project_code: p.code, project_title: p.title });
 
-/** Archives a project: it stays readable and every write to it is a 403 (public-api.md Auth 7); audit `archive_project` (D25). */
+/** Archives a project: it stays readable and every write to it is a 403 (docs/api-decisions.md#archived-projects); audit `archive_project` (D25). */
 export async function archiveProject(db: Db, actor: Actor, ref: string): Promise<Project> {
   return setArchived(db, actor, ref, true);
 }

@@ -26,7 +26,7 @@ function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] 
 }
 
 /**
- * Lists the test cases of a run as the run shows them (public-api.md "Run test cases"): no pagination;
+ * Lists the test cases of a run as the run shows them (docs/api-decisions.md#run-creation-by-the-uploader): no pagination;
  * `search`, `tags`/`tag`, `priorities`/`priority`, `cf_<name>` (AND across, OR within), `include=folder`,
  * `sortField` title|created_at with `sortOrder`, `limit`. Filters apply to the version the run shows.
  */
@@ -152,7 +152,7 @@ export async function listRunTcasesResponse(
   };
 }
 
-/** The folders the listed cases show, as embedded in a run test case (public-api.md "Folder"). */
+/** The folders the listed cases show, as embedded in a run test case (docs/api-decisions.md#shapes). */
 async function foldersOf(db: Db, tenantId: string, projectId: string, rows: { folder_id: number }[]) {
   const ids = [...new Set(rows.map((r) => r.folder_id))];
   const found = await listFoldersByIds(db, tenantId, projectId, ids);
@@ -193,7 +193,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
   return rows.map((r): Result => ({
     id: r.id,
     tcaseId: r.tcase_id,
-    tcaseVersion: String(r.tcase_version), // public-api.md types it as a string
+    tcaseVersion: String(r.tcase_version), // docs/api-decisions.md#response-shapes: a string
     authorId: r.author_id ?? 0,
     author:
       r.author_id !== null && r.author_email !== null
@@ -216,7 +216,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
 }
 
 /**
- * One test case of a run in the detail shape (public-api.md), by id, sequence number or legacy id: the
+ * One test case of a run in the detail shape (docs/api-decisions.md#shapes), by id, sequence number or legacy id: the
  * version the run shows (pinned, else the latest), folder and position as the run shows them, and its results.
  */
 export async function getRunTcase(

@@ -158,7 +158,7 @@ export function checkTitleAndDescription(
 
 /**
  * D16 and rule 4: every id must name a published standalone or filled test case of the project; a 400
- * names the offending ids by reason. Duplicates are dropped (extensions.md §3), first occurrence wins.
+ * names the offending ids by reason. Duplicates are dropped (docs/api-decisions.md#run-creation-by-the-uploader), first occurrence wins.
  */
 export async function assertSelectableTcaseIds(
   db: Db,
@@ -226,7 +226,7 @@ const filtersOf = (plan: QueryPlan) => ({
   priorities: plan.priorities,
 });
 
-/** public-api.md "Query plan": the union of the plans, each an AND of its filters (empty = unrestricted). */
+/** docs/api-decisions.md#query-plans: the union of the plans, each an AND of its filters (empty = unrestricted). */
 async function evaluatePlans(
   db: Db,
   tenantId: string,
@@ -236,7 +236,7 @@ async function evaluatePlans(
 ): Promise<string[]> {
   const out = new Set<string>();
   for (const plan of plans) {
-    // An explicit empty list selects nothing (extensions.md §3: an empty run), unlike an omitted one.
+    // An explicit empty list selects nothing (docs/api-decisions.md#query-plans: an empty run), unlike an omitted one.
     if (plan.tcaseIds !== undefined && plan.tcaseIds.length === 0) continue;
     const ids = await selectMatchingTcaseIds(
       db,
@@ -269,7 +269,7 @@ export interface RunInput extends RunRefsInput {
   queryPlans: QueryPlan[];
 }
 
-/** Validates a run body (public-api.md "POST run"; D9, D16, rule 4) and resolves its test cases. */
+/** Validates a run body (D9, D16, docs/api-decisions.md#run-types-and-propagation rule 4) and resolves its test cases. */
 export async function prepareRun(
   db: Db,
   tenantId: string,
@@ -394,7 +394,7 @@ async function insertStandaloneRun(
 
 // ---- endpoints ----
 
-/** Creates a run (public-api.md "POST run"): D10 titles, D16 drafts, D19 isAutomated, extensions §3 duplicates/empty. */
+/** Creates a run: D10 titles, D16 drafts, D19 isAutomated, docs/api-decisions.md#run-creation-by-the-uploader. */
 export async function createRun(
   db: Db,
   actor: Actor,
@@ -406,7 +406,7 @@ export async function createRun(
   return { id: await insertStandaloneRun(db, actor, project.id, run) };
 }
 
-/** Lists a project's runs, newest first, with `include` semantics of public-api.md (unlisted relations are null). */
+/** Lists a project's runs, newest first, with `include` semantics of docs/api-decisions.md#shapes (unlisted relations are null). */
 export async function listRuns(
   db: Db,
   actor: Actor,
@@ -435,7 +435,7 @@ export async function listPlanRuns(
 }
 
 /**
- * Clones a run (public-api.md "POST run/clone"): same type; live runs keep their query plans and reflect
+ * Clones a run (D9): same type; live runs keep their query plans and reflect
  * the test cases as they are now; every clone starts all open; a run in a plan cannot be cloned (D9: 400).
  */
 export async function cloneRun(

@@ -9,7 +9,7 @@ import {
   selectMatchingTcaseIds,
 } from './test-cases.service.js';
 
-// The service functions other modules (runs) rely on: contracts.md "test-cases.service".
+// The service functions other modules (runs) rely on.
 describeEachDb('test-cases service lookups', (t) => {
   describe('resolveTcaseRef', () => {
     it('finds a case by id, seq, zero-padded seq and legacy id, and answers undefined otherwise', async () => {

@@ -8,7 +8,7 @@ export type Priority = (typeof PRIORITIES)[number];
 export const TCASE_TYPES = ['standalone', 'template', 'filled'] as const;
 export type TcaseType = (typeof TCASE_TYPES)[number];
 
-/** Snake_case sort columns (extensions.md) and their camelCase spellings. */
+/** Snake_case sort columns (docs/api-decisions.md#sorting) and their camelCase spellings. */
 export const TCASE_SORT_FIELDS = {
   id: 'id',
   seq: 'seq',
@@ -40,7 +40,7 @@ export const TCASE_INCLUDES = [
 ] as const;
 export type TcaseInclude = (typeof TCASE_INCLUDES)[number];
 
-// ---- response shapes (extensions.md §2) ----
+// ---- response shapes (docs/api-decisions.md#shapes) ----
 
 export const SubStep = Type.Object({
   id: Type.Integer(),

@@ -83,7 +83,7 @@ const lockProject = (trx: Db, projectId: string) => allocateTcaseSeqs(trx, proje
 
 /**
  * Finds a test case of the project by id, seq (all digits, zero-padding allowed) or legacy id
- * (extensions.md §1). Deleted cases are found only with `includeDeleted` (runs keep their results).
+ * (docs/api-decisions.md#wire-rules). Deleted cases are found only with `includeDeleted` (runs keep their results).
  */
 export async function resolveTcaseRef(
   db: Db,
@@ -126,7 +126,7 @@ export interface SelectionPlan {
 /**
  * The runnable test cases of a query plan, in seq order: `standalone` and `filled` only, never drafts
  * (D16) or deleted ones. Folder filters include subfolders; an omitted or empty filter does not
- * restrict; filters combine with AND (public-api.md query plans). `onlyAmong` narrows to those ids.
+ * restrict; filters combine with AND (docs/api-decisions.md#query-plans). `onlyAmong` narrows to those ids.
  */
 export async function selectMatchingTcaseIds(
   db: Db,
@@ -217,7 +217,7 @@ function parseSort(field: string | undefined, order: 'asc' | 'desc' | undefined)
   return { column, order: order ?? ('asc' as const) };
 }
 
-/** extensions.md §1: offset wins over page; page = floor(offset/limit)+1, and 1 when limit is 0. */
+/** docs/api-decisions.md#pagination-envelope: offset wins over page; page = floor(offset/limit)+1, and 1 when limit is 0. */
 function pageWindow(q: { offset?: number; limit?: number; page?: number }) {
   const limit = q.limit ?? DEFAULT_LIMIT;
   const offset = q.offset ?? (q.page !== undefined ? (q.page - 1) * limit : 0);
@@ -241,7 +241,7 @@ async function customFilters(
   });
 }
 
-/** Lists a project's test cases: SQL filters (AND across, OR within), sorting and the full envelope (extensions.md §4). */
+/** Lists a project's test cases: SQL filters (AND across, OR within), sorting and the full envelope (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function listTestCases(
   db: Db,
   actor: Actor,
@@ -272,7 +272,7 @@ export async function listTestCases(
   return { total, offset, limit, page, data };
 }
 
-/** Counts a project's test cases; `recursive` counts the folders' subfolders too (extensions.md §4). */
+/** Counts a project's test cases; `recursive` counts the folders' subfolders too (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function countTestCases(
   db: Db,
   actor: Actor,
@@ -309,7 +309,7 @@ const ONE: TcaseInclude[] = [
   'parameterValues',
 ];
 
-/** One test case with every relation (extensions.md §4); `include` may add folder, path and project. */
+/** One test case with every relation (docs/api-decisions.md#endpoints-beyond-the-public-api); `include` may add folder, path and project. */
 export async function getTestCase(
   db: Db,
   actor: Actor,
@@ -342,7 +342,7 @@ export async function getTestCaseVersion(
 
 const MARKER = /^([A-Za-z0-9]+)-(\d+)$/;
 
-/** Looks test cases up by markers like `PRJ-007` (code in any case); unknown markers are absent (extensions.md §4). */
+/** Looks test cases up by markers like `PRJ-007` (code in any case); unknown markers are absent (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function findTestCasesBySeq(
   db: Db,
   actor: Actor,
@@ -894,7 +894,7 @@ async function materializeMany(
 }
 
 /**
- * Creates a standalone or template test case (extensions.md §4); a template's `parameterValues` each
+ * Creates a standalone or template test case (docs/api-decisions.md#endpoints-beyond-the-public-api); a template's `parameterValues` each
  * make one filled case. Seqs come from the project counter in the same transaction (gap-free, unique).
  */
 export async function createTestCase(
@@ -983,7 +983,7 @@ export async function createTestCase(
 
 /**
  * Creates standalone, published, medium-priority cases in the leaf of `folderPath`, which is created as
- * needed (extensions.md §4, the result uploader's `--create-tcases`); answers in request order.
+ * needed (docs/api-decisions.md#endpoints-beyond-the-public-api, the result uploader's `--create-tcases`); answers in request order.
  */
 export async function bulkCreateTestCases(
   db: Db,
@@ -1059,7 +1059,7 @@ async function commitVersion(
 const FILLED_ALLOWED = new Set(['priority']);
 
 /**
- * Updates the given fields (extensions.md §4): versioned changes make version n+1 (D15), folder, pos and
+ * Updates the given fields (docs/api-decisions.md#endpoints-beyond-the-public-api): versioned changes make version n+1 (D15), folder, pos and
  * isDraft do not; `isDraft: false` publishes and a published case cannot go back to draft (D16);
  * a template's edits reach its filled cases, and `parameterValues` replaces their set; filled cases
  * take only `priority`.
@@ -1156,7 +1156,7 @@ export async function updateTestCase(
   return { message: 'Test case updated' };
 }
 
-/** Brings a template's filled cases in line with it and applies `parameterValues` (extensions.md §4). */
+/** Brings a template's filled cases in line with it and applies `parameterValues` (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 async function updateFilled(
   trx: Db,
   actor: Actor,
