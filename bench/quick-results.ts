@@ -15,7 +15,7 @@ import { firstStart } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import type { Actor } from '../src/http/auth.js';
+import type { Actor } from '../src/auth/actor.js';
 import { createRun } from '../src/modules/runs/runs.service.js';
 import { DEFAULT_TENANT_ID } from '../src/modules/tenants/tenants.service.js';
 import { bulkCreateTestCases } from '../src/modules/test-cases/test-cases.service.js';

@@ -18,7 +18,7 @@ import { requirementsRoutes } from './requirements/requirements.routes.js';
 import { sharedStepsRoutes } from './shared-steps/shared-steps.routes.js';
 import { sharedPreconditionsRoutes } from './shared-preconditions/shared-preconditions.routes.js';
 import { customFieldsRoutes } from './custom-fields/custom-fields.routes.js';
-import { accountsRoutes } from './accounts/accounts.routes.js';
+import { accountsPrivateRoutes, accountsRoutes } from './accounts/accounts.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 
@@ -48,4 +48,8 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
-export const privateApiRoutes: FastifyPluginAsync[] = [authRoutes, projectsPrivateRoutes];
+export const privateApiRoutes: FastifyPluginAsync[] = [
+  authRoutes,
+  accountsPrivateRoutes,
+  projectsPrivateRoutes,
+];

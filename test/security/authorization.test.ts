@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/test-app.js';
 import { setSuspended } from '../../src/modules/tenants/tenants.service.js';
-import { atLeast, type Role } from '../../src/modules/users/roles.js';
+import { atLeast, type Role } from '../../src/auth/roles.js';
 import { collectRoutes } from './collect-routes.js';
 import { populateProject, type ProjectData } from './fixtures.js';
 import { clientFor, fullPath, makeUser, matrixContext } from './matrix.js';

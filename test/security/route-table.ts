@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../helpers/test-app.js';
 import type { Db } from '../../src/db/create-db.js';
-import type { Role } from '../../src/modules/users/roles.js';
+import type { Role } from '../../src/auth/roles.js';
 import type { ProjectData } from './fixtures.js';
 import { uniqueProjectCode } from '../helpers/codes.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ConfigurationsTable } from '../../db/schema.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest } from '../../errors.js';
 import { newOrderedId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';

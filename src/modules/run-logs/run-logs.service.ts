@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunLogsTable } from '../../db/tables/execution.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newOrderedId } from '../../lib/ids.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { JsonBody } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { listFoldersByIds } from '../folders/folders.service.js';

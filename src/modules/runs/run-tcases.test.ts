@@ -9,7 +9,7 @@ import {
   listRunTcases,
   updateTcase,
 } from '../../../test/helpers/run-factories.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import type { ListRunTcasesQuery } from './runs.schemas.js';
 import * as service from './run-tcases.service.js';
 import type { JsonBody } from '../../db/dialect.js';

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunsTable } from '../../db/tables/execution.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { parseJson } from '../../lib/json.js';
@@ -14,7 +14,7 @@ import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
 import { getTagsByIds } from '../tags/tags.service.js';
 import { selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
-import { atLeast } from '../users/roles.js';
+import { atLeast } from '../../auth/roles.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './runs.repository.js';
 import {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newTcaseId } from '../../lib/ids.js';

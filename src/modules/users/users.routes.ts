@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
-import { ROLES } from './roles.js';
+import { ROLES } from '../../auth/roles.js';
 import { getUser, listUsers } from './users.service.js';
 
 const Role = Type.String({ enum: [...ROLES] });
