@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { createContext, type AppContext } from './context.js';
 import type { Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Built once here and handed to the services that need it (context.ts). */
+    ctx: AppContext;
   }
 }
 
@@ -62,6 +65,7 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
 
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('ctx', createContext());
   app.setValidatorCompiler(validatorCompiler);
 
   // docs/api-decisions.md#wire-rules: clients send `Content-Type: application/json` with an empty body on body-less POSTs.

@@ -24,7 +24,7 @@ const write = { access: { minRole: 'test-runner' as const } };
 // Static paths (count, seq, bulk; folders and folder/bulk belong to the folders module) are matched
 // before `/tcase/:id` by the router, so they never read as a test-case id.
 export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app;
+  const { db, ctx } = app;
 
   app.get(
     '/project/:project/tcase',
@@ -81,7 +81,11 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.bulkCreateTestCases(db, req.actor, req.params.project, req.body)),
+      reply
+        .code(201)
+        .send(
+          await service.bulkCreateTestCases(db, req.actor, req.params.project, req.body, ctx.tcasesChanged),
+        ),
   );
 
   app.post(
@@ -97,7 +101,9 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.createTestCase(db, req.actor, req.params.project, req.body)),
+      reply
+        .code(201)
+        .send(await service.createTestCase(db, req.actor, req.params.project, req.body, ctx.tcasesChanged)),
   );
 
   app.get(
@@ -142,7 +148,8 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MessageBody, ...errorResponses },
       },
     },
-    async (req) => service.updateTestCase(db, req.actor, req.params.project, req.params.id, req.body),
+    async (req) =>
+      service.updateTestCase(db, req.actor, req.params.project, req.params.id, req.body, ctx.tcasesChanged),
   );
 
   app.delete(
@@ -156,6 +163,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MessageBody, ...errorResponses },
       },
     },
-    async (req) => service.deleteTestCase(db, req.actor, req.params.project, req.params.id),
+    async (req) =>
+      service.deleteTestCase(db, req.actor, req.params.project, req.params.id, ctx.tcasesChanged),
   );
 };
