@@ -65,7 +65,7 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
 
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('ctx', createContext());
+  app.decorate('ctx', createContext(config));
   app.setValidatorCompiler(validatorCompiler);
 
   // docs/api-decisions.md#wire-rules: clients send `Content-Type: application/json` with an empty body on body-less POSTs.

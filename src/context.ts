@@ -1,3 +1,7 @@
+import path from 'node:path';
+import type { Config } from './config.js';
+import type { FilesContext } from './modules/files/files.service.js';
+import { LocalDiskStorage } from './modules/files/files.storage.js';
 import { onTcasesChanged } from './modules/runs/propagation.service.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 
@@ -9,8 +13,16 @@ import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 export interface AppContext {
   /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation.service.ts). */
   tcasesChanged: TcasesChanged;
+  /** Where uploads are kept and the absolute address files are served from. */
+  files: FilesContext;
 }
 
-export function createContext(): AppContext {
-  return { tcasesChanged: onTcasesChanged };
+export function createContext(config: Config): AppContext {
+  return {
+    tcasesChanged: onTcasesChanged,
+    files: {
+      storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+      publicUrl: config.publicUrl,
+    },
+  };
 }

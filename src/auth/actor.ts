@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+import type { ProjectsTable } from '../db/schema.js';
 import type { Role } from './roles.js';
 
 /** Who is calling: passed to every service that needs to know. */
@@ -10,4 +12,17 @@ export interface Actor {
   via: 'key' | 'session';
   ip: string;
   userAgent: string;
+  /**
+   * What authentication already read of the project a read request names (the API-key statement joins it):
+   * the request's first resolveProject uses it instead of a statement of its own, and clears it.
+   */
+  knownProject?: KnownProject;
+}
+
+/** A project a request names, read with the request's key (authenticateApiKey): row undefined when there is none. */
+export interface KnownProject {
+  ref: string;
+  row: Selectable<ProjectsTable> | undefined;
+  /** Whether the caller is a member of it (D3). */
+  member: boolean;
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ProjectsTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../auth/actor.js';
+import type { Actor, KnownProject } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, forbidden, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newUuid } from '../../lib/ids.js';
@@ -38,22 +38,13 @@ export async function listProjects(db: Db, actor: Actor): Promise<Project[]> {
   return rows.map(toProject);
 }
 
-/** A project a request names, read with the request's key (authenticateApiKey): row undefined when there is none. */
-export interface KnownProject {
-  ref: string;
-  row: Selectable<ProjectsTable> | undefined;
-  /** Whether the caller is a member of it (D3). */
-  member: boolean;
-}
-
-const knownProjects = new WeakMap<Actor, KnownProject>();
-
 /**
- * Hands resolveProject what authentication read of the project the request names, so that a read needs no
- * statement of its own. Used at most once: the first resolveProject of the request takes it away, whatever it asks.
+ * Hands resolveProject what authentication read of the project the request names (Actor.knownProject), so that
+ * a read needs no statement of its own. Used at most once: the first resolveProject of the request takes it
+ * away, whatever it asks.
  */
 export function rememberProject(actor: Actor, project: KnownProject): void {
-  knownProjects.set(actor, project);
+  actor.knownProject = project;
 }
 
 /**
@@ -67,9 +58,9 @@ function takeKnownProject(
   ref: string,
   options: ResolveOptions,
 ): KnownProject | undefined {
-  const known = knownProjects.get(actor);
+  const known = actor.knownProject;
   if (known === undefined) return undefined;
-  knownProjects.delete(actor);
+  actor.knownProject = undefined;
   return known.ref === ref && !options.write && !db.isTransaction ? known : undefined;
 }
 

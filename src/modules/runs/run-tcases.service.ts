@@ -6,6 +6,7 @@ import { parseJson } from '../../lib/json.js';
 import { listFoldersByIds } from '../folders/folders.service.js';
 import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
+import type { FilesContext } from '../files/files.service.js';
 import { getTcaseAtVersion } from '../test-cases/test-cases.service.js';
 import * as repo from './runs.repository.js';
 import {
@@ -221,6 +222,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
  */
 export async function getRunTcase(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   runId: number,
@@ -230,7 +232,7 @@ export async function getRunTcase(
   const row = await repo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
   if (!row) throw notFound(`test case "${ref}" not found in run ${run.id}`);
   const version = row.pinned_version ?? row.latest_version;
-  const tcase = await getTcaseAtVersion(db, actor.tenantId, row.tcase_id, version);
+  const tcase = await getTcaseAtVersion(db, files, actor.tenantId, row.tcase_id, version);
   return {
     id: tcase.id,
     version,

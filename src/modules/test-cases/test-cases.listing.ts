@@ -16,6 +16,7 @@ import {
   type TcaseInclude,
   type TcaseListQuery,
 } from './test-cases.schemas.js';
+import type { FilesContext } from '../files/files.service.js';
 import { toTcases } from './test-cases.view.js';
 import { DEFAULT_LIMIT, customFieldIdsBySystemName } from './test-cases.common.js';
 import { findByRef } from './test-cases.lookups.js';
@@ -73,6 +74,7 @@ async function customFilters(
 /** Lists a project's test cases: SQL filters (AND across, OR within), sorting and the full envelope (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function listTestCases(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   query: TcaseListQuery,
@@ -97,7 +99,7 @@ export async function listTestCases(
     limit === 0 || offset >= total
       ? []
       : await repo.listTcases(db, actor.tenantId, project.id, filter, sort, offset, limit);
-  const data = await toTcases(db, actor.tenantId, rows, { include, project });
+  const data = await toTcases(db, actor.tenantId, rows, { include, project, files });
   return { total, offset, limit, page, data };
 }
 
@@ -146,6 +148,7 @@ const ONE: TcaseInclude[] = [
 /** One test case with every relation (docs/api-decisions.md#endpoints-beyond-the-public-api); `include` may add folder, path and project. */
 export async function getTestCase(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   ref: string,
@@ -154,13 +157,14 @@ export async function getTestCase(
   const project = await resolveProject(db, actor, projectRef);
   const row = await requireTcase(db, actor.tenantId, project, ref);
   const inc = new Set([...ONE, ...parseIncludes(include)]);
-  const [tcase] = await toTcases(db, actor.tenantId, [row], { include: inc, project });
+  const [tcase] = await toTcases(db, actor.tenantId, [row], { include: inc, project, files });
   return tcase;
 }
 
 /** An old (or the latest) version of a test case, as it was (D15). */
 export async function getTestCaseVersion(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   ref: string,
@@ -170,7 +174,7 @@ export async function getTestCaseVersion(
   const row = await requireTcase(db, actor.tenantId, project, ref);
   const [at] = await repo.listCasesAtVersions(db, actor.tenantId, [{ tcaseId: row.id, version }]);
   if (!at) throw notFound(`test case ${project.code}-${row.seq} has no version ${version}`);
-  const [tcase] = await toTcases(db, actor.tenantId, [at], { include: new Set(ONE), project });
+  const [tcase] = await toTcases(db, actor.tenantId, [at], { include: new Set(ONE), project, files });
   return tcase;
 }
 
@@ -179,6 +183,7 @@ const MARKER = /^([A-Za-z0-9]+)-(\d+)$/;
 /** Looks test cases up by markers like `PRJ-007` (code in any case); unknown markers are absent (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function findTestCasesBySeq(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   body: SeqLookupBody,
@@ -209,6 +214,6 @@ export async function findTestCasesBySeq(
           0,
           pageIds.length,
         );
-  const data = await toTcases(db, actor.tenantId, rows, { include: new Set(), project });
+  const data = await toTcases(db, actor.tenantId, rows, { include: new Set(), project, files });
   return { total: found.length, offset, limit, page, data };
 }

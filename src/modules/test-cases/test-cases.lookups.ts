@@ -4,6 +4,7 @@ import { subtreeFolderIds } from '../folders/folders.service.js';
 import * as repo from './test-cases.repository.js';
 import type { TcaseFilter, TcaseRow } from './test-cases.repository.js';
 import { type TCase, type TcaseInclude } from './test-cases.schemas.js';
+import type { FilesContext } from '../files/files.service.js';
 import { toTcases } from './test-cases.view.js';
 
 /* Lookups other modules rely on (runs): a case by reference, query-plan selection, cases as of a version. */
@@ -91,11 +92,12 @@ const FULL: Set<TcaseInclude> = new Set(['precondition', 'steps', 'tags', 'requi
 /** A test case (live or deleted) with every relation as of one version (D15); NOT_FOUND when there is no such version. */
 export async function getTcaseAtVersion(
   db: Db,
+  files: FilesContext,
   tenantId: string,
   tcaseId: string,
   version: number,
 ): Promise<TCase> {
-  const [tcase] = await getTcasesAtVersions(db, tenantId, [{ tcaseId, version }]);
+  const [tcase] = await getTcasesAtVersions(db, files, tenantId, [{ tcaseId, version }]);
   if (!tcase) throw notFound(`test case ${tcaseId} has no version ${version}`);
   return tcase;
 }
@@ -103,6 +105,7 @@ export async function getTcaseAtVersion(
 /** Batch form of getTcaseAtVersion: answers in the order of `refs`; pairs that do not exist are left out. */
 export async function getTcasesAtVersions(
   db: Db,
+  files: FilesContext,
   tenantId: string,
   refs: { tcaseId: string; version: number }[],
 ): Promise<TCase[]> {
@@ -113,5 +116,5 @@ export async function getTcasesAtVersions(
     const row = byKey.get(`${r.tcaseId}@${r.version}`);
     return row ? [row] : [];
   });
-  return toTcases(db, tenantId, ordered, { include: FULL });
+  return toTcases(db, tenantId, ordered, { include: FULL, files });
 }

@@ -37,7 +37,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCaseList, ...errorResponses },
       },
     },
-    async (req) => service.listTestCases(db, req.actor, req.params.project, req.query),
+    async (req) => service.listTestCases(db, ctx.files, req.actor, req.params.project, req.query),
   );
 
   app.get(
@@ -65,7 +65,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCaseList, ...errorResponses },
       },
     },
-    async (req) => service.findTestCasesBySeq(db, req.actor, req.params.project, req.body),
+    async (req) => service.findTestCasesBySeq(db, ctx.files, req.actor, req.params.project, req.body),
   );
 
   app.post(
@@ -119,7 +119,8 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCase, ...errorResponses },
       },
     },
-    async (req) => service.getTestCase(db, req.actor, req.params.project, req.params.id, req.query.include),
+    async (req) =>
+      service.getTestCase(db, ctx.files, req.actor, req.params.project, req.params.id, req.query.include),
   );
 
   app.get(
@@ -133,7 +134,14 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) =>
-      service.getTestCaseVersion(db, req.actor, req.params.project, req.params.id, req.params.version),
+      service.getTestCaseVersion(
+        db,
+        ctx.files,
+        req.actor,
+        req.params.project,
+        req.params.id,
+        req.params.version,
+      ),
   );
 
   app.patch(
