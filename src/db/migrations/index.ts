@@ -6,6 +6,7 @@ import * as m0004 from './0004_files.js';
 import * as m0005 from './0005_execution.js';
 import * as m0006 from './0006_admin.js';
 import * as m0007 from './0007_run_time_spent.js';
+import * as m0008 from './0008_folder_deletion.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_execution': m0005,
   '0006_admin': m0006,
   '0007_run_time_spent': m0007,
+  '0008_folder_deletion': m0008,
 };

@@ -12,7 +12,7 @@ import { recordAudit } from '../audit/audit.service.js';
 import { atLeast } from '../../auth/roles.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
-import type { CreateProjectBody, Project, ProjectMember } from './projects.schemas.js';
+import type { CreateProjectBody, Project, ProjectMember, UpdateProjectBody } from './projects.schemas.js';
 import { isHttpUrl } from '../../lib/urls.js';
 
 export function toProject(row: Selectable<ProjectsTable>): Project {
@@ -92,11 +92,11 @@ export async function resolveProject(
 
 const CODE = /^[A-Za-z0-9]{2,5}$/;
 
-function validateProjectInput(input: CreateProjectBody): ErrorDetail[] {
+function validateProjectInput(input: Partial<CreateProjectBody>): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
-  if (!CODE.test(input.code))
+  if (input.code !== undefined && !CODE.test(input.code))
     errors.push({ path: '/code', message: 'code must be 2-5 alphanumeric characters' });
-  if (input.title.trim() === '' || input.title.length > 255) {
+  if (input.title !== undefined && (input.title.trim() === '' || input.title.length > 255)) {
     errors.push({ path: '/title', message: 'title must be 1-255 characters' });
   }
   if (input.overviewTitle !== undefined && input.overviewTitle.length > 255) {
@@ -157,6 +157,52 @@ export async function createProject(db: Db, actor: Actor, input: CreateProjectBo
     throw err;
   }
   return { id };
+}
+
+/**
+ * Edits a project's title, overview and links (docs/api-decisions.md#project-edits): admin or owner like the
+ * rest of project administration (D3); an archived project is read-only (403). The title stays unique in the
+ * tenant (409). No audit event: the event table has none for it (D25).
+ */
+export async function updateProject(
+  db: Db,
+  actor: Actor,
+  ref: string,
+  input: UpdateProjectBody,
+): Promise<Project> {
+  const errors = validateProjectInput(input);
+  if (input.overviewDescription !== undefined && input.description !== undefined) {
+    errors.push({
+      path: '/description',
+      message: 'send overviewDescription or its alias description, not both',
+    });
+  }
+  if (errors.length > 0)
+    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  const project = await resolveProject(db, actor, ref, { write: true });
+  const title = input.title?.trim();
+  const clashMessage = () => `a project with the title "${title}" exists`;
+  if (title !== undefined && title !== project.title) {
+    // '' matches no code (codes have 2-5 characters): only the title is checked.
+    const clash = await repo.findConflicting(db, actor.tenantId, '', title);
+    if (clash.some((r) => r.id !== project.id && r.title === title)) throw conflict(clashMessage());
+  }
+  const values: Parameters<typeof repo.updateProject>[3] = { updated_at: nowIso() };
+  if (title !== undefined) values.title = title;
+  if (input.overviewTitle !== undefined) values.overview_title = input.overviewTitle;
+  const description = input.overviewDescription ?? input.description;
+  if (description !== undefined) values.overview_description = sanitizeHtmlField(description);
+  if (input.links !== undefined) {
+    values.links = JSON.stringify(input.links.map((l) => ({ url: l.url, text: l.text })));
+  }
+  try {
+    await repo.updateProject(db, actor.tenantId, project.id, values);
+  } catch (err) {
+    // A concurrent edit or creation took the title after the check: the unique constraint decided.
+    if (isUniqueViolation(err)) throw conflict(clashMessage());
+    throw err;
+  }
+  return resolveProject(db, actor, project.id);
 }
 
 /** Grants a user access to a project (D3 visibility for non-admins). */

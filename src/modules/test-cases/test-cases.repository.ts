@@ -396,6 +396,25 @@ export const softDeleteTcases = (db: Db, tenantId: string, ids: string[], at: st
     .where('id', 'in', ids)
     .execute();
 
+/** Live test cases in the given folders: id, type and template, for folder deletion. */
+export async function listLiveInFolders(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  folderIds: number[],
+): Promise<{ id: string; type: string; template_id: string | null }[]> {
+  const out: { id: string; type: string; template_id: string | null }[] = [];
+  for (const part of chunks(folderIds)) {
+    out.push(
+      ...(await liveCases(db, tenantId, projectId)
+        .select(['t.id', 't.type', 't.template_id'])
+        .where('t.folder_id', 'in', part)
+        .execute()),
+    );
+  }
+  return out;
+}
+
 // ---- standalone steps and preconditions ----
 
 export const listStepsByIds = async (db: Db, tenantId: string, ids: number[]) => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
-import { badRequest, notFound, type ErrorDetail } from '../../errors.js';
+import { badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { newTcaseId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { normalizeTcaseCustomFields } from '../custom-fields/custom-fields.service.js';
@@ -36,6 +36,14 @@ export {
   selectMatchingTcaseIds,
   type SelectionPlan,
 } from './test-cases.lookups.js';
+export {
+  bulkDeleteTestCases,
+  bulkMoveTestCases,
+  bulkTagTestCases,
+  deleteCasesById,
+  liveCasesInFolders,
+  lockTcaseWrites,
+} from './test-cases.bulk.js';
 export {
   countTestCases,
   findTestCasesBySeq,
@@ -89,6 +97,8 @@ export async function createTestCase(
   const result = await inTransaction(db, async (trx) => {
     const filledCount = input.parameterValues?.length ?? 0;
     const firstSeq = await allocateTcaseSeqs(trx, project.id, 1 + filledCount);
+    // Again under the project lock: a folder deleted meanwhile (folders.delete.ts takes the same lock) is gone.
+    await getFolder(trx, actor.tenantId, project.id, input.folderId);
     let pos: number;
     if (input.pos !== undefined) {
       await assertPosFree(trx, actor.tenantId, project, input.folderId, input.pos);
@@ -201,6 +211,27 @@ export async function bulkCreateTestCases(
 const FILLED_ALLOWED = new Set(['priority']);
 
 /**
+ * `If-Match` of a test-case update (docs/api-decisions.md#test-case-version-precondition): the version the
+ * client last read, as the ETag a GET sends (`"3"`; a weak `W/"3"` and a bare `3` are read the same). `*`, or no
+ * header, sets no precondition. Several tags: the update goes ahead when any of them is the current version.
+ */
+export function parseIfMatch(header: string | undefined): number[] | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const versions = header.split(',').map((part) => {
+    const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(part);
+    if (!m)
+      throw badRequest('If-Match must name a test case version, like "3" (the ETag of a GET)', '/If-Match');
+    return Number(m[1]);
+  });
+  return versions;
+}
+
+export interface UpdateOptions {
+  /** If-Match: the update happens only while the case is at one of these versions (else 409). */
+  ifVersion?: number[];
+}
+
+/**
  * Updates the given fields (docs/api-decisions.md#endpoints-beyond-the-public-api): versioned changes make version n+1 (D15), folder, pos and
  * isDraft do not; `isDraft: false` publishes and a published case cannot go back to draft (D16);
  * a template's edits reach its filled cases, and `parameterValues` replaces their set; filled cases
@@ -213,6 +244,7 @@ export async function updateTestCase(
   ref: string,
   input: UpdateTcaseBody,
   tcasesChanged: TcasesChanged,
+  options: UpdateOptions = {},
 ): Promise<{ message: string }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
   const found = await requireTcase(db, actor.tenantId, project, ref);
@@ -251,6 +283,13 @@ export async function updateTestCase(
     // Re-read under the lock: another writer may have made a version meanwhile.
     const row = await repo.findTcaseBy(trx, actor.tenantId, project.id, { id: found.id });
     if (!row) throw notFound(`test case "${ref}" not found in project ${project.code}`);
+    if (input.folderId !== undefined) await getFolder(trx, actor.tenantId, project.id, input.folderId);
+    if (options.ifVersion !== undefined && !options.ifVersion.includes(row.latest_version)) {
+      throw conflict(
+        `test case ${project.code}-${String(row.seq).padStart(3, '0')} is at version ${row.latest_version}, ` +
+          `not ${options.ifVersion.join(' or ')}: it was changed since it was read`,
+      );
+    }
     const changed = new Set<string>();
     const prevs = await loadPrevious(trx, actor.tenantId, [row]);
     const prev = prevs.get(row.id)!;
