@@ -129,6 +129,27 @@ describeEachDb('bulk test-case operations', (t) => {
       expect(await listRunTcases(t, p, run.id)).toEqual([]);
     });
 
+    it("tags a template's filled cases with it: each gets a new version", async () => {
+      const { p, from } = await setup();
+      const tpl = await createTcase(t, p, {
+        folderId: from,
+        type: 'template',
+        title: 'Pay with ${card}',
+        parameterValues: [{ values: { card: 'visa' } }, { values: { card: 'amex' } }],
+      });
+      const filled = ((await getTcase(t, p, tpl.id)).parameterValues as { tcaseId: string }[]).map(
+        (v) => v.tcaseId,
+      );
+      const res = await bulk(p.code, 'tags', { tcaseIds: [tpl.id, filled[0]], addTags: ['payments'] });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.changed).toBe(3);
+      for (const id of filled) {
+        const tc = await getTcase(t, p, id);
+        expect(tc.version).toBe(2);
+        expect(tc.tags.map((tag: { title: string }) => tag.title)).toEqual(['payments']);
+      }
+    });
+
     it('answers 400 without any tag, for a blank title and for an unknown id (nothing changes)', async () => {
       const { p, x } = await setup();
       expect((await bulk(p.code, 'tags', { tcaseIds: [x.id] })).status).toBe(400);
