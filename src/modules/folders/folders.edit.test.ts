@@ -170,6 +170,25 @@ describeEachDb('folder edits and deletion', (t) => {
       expect((await tree(p.code)).map((f) => f[0])).toEqual(['A', 'A1', 'A2', 'B', 'C']);
     });
 
+    it('leaves a live run that selects by the deleted folder selecting nothing through it', async () => {
+      const { p, b, c } = await setup();
+      const gone = await createTcase(t, p, { folderId: b });
+      const kept = await createTcase(t, p, { folderId: c });
+      const run = await createRun(t, p, {
+        type: 'live',
+        queryPlans: [{ folderIds: [b] }, { folderIds: [c] }],
+      });
+      expect((await listRunTcases(t, p, run.id)).map((i) => i.id)).toEqual([gone.id, kept.id]);
+      expect((await del(p.code, b, true)).status).toBe(200);
+      expect((await listRunTcases(t, p, run.id)).map((i) => i.id)).toEqual([kept.id]);
+      // A new case in a folder of that name is a new folder: the run does not pick it up.
+      const again = await createFolder(t, p, ['B']);
+      await createTcase(t, p, { folderId: again });
+      expect((await listRunTcases(t, p, run.id)).map((i) => i.id)).toEqual([kept.id]);
+      // Moving a case into the deleted folder is refused like any unknown folder.
+      expect((await t.patch(`/project/${p.code}/tcase/${kept.id}`, { folderId: b })).status).toBe(404);
+    });
+
     it('with recursive deletes the subtree and soft-deletes its cases; runs keep their results', async () => {
       const { p, a, a1, a2, c } = await setup();
       const inside = await createTcase(t, p, { folderId: a1, priority: 'high' });
