@@ -423,7 +423,8 @@ export async function updateFolder(
 }
 
 /**
- * The folder and its whole subtree, for deletion (folders.delete.ts): ids root first, or NOT_FOUND. Call
+ * The folder and the ids of its whole subtree (itself included, by id), for deletion (folders.delete.ts), or
+ * NOT_FOUND. Call
  * inside the deleting transaction, after lockForTreeChange.
  */
 export async function folderSubtree(
