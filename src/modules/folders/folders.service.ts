@@ -424,8 +424,7 @@ export async function updateFolder(
 
 /**
  * The folder and the ids of its whole subtree (itself included, by id), for deletion (folders.delete.ts), or
- * NOT_FOUND. Call
- * inside the deleting transaction, after lockForTreeChange.
+ * NOT_FOUND. Call inside the deleting transaction, after lockForTreeChange.
  */
 export async function folderSubtree(
   db: Db,
