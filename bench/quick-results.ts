@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/quick-results.ts`: a quick measurement of the hot path of issue 4 on SQLite (not a test).
+ * `npx tsx bench/quick-results.ts`: a quick measurement of the single-result hot path on SQLite (not a test).
  * Builds a file database with one static_struct run of 10,000 test cases (cases created through the
  * services, not HTTP, for speed), then prints the median time of
  *   - listing the run's cases: `GET /project/{p}/run/{id}/tcase` through `app.inject`, and
@@ -15,9 +15,10 @@ import { firstStart } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import type { Actor } from '../src/http/auth.js';
+import type { Actor } from '../src/auth/actor.js';
 import { createRun } from '../src/modules/runs/runs.service.js';
 import { DEFAULT_TENANT_ID } from '../src/modules/tenants/tenants.service.js';
+import { createContext } from '../src/context.js';
 import { bulkCreateTestCases } from '../src/modules/test-cases/test-cases.service.js';
 import { getUserByEmail } from '../src/modules/users/users.service.js';
 
@@ -76,13 +77,20 @@ async function main() {
 
     let t0 = performance.now();
     const tcaseIds: string[] = [];
-    // 20 folders of 500 cases each, created through the test-case service.
+    // 20 folders of 500 cases each, created through the test-case service, wired as the server wires it.
+    const ctx = createContext(config);
     for (let f = 0; tcaseIds.length < CASES; f++) {
       const n = Math.min(500, CASES - tcaseIds.length);
-      const res = await bulkCreateTestCases(db, actor, 'QRB', {
-        folderPath: ['Bench', `Folder ${f}`],
-        tcases: Array.from({ length: n }, (_, i) => ({ title: `Case ${f}-${i}: checkout scenario ${i}` })),
-      });
+      const res = await bulkCreateTestCases(
+        db,
+        actor,
+        'QRB',
+        {
+          folderPath: ['Bench', `Folder ${f}`],
+          tcases: Array.from({ length: n }, (_, i) => ({ title: `Case ${f}-${i}: checkout scenario ${i}` })),
+        },
+        ctx.tcasesChanged,
+      );
       tcaseIds.push(...res.tcases.map((c) => c.id));
     }
     const { id: runId } = await createRun(db, actor, 'QRB', {

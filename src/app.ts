@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
+import { createContext, type AppContext } from './context.js';
 import type { Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -20,6 +21,8 @@ declare module 'fastify' {
     config: Config;
     /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
     resultGroupCommit: ResultGroupCommit;
+    /** Built once here and handed to the services that need it (context.ts). */
+    ctx: AppContext;
   }
 }
 
@@ -74,9 +77,10 @@ export async function buildApp({
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
+  app.decorate('ctx', createContext(config));
   app.setValidatorCompiler(validatorCompiler);
 
-  // extensions.md: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
+  // docs/api-decisions.md#wire-rules: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   // D8: the API speaks JSON only; without this, a text/plain body reaches validation as a string (400, not 415).
   app.removeContentTypeParser('text/plain');

@@ -154,7 +154,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       24 * 365,
     ),
     workers: intSetting('CASEBOOK_WORKERS', flags.workers ?? env.CASEBOOK_WORKERS, 1, 1, 256),
-    // extensions.md: clients send up to 50 MiB a file and 100 files / 100 MiB a request.
+    // docs/api-decisions.md#endpoints-beyond-the-public-api: clients send up to 50 MiB a file and 100 files / 100 MiB a request.
     uploadMaxFileBytes: intSetting(
       'CASEBOOK_UPLOAD_MAX_FILE_BYTES',
       env.CASEBOOK_UPLOAD_MAX_FILE_BYTES,

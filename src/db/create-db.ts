@@ -11,13 +11,18 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type LogConfig,
-  type QueryResult,
   type SqliteDialectConfig,
 } from 'kysely';
-import { preparedStatementName } from './prepared.js';
+import {
+  attachPgPool,
+  attachSqliteDirect,
+  preparedStatementName,
+  type Db,
+  type DirectSqlite,
+} from './connection.js';
 import type { Database } from './schema.js';
 
-export type Db = Kysely<Database>;
+export type { Db } from './connection.js';
 
 // COUNT(*) and bigserial ids come back as strings by default; our ids and counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -86,18 +91,6 @@ function withStatementCache(database: SQLite.Database): {
   };
 }
 
-/** A statement run on SQLite outside Kysely: what the driver would answer for it. */
-export type DirectSqlite = (sqlText: string, parameters: readonly unknown[]) => QueryResult<any> | undefined;
-
-const directSqlite = new WeakMap<Kysely<Database>, DirectSqlite>();
-
-/**
- * A way to run one statement on this database's SQLite connection at once, or undefined (PostgreSQL). It answers
- * undefined while a transaction is open on the connection, so the caller goes through Kysely and waits its turn:
- * the statement then never runs inside another request's transaction. See prepareQuery (db/prepared.ts).
- */
-export const sqliteDirect = (db: Db): DirectSqlite | undefined => directSqlite.get(db);
-
 function directRunner(
   database: SQLite.Database,
   prepare: (sqlText: string) => SQLite.Statement,
@@ -124,82 +117,6 @@ function usePreparedStatements(client: pg.PoolClient): void {
       return query({ name, text, values });
     }
     return callback === undefined ? query(text, values) : query(text, values, callback);
-  };
-}
-
-const pgPools = new WeakMap<Kysely<Database>, pg.Pool>();
-
-/** A query's rows as they arrive (pgRowStream). */
-export type RowStream = AsyncIterableIterator<Record<string, unknown>>;
-
-/**
- * A way to run a query on PostgreSQL and take its rows as they arrive, not all at the end: a response can send
- * the first part of a long list while the database still builds the rest. Undefined on SQLite and for a
- * transaction (a query there runs on the transaction's connection, through Kysely).
- *
- * The connection goes back to the pool when the query ends, whether or not anyone reads the rows: a reader that
- * stops early (the client went away) holds nothing. Rows not yet read wait in memory, as a whole result would.
- */
-export function pgRowStream(
-  db: Db,
-): ((sqlText: string, parameters: readonly unknown[]) => RowStream) | undefined {
-  const pool = pgPools.get(db);
-  if (!pool) return undefined;
-  return (sqlText, parameters) => {
-    const queue: Record<string, unknown>[] = [];
-    let done = false;
-    let failure: unknown;
-    let wake: (() => void) | undefined;
-    const settle = (err?: unknown) => {
-      if (done) return;
-      done = true;
-      failure = err;
-      wake?.();
-    };
-    pool.connect().then(
-      (client) => {
-        const query = new pg.Query({ text: sqlText, values: parameters as unknown[] });
-        query.on('row', (row: Record<string, unknown>) => {
-          queue.push(row);
-          wake?.();
-        });
-        // A query ends with 'end' or with 'error' (a server error, a lost connection), and with both when its
-        // parameters cannot be sent: release once, at the first. The pool drops a connection that is lost.
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          client.release();
-        };
-        query.on('error', (err: Error) => {
-          release();
-          settle(err);
-        });
-        query.on('end', () => {
-          release();
-          settle();
-        });
-        try {
-          client.query(query);
-        } catch (err) {
-          release();
-          settle(err);
-        }
-      },
-      (err) => settle(err),
-    );
-    return (async function* () {
-      for (;;) {
-        if (queue.length > 0) yield queue.shift()!;
-        else if (done) {
-          if (failure !== undefined) throw failure;
-          return;
-        } else {
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-        }
-      }
-    })();
   };
 }
 
@@ -235,7 +152,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
       log: options.log,
     });
     // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
-    if (!options.log) directSqlite.set(db, directRunner(database, cached.prepare));
+    if (!options.log) attachSqliteDirect(db, directRunner(database, cached.prepare));
     return db;
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
@@ -250,7 +167,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
   // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
-  if (!options.log) pgPools.set(db, pool);
+  if (!options.log) attachPgPool(db, pool);
   return db;
 }
 

@@ -6,7 +6,7 @@ import {
   type CreateTableBuilder,
   type SelectQueryBuilder,
 } from 'kysely';
-import { pgRowStream, type Db } from './create-db.js';
+import { pgRowStream, type Db } from './connection.js';
 
 /**
  * The few places where SQLite and PostgreSQL differ. No other file asks which database it is on.
@@ -158,7 +158,7 @@ const PG_JSON_ITEMS_PER_ROW = 1000;
  * PostgreSQL: the objects numbered in order and aggregated PG_JSON_ITEMS_PER_ROW to a row, so that no message
  * of the protocol holds the whole body (node-postgres grows its receive buffer by doubling until one message
  * fits, which for a 50,000-case run, 12 MB, left 30 MB of buffers behind per request), and the rows are handed
- * on as they arrive (create-db.ts pgRowStream): the client receives the first thousand objects while the
+ * on as they arrive (connection.ts pgRowStream): the client receives the first thousand objects while the
  * database builds the next. A failure before the first row is thrown here, so it is answered as any error;
  * one after it can only cut the body short.
  */

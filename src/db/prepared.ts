@@ -1,15 +1,6 @@
 import { createQueryId, type Compilable, type QueryResult, type RootOperationNode } from 'kysely';
-import { sqliteDirect, type Db } from './create-db.js';
+import { namePreparedStatement, sqliteDirect, type Db } from './connection.js';
 import { dialectOf, type DialectName } from './dialect.js';
-
-/**
- * SQL texts of prepared queries compiled for PostgreSQL, with the statement name create-db.ts gives them: the
- * server parses and plans each once per connection (a named statement) instead of on every call.
- */
-const pgStatementNames = new Map<string, string>();
-
-/** The name under which PostgreSQL keeps this statement prepared, when it is one of prepareQuery's. */
-export const preparedStatementName = (sqlText: string): string | undefined => pgStatementNames.get(sqlText);
 
 /** Stands for the i-th argument while a prepared query is built and compiled. */
 class Slot {
@@ -59,9 +50,7 @@ export function prepareQuery<A extends unknown[], R>(
       }
       c = { sql: q.sql, query: q.query, parameters: q.parameters };
       compiled.set(dialect, c);
-      if (dialect === 'postgres' && !pgStatementNames.has(c.sql)) {
-        pgStatementNames.set(c.sql, `casebook_${pgStatementNames.size + 1}`);
-      }
+      if (dialect === 'postgres') namePreparedStatement(c.sql);
     }
     return c;
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createDb, pgRowStream, type RowStream } from './create-db.js';
+import { pgRowStream, type RowStream } from './connection.js';
+import { createDb } from './create-db.js';
 import { createPostgresDatabase, POSTGRES_URL, type TestDatabase } from '../../test/helpers/databases.js';
 
 const collect = async (rows: RowStream) => {

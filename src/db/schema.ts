@@ -106,6 +106,11 @@ export interface FoldersTable {
   pos: number;
   created_at: string;
   updated_at: string;
+  /**
+   * Set when the folder was deleted (a tombstone: soft-deleted test cases still point at it). A deleted folder
+   * also leaves its siblings' title namespace: its parent_id becomes -id, so the title can be used again.
+   */
+  deleted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AuditEventsTable {

@@ -6,19 +6,8 @@ import { authenticateApiKey, isRestrictedKeyName } from '../modules/api-keys/api
 import { authenticateSession, SESSION_COOKIE } from '../modules/auth/auth.service.js';
 import { rememberProject } from '../modules/projects/projects.service.js';
 import { DEFAULT_TENANT_ID, findTenantIdByHost } from '../modules/tenants/tenants.service.js';
-import { atLeast, type Role } from '../modules/users/roles.js';
-
-/** Who is calling: passed to every service that needs to know. */
-export interface Actor {
-  tenantId: string;
-  userId: number;
-  role: Role;
-  /** Set when the request was authenticated by an API key (results record it, runs are `isAutomated`). */
-  apiKeyId: string | null;
-  via: 'key' | 'session';
-  ip: string;
-  userAgent: string;
-}
+import type { Actor } from '../auth/actor.js';
+import { atLeast, type Role } from '../auth/roles.js';
 
 /** Per-route access rule, declared in the route's `config`. */
 export interface RouteAccess {
@@ -197,3 +186,6 @@ async function sessionActor(
     userAgent,
   };
 }
+
+/** results.service.ts still takes the caller's identity from here; it moves to auth/actor.ts with phase 2. */
+export type { Actor } from '../auth/actor.js';

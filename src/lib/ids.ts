@@ -4,7 +4,7 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
  * A random lower-case alphanumeric id that always starts with a letter, so it can never be read as a
- * sequence number (extensions.md: a test-case id is never all digits).
+ * sequence number (docs/api-decisions.md#wire-rules: a test-case id is never all digits).
  */
 export function newId(length = 16): string {
   const bytes = randomBytes(length);

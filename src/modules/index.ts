@@ -18,7 +18,7 @@ import { requirementsRoutes } from './requirements/requirements.routes.js';
 import { sharedStepsRoutes } from './shared-steps/shared-steps.routes.js';
 import { sharedPreconditionsRoutes } from './shared-preconditions/shared-preconditions.routes.js';
 import { customFieldsRoutes } from './custom-fields/custom-fields.routes.js';
-import { accountsRoutes } from './accounts/accounts.routes.js';
+import { accountsPrivateRoutes, accountsRoutes } from './accounts/accounts.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
@@ -48,5 +48,10 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   apiKeysRoutes,
 ];
 
-/** Route plugins of the web application's private API (extensions.md), under `/api`. */
-export const privateApiRoutes: FastifyPluginAsync[] = [authRoutes, projectsPrivateRoutes, oauthRoutes];
+/** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
+export const privateApiRoutes: FastifyPluginAsync[] = [
+  authRoutes,
+  accountsPrivateRoutes,
+  projectsPrivateRoutes,
+  oauthRoutes,
+];

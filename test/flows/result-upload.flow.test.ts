@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/test-app.js';
 
 /**
- * extensions.md §5: the result uploader's sequence, driven through the HTTP API the way the CLI does
+ * docs/api-decisions.md#result-uploader-sequence: the result uploader's sequence, driven through the HTTP API the way the CLI does
  * (Bearer scheme, project code in lower case, JSON content type on a body-less GET), then the run checked.
  */
 
@@ -32,7 +32,7 @@ function report(code: string): ReportedTest[] {
   return out;
 }
 
-describeEachDb('flow: result upload (extensions.md §5)', (t) => {
+describeEachDb('flow: result upload (the uploader sequence)', (t) => {
   const cli = (method: string, url: string, body?: unknown) =>
     t.request(method, url, {
       key: null,

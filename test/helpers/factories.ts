@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { addMember } from '../../src/modules/projects/projects.service.js';
 import { createUser } from '../../src/modules/users/users.service.js';
-import type { Role } from '../../src/modules/users/roles.js';
+import type { Role } from '../../src/auth/roles.js';
 import type { TestEnv } from './test-app.js';
 import { uniqueProjectCode } from './codes.js';
 

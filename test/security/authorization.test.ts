@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/test-app.js';
 import { setSuspended } from '../../src/modules/tenants/tenants.service.js';
-import { atLeast, type Role } from '../../src/modules/users/roles.js';
+import { atLeast, type Role } from '../../src/auth/roles.js';
 import { collectRoutes } from './collect-routes.js';
 import { populateProject, type ProjectData } from './fixtures.js';
 import { clientFor, fullPath, makeUser, matrixContext } from './matrix.js';
@@ -15,7 +15,7 @@ import {
 
 /**
  * The authorisation matrix: every route × every role × member / non-member × SIEM-LOG-ONLY key ×
- * suspended tenant × archived project → the status a client gets (D3, D5, D6, public-api.md
+ * suspended tenant × archived project → the status a client gets (D3, D5, D6, docs/api-decisions.md#archived-projects
  * Authentication). Routes come from the built application; their expectations from route-table.ts.
  */
 

@@ -1,7 +1,7 @@
 import type { TestEnv } from '../helpers/test-app.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { createUser } from '../../src/modules/users/users.service.js';
-import type { Role } from '../../src/modules/users/roles.js';
+import type { Role } from '../../src/auth/roles.js';
 import type { Client, MatrixCtx, MatrixUser, Prepared } from './route-table.js';
 import type { ProjectData } from './fixtures.js';
 import { uniqueProjectCode } from '../helpers/codes.js';

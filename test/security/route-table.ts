@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../helpers/test-app.js';
 import type { Db } from '../../src/db/create-db.js';
-import type { Role } from '../../src/modules/users/roles.js';
+import type { Role } from '../../src/auth/roles.js';
 import type { ProjectData } from './fixtures.js';
 import { uniqueProjectCode } from '../helpers/codes.js';
 
@@ -12,7 +12,7 @@ import { uniqueProjectCode } from '../helpers/codes.js';
  * A row says:
  * - `auth`: the minimum role (D3), or `public` for routes outside authentication;
  * - `project`: the route works inside one project: non-admins must be members (D3); `write` routes
- *   answer 403 on an archived project (public-api.md Authentication 7);
+ *   answer 403 on an archived project (docs/api-decisions.md#archived-projects);
  * - `restricted`: SIEM-LOG-ONLY keys may call it (D5: only the audit log);
  * - `prepare`: builds a request that succeeds for an allowed caller (creating fresh resources when the
  *   call consumes them), and `ok` the status it answers; `archived` overrides what an owner gets when
@@ -110,6 +110,14 @@ const newTcase = (c: MatrixCtx, p = c.p) =>
       body: { title: `T ${c.unique()}`, type: 'standalone', folderId: c.fx.folderId, priority: 'low' },
     }),
   );
+
+/** A fresh empty root folder of the shared project (made by the owner), for calls that change or delete one. */
+const newFolder = async (c: MatrixCtx): Promise<number> => {
+  const res = await c.asOwner('POST', `${c.p}/tcase/folder/bulk`, {
+    body: { folders: [{ path: [`Matrix folder ${c.unique()}`] }] },
+  });
+  return res.body.ids[0][0];
+};
 
 const newRun = (c: MatrixCtx, tcaseIds = [c.fx.tcaseId]) =>
   idOf(
@@ -248,6 +256,16 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
     archived: 200,
   },
+  // Editing is project administration (D3: admin); an archived project is read-only.
+  'PATCH /api/public/v0/project/:project': {
+    auth: 'admin',
+    project: 'write',
+    prepare: async (c) => {
+      const p = await c.freshProject();
+      return { path: `/project/${p.code}`, body: { title: `Edited ${c.unique()}` }, project: p.code };
+    },
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/archive': {
     auth: 'admin',
     project: 'read',
@@ -310,6 +328,45 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       path: `${c.p}/tcase/folder/bulk`,
       body: { folders: [{ path: ['Matrix', c.unique()] }] },
     }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/project/:project/tcase/folder/:folderId': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/tcase/folder/${await newFolder(c)}`,
+      body: { title: `Renamed ${c.unique()}` },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/tcase/folder/:folderId': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/tcase/folder/${await newFolder(c)}` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/bulk/move': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/tcase/bulk/move`,
+      body: { tcaseIds: [await newTcase(c)], folderId: await newFolder(c) },
+    }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/bulk/tags': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/tcase/bulk/tags`,
+      body: { tcaseIds: [await newTcase(c)], addTags: ['matrix'] },
+    }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/tcase/bulk/delete': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/tcase/bulk/delete`, body: { tcaseIds: [await newTcase(c)] } }),
     ok: 200,
   },
   'GET /api/public/v0/project/:project/tcase': {

@@ -236,6 +236,27 @@ describeEachDb('XSS payloads through every html field', (t) => {
         },
       },
       {
+        name: 'project overviewDescription on edit',
+        covers: ['PATCH /api/public/v0/project/{project} /overviewDescription'],
+        roundTrip: async (html) => {
+          const code = uniqueProjectCode('E');
+          const { id } = await body(api('POST', '/project', { body: { code, title: `E ${unique()}` } }), 201);
+          return body(api('PATCH', `/project/${id}`, { body: { overviewDescription: html } }));
+        },
+      },
+      {
+        name: 'folder comment on edit',
+        covers: ['PATCH /api/public/v0/project/{project}/tcase/folder/{folderId} /comment'],
+        roundTrip: async (html) => {
+          const { ids } = await body(
+            api('POST', `${p}/tcase/folder/bulk`, { body: { folders: [{ path: ['XSS edit', unique()] }] } }),
+          );
+          const id = (ids as number[][])[0][1];
+          await body(api('PATCH', `${p}/tcase/folder/${id}`, { body: { comment: html } }));
+          return body(api('GET', `${p}/tcase/folders`));
+        },
+      },
+      {
         name: 'test case precondition',
         covers: ['POST /api/public/v0/project/{project}/tcase /precondition/text'],
         roundTrip: async (html) => getCase(await newCase({ precondition: { text: html } })),

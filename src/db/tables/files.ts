@@ -1,7 +1,7 @@
 /** Kysely table types of the uploaded files (migration 0004_files). */
 
 export interface FilesTable {
-  /** Random string id (extensions.md "IDs"), never all digits. */
+  /** Random string id (docs/api-decisions.md#response-shapes), never all digits. */
   id: string;
   tenant_id: string;
   /** Where the bytes live in the file store (`FileStorage` key). */

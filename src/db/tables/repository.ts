@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 /** A requirement a test case links to; the same text and url in a project is the same requirement. */
 export interface RequirementsTable {
-  /** Random string id (extensions.md: requirement ids are strings). */
+  /** Random string id (docs/api-decisions.md#response-shapes: requirement ids are strings). */
   id: string;
   tenant_id: string;
   project_id: string;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import { addRetryAfterOnThrottle } from '../auth/auth.routes.js';
+import { addRetryAfterOnThrottle, requestSource } from '../auth/auth.routes.js';
 import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
 import {
   AccountUserResponse,
@@ -19,9 +19,15 @@ import {
   TwoFactorSetup,
   TwoFactorStatus,
   UserIdParams,
+  InvitationPreview,
+  InvitationTokenBody,
+  PasswordResetBody,
+  PasswordResetRequestBody,
+  RegisterBody,
+  RegisterResponse,
 } from './accounts.schemas.js';
 import * as service from './accounts.service.js';
-import * as twoFactor from './two-factor.service.js';
+import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
 const OWNER = { access: { minRole: 'owner' as const } };
@@ -240,5 +246,88 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => twoFactor.regenerateRecoveryCodes(db, req.actor, req.body, config.secretKey),
+  );
+};
+
+const PUBLIC = { access: { public: true } };
+
+/**
+ * The sign-up and password-reset pages of the web application (private API, under `/api/auth`): they need no
+ * session, and they belong to accounts, which manages invitations and passwords.
+ */
+export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, config } = app;
+  addRetryAfterOnThrottle(app);
+
+  // A POST, not GET /…/:token: the token stays out of URLs and so out of request logs.
+  app.post(
+    '/auth/invitation',
+    {
+      config: PUBLIC,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'What an invitation link is for (the sign-up page shows it); 404 when invalid, expired or used',
+        body: InvitationTokenBody,
+        response: { 200: InvitationPreview, ...errorResponses },
+      },
+    },
+    async (req) => service.previewInvitation(db, (await requestSource(app, req)).tenantId, req.body.token),
+  );
+
+  app.post(
+    '/auth/register',
+    {
+      config: PUBLIC,
+      schema: {
+        tags: ['auth'],
+        summary: 'Accept an invitation: create the account with the invited e-mail and role',
+        body: RegisterBody,
+        response: { 201: RegisterResponse, ...errorResponses },
+      },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await service.acceptInvitation(db, await requestSource(app, req), req.body)),
+  );
+
+  app.post(
+    '/auth/password-reset/request',
+    {
+      config: PUBLIC,
+      schema: {
+        tags: ['auth'],
+        summary: 'Ask for a password reset link; the answer is the same whether or not the account exists',
+        body: PasswordResetRequestBody,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const link = await service.requestPasswordReset(
+        db,
+        await requestSource(app, req),
+        req.body.email,
+        config.publicUrl,
+      );
+      // No mail is configured: the operator reads the link from the log and passes it on.
+      if (link) req.log.info({ passwordResetLink: link }, 'password reset requested (no mail configured)');
+      return { message: 'If the account exists, a reset link has been issued' };
+    },
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: PUBLIC,
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a reset link; every session of the user ends',
+        body: PasswordResetBody,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await service.resetPassword(db, await requestSource(app, req), req.body);
+      return { message: 'Password reset' };
+    },
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ROLES, type Role } from '../users/roles.js';
+import { ROLES, type Role } from '../../auth/roles.js';
 
 export const RoleName = Type.Unsafe<Role>({ type: 'string', enum: [...ROLES] });
 
@@ -89,3 +89,42 @@ export const SecondFactorBody = Type.Object(
 export const RecoveryCodes = Type.Object({
   recoveryCodes: Type.Array(Type.String(), { description: 'one-time codes; shown once, stored hashed' }),
 });
+
+// ---- the web application's sign-up and password-reset pages (private API, under /api/auth) ----
+
+export const RegisterBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 256, description: 'the token of the invitation link' }),
+    name: Type.String({ maxLength: 255 }),
+    password: Type.String({ maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const RegisterResponse = Type.Object({ id: Type.Integer(), email: Type.String() });
+
+export const InvitationTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256, description: 'the token of the invitation link' }) },
+  { additionalProperties: false },
+);
+
+export const InvitationPreview = Type.Object({
+  email: Type.String(),
+  role: Type.String(),
+  expiresAt: Type.String(),
+});
+
+export const PasswordResetRequestBody = Type.Object(
+  { email: Type.String({ maxLength: 255 }) },
+  { additionalProperties: false },
+);
+
+export const PasswordResetBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 256, description: 'the token of the reset link' }),
+    password: Type.String({ maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+export type PasswordResetBody = Static<typeof PasswordResetBody>;

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { InvitationsTable } from '../../db/tables/admin.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
 import { clearSignInFailures, confirmPassword } from '../auth/throttle.service.js';
-import { roleRank, type Role } from '../users/roles.js';
+import { roleRank, type Role } from '../../auth/roles.js';
 import * as users from '../users/users.service.js';
 import * as repo from './accounts.repository.js';
 

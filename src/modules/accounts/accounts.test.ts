@@ -5,7 +5,7 @@ import { userWithKey } from '../../../test/helpers/factories.js';
 import { buildApp } from '../../app.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../../auth/roles.js';
 import { createPasswordResetLink } from './accounts.service.js';
 
 const ORIGIN = 'http://casebook.test';

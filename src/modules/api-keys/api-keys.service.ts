@@ -1,12 +1,11 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor, KnownProject } from '../../auth/actor.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { assertManages } from '../accounts/accounts.service.js';
 import * as users from '../users/users.service.js';
-import type { KnownProject } from '../projects/projects.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './api-keys.repository.js';
 

@@ -16,7 +16,7 @@ export interface AuditContext {
 
 export type AuditMeta = Record<string, unknown>;
 
-/** Keys whose values never reach the audit log in clear (public-api.md Events: secret, headers, payload). */
+/** Keys whose values never reach the audit log in clear (D25: secret, headers, payload). */
 const SECRET_KEYS = /^(previous_)?(secret|headers|payload|token|password|api_?key|credentials?)$/i;
 
 /**
@@ -33,7 +33,7 @@ export function maskSecrets(meta: AuditMeta): AuditMeta {
 }
 
 /**
- * Records one audit event (public-api.md Events). `meta` is stored as JSON with secrets masked, and
+ * Records one audit event (D25, docs/api-decisions.md#audit-events). `meta` is stored as JSON with secrets masked, and
  * omitted when empty; undefined values are dropped. Call it inside the transaction that made the change
  * when there is one, so the event exists exactly when the change does.
  */

@@ -3,17 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../errors.js';
 import { requestTenant } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import * as accounts from '../accounts/accounts.service.js';
-import {
-  InvitationPreview,
-  InvitationTokenBody,
-  LoginBody,
-  LoginResponse,
-  PasswordResetBody,
-  PasswordResetRequestBody,
-  RegisterBody,
-  RegisterResponse,
-} from './auth.schemas.js';
+import { LoginBody, LoginResponse } from './auth.schemas.js';
 import { SESSION_COOKIE, sessionIdOf, signIn, signOut, type RequestSource } from './auth.service.js';
 import { SignInThrottled } from './throttle.service.js';
 
@@ -35,7 +25,7 @@ export async function requestSource(app: FastifyInstance, req: FastifyRequest): 
 
 const PUBLIC = { access: { public: true } };
 
-/** The web application's private API (extensions.md), under `/api/auth`. */
+/** The web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api/auth`. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
   const secure = config.publicUrl.startsWith('https:');
@@ -82,78 +72,6 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await signOut(db, req.actor, sessionIdOf(req.cookies[SESSION_COOKIE] ?? ''));
       reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
       return { message: 'Signed out' };
-    },
-  );
-
-  // A POST, not GET /…/:token: the token stays out of URLs and so out of request logs.
-  app.post(
-    '/auth/invitation',
-    {
-      config: PUBLIC,
-      schema: {
-        tags: ['auth'],
-        summary:
-          'What an invitation link is for (the sign-up page shows it); 404 when invalid, expired or used',
-        body: InvitationTokenBody,
-        response: { 200: InvitationPreview, ...errorResponses },
-      },
-    },
-    async (req) => accounts.previewInvitation(db, (await requestSource(app, req)).tenantId, req.body.token),
-  );
-
-  app.post(
-    '/auth/register',
-    {
-      config: PUBLIC,
-      schema: {
-        tags: ['auth'],
-        summary: 'Accept an invitation: create the account with the invited e-mail and role',
-        body: RegisterBody,
-        response: { 201: RegisterResponse, ...errorResponses },
-      },
-    },
-    async (req, reply) =>
-      reply.code(201).send(await accounts.acceptInvitation(db, await requestSource(app, req), req.body)),
-  );
-
-  app.post(
-    '/auth/password-reset/request',
-    {
-      config: PUBLIC,
-      schema: {
-        tags: ['auth'],
-        summary: 'Ask for a password reset link; the answer is the same whether or not the account exists',
-        body: PasswordResetRequestBody,
-        response: { 200: MessageBody, ...errorResponses },
-      },
-    },
-    async (req) => {
-      const link = await accounts.requestPasswordReset(
-        db,
-        await requestSource(app, req),
-        req.body.email,
-        config.publicUrl,
-      );
-      // No mail is configured: the operator reads the link from the log and passes it on.
-      if (link) req.log.info({ passwordResetLink: link }, 'password reset requested (no mail configured)');
-      return { message: 'If the account exists, a reset link has been issued' };
-    },
-  );
-
-  app.post(
-    '/auth/password-reset',
-    {
-      config: PUBLIC,
-      schema: {
-        tags: ['auth'],
-        summary: 'Set a new password with a reset link; every session of the user ends',
-        body: PasswordResetBody,
-        response: { 200: MessageBody, ...errorResponses },
-      },
-    },
-    async (req) => {
-      await accounts.resetPassword(db, await requestSource(app, req), req.body);
-      return { message: 'Password reset' };
     },
   );
 };

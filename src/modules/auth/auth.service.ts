@@ -3,7 +3,7 @@ import { forbidden, unauthorized } from '../../errors.js';
 import { sha256 } from '../../lib/crypto.js';
 import { newSecret } from '../../lib/ids.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
-import { verifySecondFactor } from '../accounts/two-factor.service.js';
+import { verifySecondFactor } from './two-factor.service.js';
 import { getTenant } from '../tenants/tenants.service.js';
 import { checkCredentials } from '../users/users.service.js';
 import * as repo from './auth.repository.js';

@@ -4,7 +4,7 @@ import { userWithKey } from '../../../test/helpers/factories.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
 import { setSuspended } from '../tenants/tenants.service.js';
-import type { Role } from '../users/roles.js';
+import type { Role } from '../../auth/roles.js';
 
 const ORIGIN = 'http://casebook.test';
 let n = 0;

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ConfigurationsTable } from '../../db/schema.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest } from '../../errors.js';
 import { newOrderedId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -22,7 +22,7 @@ export async function listConfigurations(db: Db, actor: Actor, projectRef: strin
   return (await repo.listConfigurations(db, actor.tenantId, project.id)).map(toConfiguration);
 }
 
-/** Creates a configuration (test-runner or higher, D3); string id (extensions.md "IDs"), title trimmed, 1-255 characters. */
+/** Creates a configuration (test-runner or higher, D3); string id (docs/api-decisions.md#response-shapes), title trimmed, 1-255 characters. */
 export async function createConfiguration(
   db: Db,
   actor: Actor,

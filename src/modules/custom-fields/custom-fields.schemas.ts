@@ -6,7 +6,7 @@ export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 export const CustomFieldOption = Type.Object({ id: Type.String(), value: Type.String() });
 export type CustomFieldOption = Static<typeof CustomFieldOption>;
 
-/** extensions.md §4: a tenant-wide custom field definition. */
+/** docs/api-decisions.md#endpoints-beyond-the-public-api: a tenant-wide custom field definition. */
 export const CustomField = Type.Object({
   id: Type.String(),
   type: Type.String({ enum: [...CUSTOM_FIELD_TYPES] }),
@@ -100,7 +100,7 @@ export const OrderCustomFieldsBody = Type.Object(
 );
 export type OrderCustomFieldsBody = Static<typeof OrderCustomFieldsBody>;
 
-/** A test case's value of one custom field, as sent (extensions.md §4). */
+/** A test case's value of one custom field, as sent (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export interface TcaseCustomFieldInput {
   isDefault?: boolean;
   value?: string | null;

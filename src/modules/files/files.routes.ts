@@ -1,4 +1,3 @@
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -14,7 +13,6 @@ import {
   UploadedFileList,
 } from './files.schemas.js';
 import * as service from './files.service.js';
-import { LocalDiskStorage } from './files.storage.js';
 
 /** Multipart bodies are read part by part in the service; the body schema only documents them. */
 const skipBodyValidation: FastifySchemaCompiler<any> = (route) =>
@@ -75,11 +73,7 @@ async function* incomingParts(
 }
 
 export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app;
-  service.configureFiles({
-    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
-    publicUrl: config.publicUrl,
-  });
+  const { db, config, ctx } = app;
   const limits: service.UploadLimits = {
     maxFileBytes: config.uploadMaxFileBytes,
     maxFiles: config.uploadMaxFiles,
@@ -114,7 +108,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const files = await service.uploadFiles(db, req.actor, incomingParts(req, limits), {
+      const files = await service.uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), {
         field: 'files',
         single: false,
         limits,
@@ -137,7 +131,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const [file] = await service.uploadFiles(db, req.actor, incomingParts(req, limits), {
+      const [file] = await service.uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), {
         field: 'file',
         single: true,
         limits,
@@ -158,7 +152,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const { file, stream } = await service.openFile(db, req.actor.tenantId, req.params.id);
+      const { file, stream } = await service.openFile(db, ctx.files, req.actor.tenantId, req.params.id);
       return (
         reply
           .header('content-type', file.mimeType)

@@ -8,7 +8,7 @@ export type UploadedFile = Static<typeof UploadedFile>;
 
 export const UploadedFileList = Type.Object({ files: Type.Array(UploadedFile) });
 
-/** public-api.md: the `files` of a test case. */
+/** docs/api-decisions.md#shapes: the `files` of a test case. */
 export const FileInfo = Type.Object({
   id: Type.String(),
   fileName: Type.String(),

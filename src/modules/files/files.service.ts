@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FilesTable } from '../../db/tables/files.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -11,32 +11,18 @@ import * as repo from './files.repository.js';
 import type { FileInfo, UploadedFile } from './files.schemas.js';
 import type { FileStorage } from './files.storage.js';
 
-/** Where bytes are kept and the absolute address files are served from; set once per process at start. */
+/** Where bytes are kept and the absolute address files are served from: built once with the app context (context.ts). */
 export interface FilesContext {
   storage: FileStorage;
-  /** `config.publicUrl`: file URLs are absolute (extensions.md §4). */
+  /** `config.publicUrl`: file URLs are absolute (docs/api-decisions.md#endpoints-beyond-the-public-api). */
   publicUrl: string;
-}
-
-let context: FilesContext | undefined;
-
-/**
- * Installs the file store and public URL. The files routes plugin calls it when the app is built, so
- * other modules can call `getFilesByIds(db, tenantId, ids)` without carrying the configuration around.
- */
-export function configureFiles(ctx: FilesContext): void {
-  context = ctx;
-}
-
-function ctx(): FilesContext {
-  if (!context) throw new Error('the files module is not configured: build the app (filesRoutes) first');
-  return context;
 }
 
 export const FILE_ROUTE_PREFIX = '/api/public/v0/file/';
 
 /** The absolute address that serves file `id` (to anyone authenticated in its tenant). */
-export const fileUrl = (id: string): string => `${ctx().publicUrl}${FILE_ROUTE_PREFIX}${id}`;
+export const fileUrl = (files: FilesContext, id: string): string =>
+  `${files.publicUrl}${FILE_ROUTE_PREFIX}${id}`;
 
 export interface UploadLimits {
   maxFileBytes: number;
@@ -95,11 +81,12 @@ function storageKey(tenantId: string, id: string): string {
  */
 export async function uploadFiles(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   parts: AsyncIterable<IncomingPart>,
   options: UploadOptions,
 ): Promise<UploadedFile[]> {
-  const { storage } = ctx();
+  const { storage } = files;
   const { limits, field } = options;
   const rows: Insertable<FilesTable>[] = [];
   let requestBytes = 0;
@@ -165,24 +152,29 @@ export async function uploadFiles(
     await Promise.all(rows.map((r) => storage.delete(r.storage_key).catch(() => undefined)));
     throw err;
   }
-  return rows.map((r) => ({ id: r.id, url: fileUrl(r.id) }));
+  return rows.map((r) => ({ id: r.id, url: fileUrl(files, r.id) }));
 }
 
-const toFileInfo = (row: Selectable<FilesTable>): FileInfo => ({
+const toFileInfo = (files: FilesContext, row: Selectable<FilesTable>): FileInfo => ({
   id: row.id,
   fileName: row.file_name,
   mimeType: row.mime_type,
   size: Number(row.size),
-  url: fileUrl(row.id),
+  url: fileUrl(files, row.id),
 });
 
 /** The tenant's files among `ids`, in the order asked, each once; unknown ids are left out (D1: other tenants' ids are unknown). */
-export async function getFilesByIds(db: Db, tenantId: string, ids: string[]): Promise<FileInfo[]> {
+export async function getFilesByIds(
+  db: Db,
+  files: FilesContext,
+  tenantId: string,
+  ids: string[],
+): Promise<FileInfo[]> {
   const unique = [...new Set(ids)];
   const byId = new Map((await repo.listFilesByIds(db, tenantId, unique)).map((r) => [r.id, r]));
   return unique.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toFileInfo(row)] : [];
+    return row ? [toFileInfo(files, row)] : [];
   });
 }
 
@@ -193,7 +185,7 @@ export async function assertFilesExist(
   ids: string[],
   path = '/files',
 ): Promise<void> {
-  const found = new Set((await getFilesByIds(db, tenantId, ids)).map((f) => f.id));
+  const found = new Set((await repo.listFilesByIds(db, tenantId, [...new Set(ids)])).map((f) => f.id));
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
     throw badRequest(`unknown file id${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, path);
@@ -203,13 +195,14 @@ export async function assertFilesExist(
 /** A file's metadata and bytes for download by anyone authenticated in the tenant; 404 for an unknown id. */
 export async function openFile(
   db: Db,
+  files: FilesContext,
   tenantId: string,
   id: string,
 ): Promise<{ file: FileInfo & { sha256: string }; stream: Readable }> {
   const row = await repo.findFile(db, tenantId, id);
   if (!row) throw notFound(`file ${id} not found`);
-  const stream = await ctx().storage.get(row.storage_key);
+  const stream = await files.storage.get(row.storage_key);
   // The row exists but the bytes are gone: an operator problem (restored database, lost volume), not a 404.
   if (!stream) throw new Error(`file ${id}: no object under storage key ${row.storage_key}`);
-  return { file: { ...toFileInfo(row), sha256: row.sha256 }, stream };
+  return { file: { ...toFileInfo(files, row), sha256: row.sha256 }, stream };
 }

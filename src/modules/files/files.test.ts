@@ -176,7 +176,7 @@ describeEachDb(
           multipart([file('<script>alert(1)</script>', 'résumé \\"v2\\" ✓.html', 'text/html')]),
         );
         expect(res.status).toBe(201);
-        const [info] = await getFilesByIds(t.db, t.tenantId, [res.body.files[0].id]);
+        const [info] = await getFilesByIds(t.db, t.app.ctx.files, t.tenantId, [res.body.files[0].id]);
         expect(info.fileName).toBe('résumé "v2" ✓.html');
         const got = await t.get(pathOf(res.body.files[0].url).replace('/api/public/v0', ''));
         expect(got.status).toBe(200);
@@ -310,6 +310,7 @@ describeEachDb(
         const { files } = (await res.json()) as { files: { id: string; url: string }[] };
         const infos = await getFilesByIds(
           t.db,
+          t.app.ctx.files,
           t.tenantId,
           files.map((f) => f.id),
         );
@@ -427,7 +428,7 @@ describeEachDb(
           ]),
         );
         const [one, two] = body.files.map((f: { id: string }) => f.id);
-        expect(await getFilesByIds(t.db, t.tenantId, [two, 'unknown', one, two])).toEqual([
+        expect(await getFilesByIds(t.db, t.app.ctx.files, t.tenantId, [two, 'unknown', one, two])).toEqual([
           {
             id: two,
             fileName: 'two.json',
@@ -443,8 +444,8 @@ describeEachDb(
             url: `http://casebook.test/api/public/v0/file/${one}`,
           },
         ]);
-        expect(await getFilesByIds(t.db, 'another-tenant', [one])).toEqual([]);
-        expect(await getFilesByIds(t.db, t.tenantId, [])).toEqual([]);
+        expect(await getFilesByIds(t.db, t.app.ctx.files, 'another-tenant', [one])).toEqual([]);
+        expect(await getFilesByIds(t.db, t.app.ctx.files, t.tenantId, [])).toEqual([]);
         await expect(assertFilesExist(t.db, t.tenantId, [one, two])).resolves.toBeUndefined();
         await expect(assertFilesExist(t.db, t.tenantId, [one, 'gone1', 'gone2'])).rejects.toMatchObject({
           code: 'VALIDATION_FAILED',

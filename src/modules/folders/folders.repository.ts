@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FoldersTable } from '../../db/schema.js';
 import { lockKeyForTransaction } from '../../db/dialect.js';
@@ -10,6 +10,7 @@ export const listProjectFolders = (db: Db, tenantId: string, projectId: string) 
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
+    .where('deleted_at', 'is', null)
     .execute();
 
 /** The parent links only, for walking subtrees and paths. */
@@ -19,6 +20,7 @@ export const listProjectFolderLinks = (db: Db, tenantId: string, projectId: stri
     .select(['id', 'parent_id'])
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
+    .where('deleted_at', 'is', null)
     .execute();
 
 export const findFolder = (db: Db, tenantId: string, projectId: string, id: number) =>
@@ -28,6 +30,7 @@ export const findFolder = (db: Db, tenantId: string, projectId: string, id: numb
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
     .where('id', '=', id)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
 
 export const listFoldersByIds = (db: Db, tenantId: string, projectId: string, ids: number[]) =>
@@ -39,6 +42,7 @@ export const listFoldersByIds = (db: Db, tenantId: string, projectId: string, id
         .where('tenant_id', '=', tenantId)
         .where('project_id', '=', projectId)
         .where('id', 'in', ids)
+        .where('deleted_at', 'is', null)
         .execute();
 
 export const findChildByTitle = (
@@ -55,6 +59,7 @@ export const findChildByTitle = (
     .where('project_id', '=', projectId)
     .where('parent_id', '=', parentId)
     .where('title', '=', title)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
 
 export const maxSiblingPos = async (db: Db, tenantId: string, projectId: string, parentId: number) => {
@@ -64,6 +69,7 @@ export const maxSiblingPos = async (db: Db, tenantId: string, projectId: string,
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
     .where('parent_id', '=', parentId)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return row?.max === null || row?.max === undefined ? -1 : Number(row.max);
 };
@@ -101,3 +107,49 @@ export const updateFolderComment = (
 /** Until the transaction ends, no other one computes a new folder position in this project (maxSiblingPos). */
 export const lockSiblingPositions = (db: Db, projectId: string) =>
   lockKeyForTransaction(db, `folders:${projectId}`);
+
+/** Live children of a parent (0: the roots), in sibling order. */
+export const listSiblings = (db: Db, tenantId: string, projectId: string, parentId: number) =>
+  db
+    .selectFrom('folders')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('parent_id', '=', parentId)
+    .where('deleted_at', 'is', null)
+    .orderBy('pos')
+    .orderBy('id')
+    .execute();
+
+export const updateFolder = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  id: number,
+  values: Updateable<FoldersTable>,
+) =>
+  db
+    .updateTable('folders')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .execute();
+
+/** Tombstones folders: deleted_at set, and each leaves its siblings' title namespace (parent_id = -id). */
+export const markFoldersDeleted = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  ids: number[],
+  at: string,
+) => {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('folders')
+    .set((eb) => ({ deleted_at: at, updated_at: at, parent_id: eb.neg(eb.ref('id')) }))
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
+};

@@ -1,10 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ProjectParams } from '../../http/schemas.js';
-import { BulkFoldersBody, BulkFoldersResponse, FolderList, FolderListQuery } from './folders.schemas.js';
+import {
+  BulkFoldersBody,
+  BulkFoldersResponse,
+  DeletedFolder,
+  DeleteFolderQuery,
+  Folder,
+  FolderList,
+  FolderListQuery,
+  FolderParams,
+  UpdateFolderBody,
+} from './folders.schemas.js';
+import { deleteFolder } from './folders.delete.js';
 import * as service from './folders.service.js';
 
 export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app;
+  const { db, ctx } = app;
 
   app.get(
     '/project/:project/tcase/folders',
@@ -33,5 +44,46 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.bulkUpsertFolders(db, req.actor, req.params.project, req.body),
+  );
+
+  // docs/api-decisions.md#folder-edits: the same role as creating folders (folder/bulk).
+  app.patch(
+    '/project/:project/tcase/folder/:folderId',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['folders'],
+        summary:
+          'Rename, move (parentId; 0 = root) or reorder (pos among siblings) a folder, or change its comment',
+        params: FolderParams,
+        body: UpdateFolderBody,
+        response: { 200: Folder, ...errorResponses },
+      },
+    },
+    async (req) => service.updateFolder(db, req.actor, req.params.project, req.params.folderId, req.body),
+  );
+
+  app.delete(
+    '/project/:project/tcase/folder/:folderId',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['folders'],
+        summary:
+          'Delete a folder; one holding subfolders or test cases needs recursive=true (its cases are soft-deleted)',
+        params: FolderParams,
+        querystring: DeleteFolderQuery,
+        response: { 200: DeletedFolder, ...errorResponses },
+      },
+    },
+    async (req) =>
+      deleteFolder(
+        db,
+        req.actor,
+        req.params.project,
+        req.params.folderId,
+        req.query.recursive ?? false,
+        ctx.tcasesChanged,
+      ),
   );
 };

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SortOrder } from '../../http/schemas.js';
 
-/** extensions.md §2: `{id, projectId, parentId (0 = root), pos, title, comment ("" when none)}`. */
+/** docs/api-decisions.md#shapes: `{id, projectId, parentId (0 = root), pos, title, comment ("" when none)}`. */
 export const Folder = Type.Object({
   id: Type.Integer(),
   projectId: Type.String(),
@@ -12,7 +12,7 @@ export const Folder = Type.Object({
 });
 export type Folder = Static<typeof Folder>;
 
-/** Snake_case column names (public-api.md) and their camelCase spellings (extensions.md "Sorting"). */
+/** Snake_case column names and their camelCase spellings (docs/api-decisions.md#sorting). */
 export const FOLDER_SORT_FIELDS = {
   id: 'id',
   project_id: 'project_id',
@@ -90,3 +90,46 @@ export const BulkFoldersResponse = Type.Object({
     description: 'one array per input path: the folder ids along it, root to leaf',
   }),
 });
+
+export const FolderParams = Type.Object({
+  project: Type.String({ minLength: 1, maxLength: 64 }),
+  folderId: Type.Integer({ minimum: 1 }),
+});
+
+/** docs/api-decisions.md#folder-edits: rename, move, reorder and comment in one call; at least one field. */
+export const UpdateFolderBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ description: '1-255 characters, unique among its siblings' })),
+    parentId: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'new parent; 0 makes it a root folder' }),
+    ),
+    pos: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description: '0-based index among its siblings after the edit; past the end puts it last',
+      }),
+    ),
+    comment: Type.Optional(Type.String({ description: 'HTML, sanitised (D22)' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateFolderBody = Static<typeof UpdateFolderBody>;
+
+export const DeleteFolderQuery = Type.Object({
+  recursive: Type.Optional(
+    Type.Boolean({
+      description:
+        'also delete its subfolders and test cases; without it a folder that holds either is a 409',
+    }),
+  ),
+});
+export type DeleteFolderQuery = Static<typeof DeleteFolderQuery>;
+
+export const DeletedFolder = Type.Object({
+  message: Type.String(),
+  deletedFolderIds: Type.Array(Type.Integer(), { description: 'the folder, then its subfolders' }),
+  deletedTcaseCount: Type.Integer({
+    description: 'test cases deleted with them (soft: run results keep them)',
+  }),
+});
+export type DeletedFolder = Static<typeof DeletedFolder>;

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FoldersTable } from '../../db/schema.js';
-import type { Actor } from '../../http/auth.js';
-import { AppError, badRequest, notFound, type ErrorDetail } from '../../errors.js';
+import type { Actor } from '../../auth/actor.js';
+import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -14,6 +14,7 @@ import {
   type FolderList,
   type FolderListQuery,
   type FolderSortColumn,
+  type UpdateFolderBody,
 } from './folders.schemas.js';
 
 type FolderRow = Selectable<FoldersTable>;
@@ -70,7 +71,7 @@ function compareBy(column: FolderSortColumn) {
 function pagination(query: FolderListQuery): { offset: number; limit: number } | undefined {
   const { offset, limit, page } = query;
   if (offset === undefined && limit === undefined && page === undefined) return undefined;
-  // public-api.md: page is ignored when offset is set; with page and no limit the page size is 10.
+  // docs/api-decisions.md#folders: page is ignored when offset is set; with page and no limit the page size is 10.
   const applied = limit ?? (page !== undefined && offset === undefined ? 10 : 5000);
   return { offset: offset ?? (page !== undefined ? (page - 1) * applied : 0), limit: applied };
 }
@@ -82,7 +83,7 @@ function pageOf(slice: { offset: number; limit: number }, query: FolderListQuery
 }
 
 /**
- * Lists a project's folders (public-api.md "Folders"): D12 depth-first tree without pagination,
+ * Lists a project's folders (docs/api-decisions.md#folders): D12 depth-first tree without pagination,
  * `search` (case-insensitive title substring), `sortField`/`sortOrder`, offset/limit/deprecated page.
  */
 export async function listFolders(
@@ -203,7 +204,7 @@ export async function folderPath(
 
 export const FOLDER_NAME_MAX = 255;
 
-/** public-api.md rule 6: the path is not empty, each name is 1-255 characters and not blank. */
+/** docs/api-decisions.md#folders: the path is not empty, each name is 1-255 characters and not blank. */
 function validatePaths(folders: { path: string[] }[], pointer: (i: number) => string): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
   folders.forEach(({ path }, i) => {
@@ -228,9 +229,9 @@ export interface UpsertOptions {
 }
 
 /**
- * Creates or updates folders by path (public-api.md "POST folder/bulk" rules 1-6): ids root→leaf per
+ * Creates or updates folders by path (docs/api-decisions.md#folders): ids root→leaf per
  * path; missing folders are created (pos = max sibling pos + 1); existing ones keep id, parent and pos;
- * only an existing leaf's comment changes, and null/absent keeps it (extensions.md §3). Idempotent,
+ * only an existing leaf's comment changes, and null/absent keeps it. Idempotent,
  * one transaction (joins the caller's), and safe against concurrent identical calls.
  */
 export async function upsertFolderPaths(
@@ -337,3 +338,114 @@ export async function bulkUpsertFolders(
   const project = await resolveProject(db, actor, projectRef, { write: true });
   return { ids: await upsertFolderPaths(db, actor.tenantId, project.id, body.folders) };
 }
+
+/** Checks a folder name: 1-255 characters, not blank (docs/api-decisions.md#folders). */
+function checkName(title: string, path: string): void {
+  if (title.trim() === '' || title.length > FOLDER_NAME_MAX) {
+    throw badRequest(`folder name must be 1-${FOLDER_NAME_MAX} characters and not blank`, path);
+  }
+}
+
+/**
+ * Renames, moves, reorders a folder and changes its comment (docs/api-decisions.md#folder-edits), in one
+ * transaction under the project's folder-position lock, so concurrent edits of one tree see each other's
+ * result: no cycle from two crossing moves, no two siblings given one position.
+ * `parentId` 0 makes it a root; a folder never moves into its own subtree (400). `pos` is its 0-based index
+ * among its siblings after the edit (clamped to the end); siblings are renumbered 0..n-1. A move without `pos`
+ * puts it last. A title taken by a sibling is a 409.
+ */
+export async function updateFolder(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  folderId: number,
+  input: UpdateFolderBody,
+): Promise<Folder> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  if (input.title !== undefined) checkName(input.title, '/title');
+  const tenantId = actor.tenantId;
+  const at = nowIso();
+  return db.transaction().execute(async (trx) => {
+    await repo.lockSiblingPositions(trx, project.id);
+    const row = await repo.findFolder(trx, tenantId, project.id, folderId);
+    if (!row) throw notFound(`folder ${folderId} not found`);
+    const parentId = input.parentId ?? row.parent_id;
+    const title = input.title ?? row.title;
+    const moved = parentId !== row.parent_id;
+    if (moved && parentId !== 0) {
+      const links = await repo.listProjectFolderLinks(trx, tenantId, project.id);
+      const parentOf = new Map(links.map((l) => [l.id, l.parent_id]));
+      if (!parentOf.has(parentId))
+        throw badRequest(`folder ${parentId} not found in this project`, '/parentId');
+      // Walking up from the new parent must not meet the folder itself.
+      const seen = new Set<number>();
+      for (let id = parentId; id !== 0 && !seen.has(id); id = parentOf.get(id) ?? 0) {
+        if (id === folderId) {
+          throw badRequest(
+            `folder ${folderId} cannot move into itself or one of its subfolders`,
+            '/parentId',
+          );
+        }
+        seen.add(id);
+      }
+    }
+    if (moved || title !== row.title) {
+      const clash = await repo.findChildByTitle(trx, tenantId, project.id, parentId, title);
+      if (clash && clash.id !== folderId) {
+        throw conflict(`a folder named "${title}" already exists there (folder ${clash.id})`);
+      }
+    }
+    const values: { title?: string; parent_id?: number; comment?: string; updated_at: string } = {
+      updated_at: at,
+    };
+    if (title !== row.title) values.title = title;
+    if (moved) values.parent_id = parentId;
+    if (input.comment !== undefined) values.comment = sanitizeHtmlField(input.comment);
+    let pos = row.pos;
+    if (moved || input.pos !== undefined) {
+      const siblings = (await repo.listSiblings(trx, tenantId, project.id, parentId)).filter(
+        (s) => s.id !== folderId,
+      );
+      const index = Math.min(input.pos ?? siblings.length, siblings.length);
+      const order = [
+        ...siblings.slice(0, index).map((s) => s.id),
+        folderId,
+        ...siblings.slice(index).map((s) => s.id),
+      ];
+      const current = new Map(siblings.map((s) => [s.id, s.pos]));
+      // Only siblings whose position changes are written, in id order (the same lock order for every writer).
+      const writes = order
+        .map((id, i) => ({ id, pos: i }))
+        .filter(({ id, pos: p }) => id !== folderId && current.get(id) !== p)
+        .sort((a, b) => a.id - b.id);
+      for (const w of writes) {
+        await repo.updateFolder(trx, tenantId, project.id, w.id, { pos: w.pos, updated_at: at });
+      }
+      pos = index;
+    }
+    await repo.updateFolder(trx, tenantId, project.id, folderId, { ...values, pos });
+    return toFolder({ ...row, ...values, pos });
+  });
+}
+
+/**
+ * The folder and the ids of its whole subtree (itself included, by id), for deletion (folders.delete.ts), or
+ * NOT_FOUND. Call inside the deleting transaction, after lockForTreeChange.
+ */
+export async function folderSubtree(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  folderId: number,
+): Promise<{ folder: Folder; ids: number[] }> {
+  const row = await repo.findFolder(db, tenantId, projectId, folderId);
+  if (!row) throw notFound(`folder ${folderId} not found`);
+  return { folder: toFolder(row), ids: await subtreeFolderIds(db, tenantId, projectId, [folderId]) };
+}
+
+/** Until the transaction ends, no other transaction moves, creates or deletes folders of the project. */
+export const lockForTreeChange = (db: Db, projectId: string) => repo.lockSiblingPositions(db, projectId);
+
+/** Tombstones folders (see FoldersTable.deleted_at): they leave every list, path and filter. */
+export const markFoldersDeleted = (db: Db, tenantId: string, projectId: string, ids: number[], at: string) =>
+  repo.markFoldersDeleted(db, tenantId, projectId, ids, at);

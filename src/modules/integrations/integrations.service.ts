@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { IntegrationsTable } from '../../db/tables/admin.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
@@ -34,7 +34,7 @@ interface TypeRules {
   token: 'required' | 'optional' | 'none';
 }
 
-/** What each tracker type is made of (issue 5). */
+/** What each tracker type is made of. */
 const TYPES: Record<IntegrationType, TypeRules> = {
   tracker_a: { config: ['account'], link: ['repo'], token: 'optional' },
   tracker_b: { config: ['url', 'email'], link: ['projectId', 'projectName'], token: 'required' },
@@ -42,7 +42,7 @@ const TYPES: Record<IntegrationType, TypeRules> = {
   custom: { config: ['newUrl', 'viewUrl'], link: [], token: 'none' },
 };
 
-/** Audit meta names of the settings (public-api.md Events, integration.created). */
+/** Audit meta names of the settings (docs/api-decisions.md#audit-events, integration.created). */
 const CONFIG_META: Record<ConfigKey, string> = {
   account: 'account',
   url: 'url',
@@ -293,7 +293,7 @@ export async function listProjectIntegrations(
 /**
  * Links a project to an integration (admin). A project has one link per integration type, so linking
  * another integration of that type, or the same one with new settings, replaces the link; the event then
- * carries the earlier values with a `previous_` prefix (D25, public-api.md integration.project_linked).
+ * carries the earlier values with a `previous_` prefix (D25, docs/api-decisions.md#audit-events).
  */
 export async function linkProject(
   db: Db,

@@ -7,7 +7,7 @@ export const Milestone = Type.Object({
   archived: Type.Boolean(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
-  // extensions.md §1: milestone archivedAt is not among the nullable keys, so it is left out while active.
+  // docs/api-decisions.md#response-shapes: milestone archivedAt is not among the nullable keys, so it is left out while active.
   archivedAt: Type.Optional(Type.String({ description: 'present only when archived' })),
 });
 export type Milestone = Static<typeof Milestone>;

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { MilestonesTable } from '../../db/schema.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -16,7 +16,7 @@ export function toMilestone(row: Selectable<MilestonesTable>): Milestone {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  // extensions.md §1: never null for an optional scalar; absent means "not archived".
+  // docs/api-decisions.md#response-shapes: never null for an optional scalar; absent means "not archived".
   if (row.archived_at !== null) milestone.archivedAt = row.archived_at;
   return milestone;
 }
@@ -96,7 +96,7 @@ export async function getMilestone(
 }
 
 /**
- * D9 and public-api.md (create run / plan): a `milestoneId` in a body must name a milestone of the project
+ * D9 (create run / plan): a `milestoneId` in a body must name a milestone of the project
  * that is not archived; otherwise a 400 at `path`. Returns the milestone.
  */
 export async function assertMilestoneUsable(

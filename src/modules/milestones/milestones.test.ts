@@ -25,7 +25,7 @@ describeEachDb('milestones', (t) => {
           },
         ],
       });
-      // extensions.md §1: never null for an optional scalar.
+      // docs/api-decisions.md#response-shapes: never null for an optional scalar.
       expect('archivedAt' in list.body.milestones[0]).toBe(false);
     });
 

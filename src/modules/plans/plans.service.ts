@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
@@ -26,7 +26,7 @@ function toPlan(row: repo.PlanRow, runIds: number[]): Plan {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-  // extensions.md §1: an optional scalar is left out rather than null.
+  // docs/api-decisions.md#response-shapes: an optional scalar is left out rather than null.
   if (row.milestone_id !== null) {
     plan.milestoneId = row.milestone_id;
     if (row.milestone_title !== null) plan.milestone = { id: row.milestone_id, title: row.milestone_title };

@@ -5,7 +5,7 @@ import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import { createRun } from '../../../test/helpers/run-factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
 import type { TestEnv } from '../../../test/helpers/test-app.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { findProjectByRef } from './projects.repository.js';
 import { rememberProject, resolveProject } from './projects.service.js';
 

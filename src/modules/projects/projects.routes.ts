@@ -7,6 +7,7 @@ import {
   Project,
   ProjectList,
   ProjectMemberList,
+  UpdateProjectBody,
 } from './projects.schemas.js';
 import * as service from './projects.service.js';
 
@@ -54,6 +55,21 @@ export const projectsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // ---- administration (archive, delete, members); D3: admin or owner ----
   const admin = { access: { minRole: 'admin' as const } };
+
+  app.patch(
+    '/project/:project',
+    {
+      config: admin,
+      schema: {
+        tags: ['projects'],
+        summary: "Edit a project's title, overview (description is HTML) and links (admin)",
+        params: ProjectParams,
+        body: UpdateProjectBody,
+        response: { 200: Project, ...errorResponses },
+      },
+    },
+    async (req) => service.updateProject(db, req.actor, req.params.project, req.body),
+  );
 
   app.post(
     '/project/:project/archive',
@@ -150,7 +166,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-/** extensions.md: the web application's private API (under `/api`); session cookie or API key. */
+/** docs/api-decisions.md#endpoints-beyond-the-public-api: the web application's private API (under `/api`); session cookie or API key. */
 export const projectsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
   app.delete(

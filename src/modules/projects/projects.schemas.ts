@@ -33,6 +33,23 @@ export const CreateProjectBody = Type.Object(
 );
 export type CreateProjectBody = Static<typeof CreateProjectBody>;
 
+/** docs/api-decisions.md#project-edits: only the given fields change; `links` replaces the list; the code never changes. */
+export const UpdateProjectBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ description: '1-255 characters, unique in the tenant' })),
+    overviewTitle: Type.Optional(Type.String({ description: 'at most 255 characters' })),
+    overviewDescription: Type.Optional(Type.String({ description: 'HTML, sanitised (D22)' })),
+    description: Type.Optional(Type.String({ description: 'deprecated alias of overviewDescription' })),
+    links: Type.Optional(
+      Type.Array(Type.Object({ url: Type.String(), text: Type.String() }, { additionalProperties: false }), {
+        description: 'replaces the list; urls absolute http(s)',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateProjectBody = Static<typeof UpdateProjectBody>;
+
 export const ProjectMember = Type.Object({
   userId: Type.Integer(),
   name: Type.String(),

@@ -2,17 +2,17 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ProjectsTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor, KnownProject } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, forbidden, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newUuid } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { atLeast } from '../users/roles.js';
+import { atLeast } from '../../auth/roles.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
-import type { CreateProjectBody, Project, ProjectMember } from './projects.schemas.js';
+import type { CreateProjectBody, Project, ProjectMember, UpdateProjectBody } from './projects.schemas.js';
 import { isHttpUrl } from '../../lib/urls.js';
 
 export function toProject(row: Selectable<ProjectsTable>): Project {
@@ -38,22 +38,13 @@ export async function listProjects(db: Db, actor: Actor): Promise<Project[]> {
   return rows.map(toProject);
 }
 
-/** A project a request names, read with the request's key (authenticateApiKey): row undefined when there is none. */
-export interface KnownProject {
-  ref: string;
-  row: Selectable<ProjectsTable> | undefined;
-  /** Whether the caller is a member of it (D3). */
-  member: boolean;
-}
-
-const knownProjects = new WeakMap<Actor, KnownProject>();
-
 /**
- * Hands resolveProject what authentication read of the project the request names, so that a read needs no
- * statement of its own. Used at most once: the first resolveProject of the request takes it away, whatever it asks.
+ * Hands resolveProject what authentication read of the project the request names (Actor.knownProject), so that
+ * a read needs no statement of its own. Used at most once: the first resolveProject of the request takes it
+ * away, whatever it asks.
  */
 export function rememberProject(actor: Actor, project: KnownProject): void {
-  knownProjects.set(actor, project);
+  actor.knownProject = project;
 }
 
 /**
@@ -67,9 +58,9 @@ function takeKnownProject(
   ref: string,
   options: ResolveOptions,
 ): KnownProject | undefined {
-  const known = knownProjects.get(actor);
+  const known = actor.knownProject;
   if (known === undefined) return undefined;
-  knownProjects.delete(actor);
+  actor.knownProject = undefined;
   return known.ref === ref && !options.write && !db.isTransaction ? known : undefined;
 }
 
@@ -101,11 +92,11 @@ export async function resolveProject(
 
 const CODE = /^[A-Za-z0-9]{2,5}$/;
 
-function validateProjectInput(input: CreateProjectBody): ErrorDetail[] {
+function validateProjectInput(input: Partial<CreateProjectBody>): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
-  if (!CODE.test(input.code))
+  if (input.code !== undefined && !CODE.test(input.code))
     errors.push({ path: '/code', message: 'code must be 2-5 alphanumeric characters' });
-  if (input.title.trim() === '' || input.title.length > 255) {
+  if (input.title !== undefined && (input.title.trim() === '' || input.title.length > 255)) {
     errors.push({ path: '/title', message: 'title must be 1-255 characters' });
   }
   if (input.overviewTitle !== undefined && input.overviewTitle.length > 255) {
@@ -168,6 +159,52 @@ export async function createProject(db: Db, actor: Actor, input: CreateProjectBo
   return { id };
 }
 
+/**
+ * Edits a project's title, overview and links (docs/api-decisions.md#project-edits): admin or owner like the
+ * rest of project administration (D3); an archived project is read-only (403). The title stays unique in the
+ * tenant (409). No audit event: the event table has none for it (D25).
+ */
+export async function updateProject(
+  db: Db,
+  actor: Actor,
+  ref: string,
+  input: UpdateProjectBody,
+): Promise<Project> {
+  const errors = validateProjectInput(input);
+  if (input.overviewDescription !== undefined && input.description !== undefined) {
+    errors.push({
+      path: '/description',
+      message: 'send overviewDescription or its alias description, not both',
+    });
+  }
+  if (errors.length > 0)
+    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  const project = await resolveProject(db, actor, ref, { write: true });
+  const title = input.title?.trim();
+  const clashMessage = () => `a project with the title "${title}" exists`;
+  if (title !== undefined && title !== project.title) {
+    // '' matches no code (codes have 2-5 characters): only the title is checked.
+    const clash = await repo.findConflicting(db, actor.tenantId, '', title);
+    if (clash.some((r) => r.id !== project.id && r.title === title)) throw conflict(clashMessage());
+  }
+  const values: Parameters<typeof repo.updateProject>[3] = { updated_at: nowIso() };
+  if (title !== undefined) values.title = title;
+  if (input.overviewTitle !== undefined) values.overview_title = input.overviewTitle;
+  const description = input.overviewDescription ?? input.description;
+  if (description !== undefined) values.overview_description = sanitizeHtmlField(description);
+  if (input.links !== undefined) {
+    values.links = JSON.stringify(input.links.map((l) => ({ url: l.url, text: l.text })));
+  }
+  try {
+    await repo.updateProject(db, actor.tenantId, project.id, values);
+  } catch (err) {
+    // A concurrent edit or creation took the title after the check: the unique constraint decided.
+    if (isUniqueViolation(err)) throw conflict(clashMessage());
+    throw err;
+  }
+  return resolveProject(db, actor, project.id);
+}
+
 /** Grants a user access to a project (D3 visibility for non-admins). */
 export async function addMember(db: Db, tenantId: string, projectId: string, userId: number): Promise<void> {
   await repo.insertMember(db, tenantId, projectId, userId, nowIso());
@@ -181,7 +218,7 @@ export const allocateTcaseSeqs = (db: Db, projectId: string, count: number): Pro
 
 const projectMeta = (p: Project) => ({ project_id: p.id, project_code: p.code, project_title: p.title });
 
-/** Archives a project: it stays readable and every write to it is a 403 (public-api.md Auth 7); audit `archive_project` (D25). */
+/** Archives a project: it stays readable and every write to it is a 403 (docs/api-decisions.md#archived-projects); audit `archive_project` (D25). */
 export async function archiveProject(db: Db, actor: Actor, ref: string): Promise<Project> {
   return setArchived(db, actor, ref, true);
 }

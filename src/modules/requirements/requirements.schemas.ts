@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { QueryList, SortOrder } from '../../http/schemas.js';
 
-/** extensions.md §2: a test case's requirement. */
+/** docs/api-decisions.md#shapes: a test case's requirement. */
 export const Requirement = Type.Object({
   id: Type.String(),
   text: Type.String(),

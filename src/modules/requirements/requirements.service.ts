@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';

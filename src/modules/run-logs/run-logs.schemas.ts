@@ -10,7 +10,7 @@ export const CreateRunLogBody = Type.Object(
 );
 export type CreateRunLogBody = Static<typeof CreateRunLogBody>;
 
-/** D21: a run log entry; its id is a string (extensions.md). */
+/** D21: a run log entry; its id is a string. */
 export const RunLog = Type.Object({
   id: Type.String(),
   runId: Type.Integer(),

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunLogsTable } from '../../db/tables/execution.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newOrderedId } from '../../lib/ids.js';
@@ -19,7 +19,7 @@ const toRunLog = (row: Selectable<RunLogsTable>): RunLog => ({
 });
 
 /**
- * Records a message against a run (public-api.md "Run logs", D21): the comment is sanitised (D22) and
+ * Records a message against a run (D21): the comment is sanitised (D22) and
  * trimmed and must not be empty afterwards (400); 404 unknown project or run, 403 archived project,
  * 409 closed run.
  */

@@ -12,7 +12,7 @@ import {
   updateTcase,
 } from '../../../test/helpers/run-factories.js';
 
-/** public-api.md run-type table, propagation rules 1–4 and D17, shown through what a client reads. */
+/** docs/api-decisions.md#run-types-and-propagation (rules 1–4) and D17, shown through what a client reads. */
 describeEachDb('run propagation (D17)', (t) => {
   const TYPES = ['static', 'static_struct', 'live'] as const;
   type RunType = (typeof TYPES)[number];

@@ -1,11 +1,12 @@
 import type { Db } from '../../db/create-db.js';
 import type { JsonBody } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { listFoldersByIds } from '../folders/folders.service.js';
 import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
+import type { FilesContext } from '../files/files.service.js';
 import { getTcaseAtVersion } from '../test-cases/test-cases.service.js';
 import * as repo from './runs.repository.js';
 import {
@@ -26,7 +27,7 @@ function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] 
 }
 
 /**
- * Lists the test cases of a run as the run shows them (public-api.md "Run test cases"): no pagination;
+ * Lists the test cases of a run as the run shows them (docs/api-decisions.md#run-creation-by-the-uploader): no pagination;
  * `search`, `tags`/`tag`, `priorities`/`priority`, `cf_<name>` (AND across, OR within), `include=folder`,
  * `sortField` title|created_at with `sortOrder`, `limit`. Filters apply to the version the run shows.
  */
@@ -152,7 +153,7 @@ export async function listRunTcasesResponse(
   };
 }
 
-/** The folders the listed cases show, as embedded in a run test case (public-api.md "Folder"). */
+/** The folders the listed cases show, as embedded in a run test case (docs/api-decisions.md#shapes). */
 async function foldersOf(db: Db, tenantId: string, projectId: string, rows: { folder_id: number }[]) {
   const ids = [...new Set(rows.map((r) => r.folder_id))];
   const found = await listFoldersByIds(db, tenantId, projectId, ids);
@@ -197,7 +198,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
   return rows.map((r): Result => ({
     id: r.id,
     tcaseId: r.tcase_id,
-    tcaseVersion: String(r.tcase_version), // public-api.md types it as a string
+    tcaseVersion: String(r.tcase_version), // docs/api-decisions.md#response-shapes: a string
     authorId: r.author_id ?? 0,
     author:
       r.author_id !== null && r.author_email !== null
@@ -220,11 +221,12 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
 }
 
 /**
- * One test case of a run in the detail shape (public-api.md), by id, sequence number or legacy id: the
+ * One test case of a run in the detail shape (docs/api-decisions.md#shapes), by id, sequence number or legacy id: the
  * version the run shows (pinned, else the latest), folder and position as the run shows them, and its results.
  */
 export async function getRunTcase(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   runId: number,
@@ -234,7 +236,7 @@ export async function getRunTcase(
   const row = await repo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
   if (!row) throw notFound(`test case "${ref}" not found in run ${run.id}`);
   const version = row.pinned_version ?? row.latest_version;
-  const tcase = await getTcaseAtVersion(db, actor.tenantId, row.tcase_id, version);
+  const tcase = await getTcaseAtVersion(db, files, actor.tenantId, row.tcase_id, version);
   return {
     id: tcase.id,
     version,

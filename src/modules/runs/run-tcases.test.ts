@@ -9,7 +9,7 @@ import {
   listRunTcases,
   updateTcase,
 } from '../../../test/helpers/run-factories.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import type { ListRunTcasesQuery } from './runs.schemas.js';
 import * as service from './run-tcases.service.js';
 import type { JsonBody } from '../../db/dialect.js';
@@ -92,7 +92,7 @@ describeEachDb('run test cases', (t) => {
   });
 
   describe('GET /project/:p/run/:id/tcase', () => {
-    it('lists every case with the list-item fields of public-api.md, by folder and position', async () => {
+    it('lists every case with the list-item fields of a run test case, by folder and position', async () => {
       const res = await t.get(url());
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(['tcases']);
@@ -346,7 +346,7 @@ describeEachDb('run test cases', (t) => {
   });
 
   describe('GET /project/:p/run/:id/tcase/:ref', () => {
-    it('answers the detail shape of public-api.md by id', async () => {
+    it('answers the detail shape of a run test case by id', async () => {
       const res = await t.get(`${url()}/${c.gamma.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({

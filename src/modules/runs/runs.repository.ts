@@ -12,7 +12,7 @@ import {
 } from '../../db/dialect.js';
 
 /*
- * Read-joins across modules are deliberate here (contracts.md): a run lists 1,000 runs with their related
+ * Read-joins across modules are deliberate here (docs/architecture.md): a run lists 1,000 runs with their related
  * objects, and 10,000 test cases with their shown version, each in ONE query. Going through the other
  * modules' services would turn those into one query per row. Only reads; writes to other modules' tables
  * never happen here.

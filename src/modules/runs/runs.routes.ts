@@ -20,7 +20,7 @@ import { sendJsonBody } from '../../http/json-body.js';
 const write = { access: { minRole: 'test-runner' as const } };
 
 export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app;
+  const { db, ctx } = app;
 
   app.get(
     '/project/:project/run',
@@ -148,6 +148,7 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RunTcaseDetail, ...errorResponses },
       },
     },
-    async (req) => runTcases.getRunTcase(db, req.actor, req.params.project, req.params.run, req.params.tcase),
+    async (req) =>
+      runTcases.getRunTcase(db, ctx.files, req.actor, req.params.project, req.params.run, req.params.tcase),
   );
 };

@@ -41,7 +41,7 @@ export const RunTcaseParams = Type.Object({
 });
 export type RunTcaseParams = Static<typeof RunTcaseParams>;
 
-/** public-api.md "Query plan". */
+/** docs/api-decisions.md#query-plans */
 export const QueryPlan = Type.Object(
   {
     tcaseIds: Type.Optional(
@@ -132,7 +132,7 @@ export type StatusCounts = Static<typeof StatusCounts>;
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-/** public-api.md "Run". */
+/** A run (docs/api-decisions.md#shapes). */
 export const Run = Type.Object({
   id: Type.Integer(),
   type: Type.String({ enum: [...RUN_TYPES] }),
@@ -223,7 +223,7 @@ export const RunTcaseFolder = Type.Object({
   pos: Type.Integer(),
 });
 
-/** public-api.md "Run test case (list item)". */
+/** A run test case, list item (docs/api-decisions.md#shapes). */
 export const RunTcaseListItem = Type.Object({
   id: Type.String(),
   version: Type.Integer(),
@@ -244,7 +244,7 @@ export type RunTcaseListItem = Static<typeof RunTcaseListItem>;
 
 export const RunTcaseList = Type.Object({ tcases: Type.Array(RunTcaseListItem) });
 
-/** public-api.md "ResultLink". A plain link (D24) has neither `integrationId` nor `integration`. */
+/** A result link (docs/api-decisions.md#shapes, D24). A plain link has neither `integrationId` nor `integration`. */
 export const ResultLink = Type.Object({
   id: Type.Integer(),
   resultId: Type.Integer(),
@@ -272,11 +272,11 @@ export const ResultLink = Type.Object({
 });
 export type ResultLink = Static<typeof ResultLink>;
 
-/** public-api.md "Result", as shown in a run test case's `results`. */
+/** A result (docs/api-decisions.md#shapes), as shown in a run test case's `results`. */
 export const Result = Type.Object({
   id: Type.Integer(),
   tcaseId: Type.String(),
-  tcaseVersion: Type.String({ description: 'typed as a string (public-api.md)' }),
+  tcaseVersion: Type.String({ description: 'typed as a string by the public API' }),
   authorId: Type.Integer(),
   author: Type.Union(
     [
@@ -301,7 +301,7 @@ export const Result = Type.Object({
 });
 export type Result = Static<typeof Result>;
 
-/** public-api.md "Run test case (detail)". */
+/** A run test case, detail (docs/api-decisions.md#shapes). */
 export const RunTcaseDetail = Type.Object({
   id: Type.String(),
   version: Type.Integer(),

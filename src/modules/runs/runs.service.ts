@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunsTable } from '../../db/tables/execution.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { parseJson } from '../../lib/json.js';
@@ -14,7 +14,7 @@ import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
 import { getTagsByIds } from '../tags/tags.service.js';
 import { selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
-import { atLeast } from '../users/roles.js';
+import { atLeast } from '../../auth/roles.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './runs.repository.js';
 import {
@@ -160,7 +160,7 @@ export function checkTitleAndDescription(
 
 /**
  * D16 and rule 4: every id must name a published standalone or filled test case of the project; a 400
- * names the offending ids by reason. Duplicates are dropped (extensions.md §3), first occurrence wins.
+ * names the offending ids by reason. Duplicates are dropped (docs/api-decisions.md#run-creation-by-the-uploader), first occurrence wins.
  */
 export async function assertSelectableTcaseIds(
   db: Db,
@@ -228,8 +228,8 @@ const filtersOf = (plan: QueryPlan) => ({
   priorities: plan.priorities,
 });
 
-/** public-api.md "Query plan": the union of the plans, each an AND of its filters (empty = unrestricted). */
-async function evaluatePlans(
+/** docs/api-decisions.md#query-plans: the union of the plans, each an AND of its filters (empty = unrestricted). */
+export async function evaluatePlans(
   db: Db,
   tenantId: string,
   projectId: string,
@@ -238,7 +238,7 @@ async function evaluatePlans(
 ): Promise<string[]> {
   const out = new Set<string>();
   for (const plan of plans) {
-    // An explicit empty list selects nothing (extensions.md §3: an empty run), unlike an omitted one.
+    // An explicit empty list selects nothing (docs/api-decisions.md#query-plans: an empty run), unlike an omitted one.
     if (plan.tcaseIds !== undefined && plan.tcaseIds.length === 0) continue;
     const ids = await selectMatchingTcaseIds(
       db,
@@ -271,7 +271,7 @@ export interface RunInput extends RunRefsInput {
   queryPlans: QueryPlan[];
 }
 
-/** Validates a run body (public-api.md "POST run"; D9, D16, rule 4) and resolves its test cases. */
+/** Validates a run body (D9, D16, docs/api-decisions.md#run-types-and-propagation rule 4) and resolves its test cases. */
 export async function prepareRun(
   db: Db,
   tenantId: string,
@@ -396,7 +396,7 @@ async function insertStandaloneRun(
 
 // ---- endpoints ----
 
-/** Creates a run (public-api.md "POST run"): D10 titles, D16 drafts, D19 isAutomated, extensions §3 duplicates/empty. */
+/** Creates a run: D10 titles, D16 drafts, D19 isAutomated, docs/api-decisions.md#run-creation-by-the-uploader. */
 export async function createRun(
   db: Db,
   actor: Actor,
@@ -408,7 +408,7 @@ export async function createRun(
   return { id: await insertStandaloneRun(db, actor, project.id, run) };
 }
 
-/** Lists a project's runs, newest first, with `include` semantics of public-api.md (unlisted relations are null). */
+/** Lists a project's runs, newest first, with `include` semantics of docs/api-decisions.md#shapes (unlisted relations are null). */
 export async function listRuns(
   db: Db,
   actor: Actor,
@@ -437,7 +437,7 @@ export async function listPlanRuns(
 }
 
 /**
- * Clones a run (public-api.md "POST run/clone"): same type; live runs keep their query plans and reflect
+ * Clones a run (D9): same type; live runs keep their query plans and reflect
  * the test cases as they are now; every clone starts all open; a run in a plan cannot be cloned (D9: 400).
  */
 export async function cloneRun(
@@ -586,91 +586,6 @@ export async function removeRunTcases(
     await repo.recountRuns(trx, actor.tenantId, [runId]);
     return { removed: ids.length };
   });
-}
-
-// ---- propagation (D17) ----
-
-/**
- * D17: called by the test-case service, inside its writing transaction, after test cases were created,
- * edited, moved, tagged or deleted. Open live runs re-evaluate their query plans for those cases: a case
- * that starts matching joins (or comes back with its results and latest status), one that stops matching
- * leaves (its row and results are kept). Versions, folders and positions need nothing here: open runs read
- * them from the test case (unless pinned), closed runs from their frozen columns.
- */
-export async function onTcasesChanged(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  tcaseIds: string[],
-): Promise<void> {
-  const ids = [...new Set(tcaseIds)];
-  if (ids.length === 0) return;
-  const runs = await repo.listOpenLiveRuns(db, tenantId, projectId);
-  if (runs.length === 0) return;
-  // Many live runs share their query plans ("everything", "smoke"): each distinct set is evaluated once.
-  const matchingByPlans = new Map<string, Set<string>>();
-  for (const run of runs) {
-    if (matchingByPlans.has(run.query_plans)) continue;
-    const plans = parseJson<QueryPlan[]>(run.query_plans, []);
-    matchingByPlans.set(run.query_plans, new Set(await evaluatePlans(db, tenantId, projectId, plans, ids)));
-  }
-  const membership = new Map<number, Map<string, number>>(runs.map((run) => [run.id, new Map()]));
-  for (const row of await repo.listMembershipInRuns(
-    db,
-    tenantId,
-    runs.map((run) => run.id),
-    ids,
-  )) {
-    membership.get(row.run_id)!.set(row.tcase_id, row.in_run);
-  }
-  const changes = runs
-    .map((run) => {
-      const matching = matchingByPlans.get(run.query_plans)!;
-      const rows = membership.get(run.id)!;
-      return {
-        runId: run.id,
-        join: ids.filter((id) => matching.has(id) && !rows.has(id)),
-        // A returning case keeps its row: status, pinned version and latest result are those of its last result (D18).
-        back: ids.filter((id) => matching.has(id) && rows.get(id) === 0),
-        leave: ids.filter((id) => !matching.has(id) && rows.get(id) === 1),
-      };
-    })
-    .filter((c) => c.join.length + c.back.length + c.leave.length > 0);
-  if (changes.length === 0) return;
-  // Every changed run is locked first (in id order), then written with a few statements for all of them: one
-  // round trip per step, not per run (50 open live runs on PostgreSQL).
-  const open = new Set(
-    await repo.lockOpenRuns(
-      db,
-      tenantId,
-      changes.map((c) => c.runId),
-    ),
-  );
-  const locked = changes.filter((c) => open.has(c.runId));
-  if (locked.length === 0) return;
-  const now = nowIso();
-  // Under the run locks, the counters move by exactly the rows that changed (no recount of the whole run).
-  const deltas = new Map<number, Partial<Record<repo.CountedStatus, number>>>(
-    locked.map((c) => [c.runId, {}]),
-  );
-  const bump = (runId: number, status: string, by: number) => {
-    const d = deltas.get(runId)!;
-    const s = status as repo.CountedStatus;
-    d[s] = (d[s] ?? 0) + by;
-  };
-  const joins = locked.flatMap((c) => c.join.map((tcaseId) => ({ runId: c.runId, tcaseId })));
-  for (const [runId, count] of await repo.insertOpenRunTcasesInRuns(db, tenantId, joins, now)) {
-    bump(runId, 'open', count);
-  }
-  for (const c of locked) {
-    for (const status of await repo.moveInRunReturningStatus(db, tenantId, c.runId, c.back, 1, now)) {
-      bump(c.runId, status, 1);
-    }
-    for (const status of await repo.moveInRunReturningStatus(db, tenantId, c.runId, c.leave, 0, now)) {
-      bump(c.runId, status, -1);
-    }
-  }
-  await repo.touchRunsAddingCounters(db, tenantId, deltas, now);
 }
 
 // ---- for results and run logs ----

@@ -83,7 +83,7 @@ describeEachDb('runs', (t) => {
       });
     });
 
-    it('creates an empty run from an empty tcaseIds list (extensions.md §3)', async () => {
+    it('creates an empty run from an empty tcaseIds list as the uploader sends it', async () => {
       const { id } = await createRun(t, P, { tcaseIds: [] });
       expect(await listRunTcases(t, P, id)).toEqual([]);
       expect((await getRun(t, P, id)).statusCounts.all).toBe(0);
@@ -437,7 +437,7 @@ describeEachDb('runs', (t) => {
       await closeRun(t, project, closedRun);
     });
 
-    it('lists every run, newest first, with every field of public-api.md and all relations when include is absent', async () => {
+    it('lists every run, newest first, with every field of a run and all relations when include is absent', async () => {
       const res = await t.get(`/project/${project.code}/run`);
       expect(res.status).toBe(200);
       expect(res.body.runs.map((r: { id: number }) => r.id)).toEqual([milestoneRun, closedRun, openRun]);

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Html } from '../../http/schemas.js';
 
-/** extensions.md §2 Precondition, as a shared precondition: titled and versioned. */
+/** Precondition (docs/api-decisions.md#shapes) as a shared precondition: titled and versioned. */
 export const SharedPrecondition = Type.Object({
   projectId: Type.String(),
   id: Type.Integer(),
@@ -24,7 +24,7 @@ export const SharedPreconditionListItem = Type.Object({
 });
 export type SharedPreconditionListItem = Static<typeof SharedPreconditionListItem>;
 
-/** extensions.md §4: the list is a bare array. */
+/** docs/api-decisions.md#endpoints-beyond-the-public-api: the list is a bare array. */
 export const SharedPreconditionList = Type.Array(SharedPreconditionListItem);
 
 // The list query and path parameters are those of every shared item (shared-items.schemas.ts).

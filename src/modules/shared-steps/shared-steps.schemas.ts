@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Html } from '../../http/schemas.js';
 
-/** public-api.md SubStep: version and isLatest are the parent's. */
+/** A sub-step (docs/api-decisions.md#shapes): version and isLatest are the parent's. */
 export const SharedSubStep = Type.Object({
   id: Type.Integer(),
   type: Type.Literal('shared_sub_step'),
@@ -13,7 +13,7 @@ export const SharedSubStep = Type.Object({
 });
 export type SharedSubStep = Static<typeof SharedSubStep>;
 
-/** extensions.md §2 Step, as a shared step: title and sub-steps, versioned. */
+/** Step (docs/api-decisions.md#shapes) as a shared step: title and sub-steps, versioned. */
 export const SharedStep = Type.Object({
   id: Type.Integer(),
   version: Type.Integer(),

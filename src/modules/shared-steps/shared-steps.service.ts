@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as items from '../shared-items/shared-items.service.js';

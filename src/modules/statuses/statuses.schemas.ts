@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** extensions.md §2: the nine status ids and the named colours (never hex). */
+/** docs/api-decisions.md#shapes: the nine status ids and the named colours (never hex). */
 export const BUILT_IN_STATUS_IDS = ['open', 'passed', 'failed', 'blocked', 'skipped'] as const;
 export const CUSTOM_STATUS_IDS = ['custom1', 'custom2', 'custom3', 'custom4'] as const;
 export const STATUS_IDS = [...BUILT_IN_STATUS_IDS, ...CUSTOM_STATUS_IDS] as const;

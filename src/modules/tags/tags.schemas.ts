@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { QueryList, SortOrder } from '../../http/schemas.js';
 
-/** extensions.md §2: a test case's tag. */
+/** docs/api-decisions.md#shapes: a test case's tag. */
 export const Tag = Type.Object({ id: Type.Integer(), title: Type.String() });
 export type Tag = Static<typeof Tag>;
 
@@ -18,7 +18,7 @@ export type TagListItem = Static<typeof TagListItem>;
 
 export const TagList = Type.Object({ tags: Type.Array(TagListItem) });
 
-/** Snake_case column names and their camelCase spellings (extensions.md "Sorting"). */
+/** Snake_case column names and their camelCase spellings (docs/api-decisions.md#sorting). */
 export const TAG_SORT_FIELDS = {
   id: 'id',
   title: 'title',

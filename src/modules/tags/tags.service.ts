@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, type ErrorDetail } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -42,6 +42,18 @@ export async function ensureTagIds(
 }
 
 /** The tags with these ids in the tenant (D1), keyed by id; unknown ids are absent. */
+/** Ids of the project's tags with these titles (trimmed); titles without a tag are absent. Creates nothing. */
+export async function findTagIds(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  titles: string[],
+): Promise<number[]> {
+  const distinct = [...new Set(titles.map((t) => t.trim()))];
+  if (distinct.length === 0) return [];
+  return (await repo.findByTitles(db, tenantId, projectId, distinct)).map((r) => r.id);
+}
+
 export async function getTagsByIds(db: Db, tenantId: string, ids: number[]): Promise<Map<number, Tag>> {
   const distinct = [...new Set(ids)];
   if (distinct.length === 0) return new Map();

@@ -9,7 +9,7 @@ import {
   selectMatchingTcaseIds,
 } from './test-cases.service.js';
 
-// The service functions other modules (runs) rely on: contracts.md "test-cases.service".
+// The service functions other modules (runs) rely on.
 describeEachDb('test-cases service lookups', (t) => {
   describe('resolveTcaseRef', () => {
     it('finds a case by id, seq, zero-padded seq and legacy id, and answers undefined otherwise', async () => {
@@ -134,7 +134,7 @@ describeEachDb('test-cases service lookups', (t) => {
         tags: ['two'],
         precondition: { text: '<p>pre 2</p>' },
       });
-      const v1 = await getTcaseAtVersion(t.db, t.tenantId, a.id, 1);
+      const v1 = await getTcaseAtVersion(t.db, t.app.ctx.files, t.tenantId, a.id, 1);
       expect(v1).toMatchObject({
         id: a.id,
         version: 1,
@@ -150,7 +150,7 @@ describeEachDb('test-cases service lookups', (t) => {
         customFields: {},
         files: [],
       });
-      const v2 = await getTcaseAtVersion(t.db, t.tenantId, a.id, 2);
+      const v2 = await getTcaseAtVersion(t.db, t.app.ctx.files, t.tenantId, a.id, 2);
       expect(v2).toMatchObject({
         version: 2,
         title: 'Second',
@@ -159,9 +159,11 @@ describeEachDb('test-cases service lookups', (t) => {
         tags: [{ title: 'two' }],
         comment: '<p>pre 2</p>',
       });
-      await expect(getTcaseAtVersion(t.db, t.tenantId, a.id, 3)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(getTcaseAtVersion(t.db, t.app.ctx.files, t.tenantId, a.id, 3)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+      });
 
-      const batch = await getTcasesAtVersions(t.db, t.tenantId, [
+      const batch = await getTcasesAtVersions(t.db, t.app.ctx.files, t.tenantId, [
         { tcaseId: a.id, version: 2 },
         { tcaseId: 'nosuchcase', version: 1 },
         { tcaseId: a.id, version: 1 },
@@ -176,7 +178,7 @@ describeEachDb('test-cases service lookups', (t) => {
       const p = await createProject(t);
       const a = await createTcase(t, p, { title: 'Gone soon' });
       await t.del(`/project/${p.code}/tcase/${a.id}`);
-      expect((await getTcaseAtVersion(t.db, t.tenantId, a.id, 1)).title).toBe('Gone soon');
+      expect((await getTcaseAtVersion(t.db, t.app.ctx.files, t.tenantId, a.id, 1)).title).toBe('Gone soon');
     });
   });
 });

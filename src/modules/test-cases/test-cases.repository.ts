@@ -114,7 +114,7 @@ function liveCases(db: Db, tenantId: string, projectId: string) {
 
 function applyFilter<Q extends { where: (...args: any[]) => any }>(q: Q, f: TcaseFilter): Q {
   let out: any = q;
-  // Empty lists mean "no restriction" (public-api.md query plans), except explicit id/seq lists.
+  // Empty lists mean "no restriction" (docs/api-decisions.md#query-plans), except explicit id/seq lists.
   if (f.ids) out = f.ids.length === 0 ? out.where(sql<boolean>`1 = 0`) : out.where('t.id', 'in', f.ids);
   if (f.seqs) out = f.seqs.length === 0 ? out.where(sql<boolean>`1 = 0`) : out.where('t.seq', 'in', f.seqs);
   if (f.folderIds?.length) out = out.where('t.folder_id', 'in', f.folderIds);
@@ -395,6 +395,25 @@ export const softDeleteTcases = (db: Db, tenantId: string, ids: string[], at: st
     .where('tenant_id', '=', tenantId)
     .where('id', 'in', ids)
     .execute();
+
+/** Live test cases in the given folders: id, type and template, for folder deletion. */
+export async function listLiveInFolders(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  folderIds: number[],
+): Promise<{ id: string; type: string; template_id: string | null }[]> {
+  const out: { id: string; type: string; template_id: string | null }[] = [];
+  for (const part of chunks(folderIds)) {
+    out.push(
+      ...(await liveCases(db, tenantId, projectId)
+        .select(['t.id', 't.type', 't.template_id'])
+        .where('t.folder_id', 'in', part)
+        .execute()),
+    );
+  }
+  return out;
+}
 
 // ---- standalone steps and preconditions ----
 

@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, MessageBody, ProjectParams } from '../../http/schemas.js';
 import {
+  BulkDeleteBody,
+  BulkMoveBody,
+  BulkResult,
+  BulkTagsBody,
   BulkCreateBody,
   BulkCreateResponse,
   CountResponse,
@@ -21,10 +25,16 @@ import * as service from './test-cases.service.js';
 const tags = ['test cases'];
 const write = { access: { minRole: 'test-runner' as const } };
 
+const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({ description: 'optional version precondition: the ETag of a GET, like "3"' }),
+  ),
+});
+
 // Static paths (count, seq, bulk; folders and folder/bulk belong to the folders module) are matched
 // before `/tcase/:id` by the router, so they never read as a test-case id.
 export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app;
+  const { db, ctx } = app;
 
   app.get(
     '/project/:project/tcase',
@@ -37,7 +47,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCaseList, ...errorResponses },
       },
     },
-    async (req) => service.listTestCases(db, req.actor, req.params.project, req.query),
+    async (req) => service.listTestCases(db, ctx.files, req.actor, req.params.project, req.query),
   );
 
   app.get(
@@ -65,7 +75,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCaseList, ...errorResponses },
       },
     },
-    async (req) => service.findTestCasesBySeq(db, req.actor, req.params.project, req.body),
+    async (req) => service.findTestCasesBySeq(db, ctx.files, req.actor, req.params.project, req.body),
   );
 
   app.post(
@@ -81,7 +91,58 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.bulkCreateTestCases(db, req.actor, req.params.project, req.body)),
+      reply
+        .code(201)
+        .send(
+          await service.bulkCreateTestCases(db, req.actor, req.params.project, req.body, ctx.tcasesChanged),
+        ),
+  );
+
+  // ---- bulk operations of the repository page (docs/api-decisions.md#bulk-test-case-operations) ----
+  app.post(
+    '/project/:project/tcase/bulk/move',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Move many test cases to one folder (one transaction)',
+        params: ProjectParams,
+        body: BulkMoveBody,
+        response: { 200: BulkResult, ...errorResponses },
+      },
+    },
+    async (req) => service.bulkMoveTestCases(db, req.actor, req.params.project, req.body, ctx.tcasesChanged),
+  );
+
+  app.post(
+    '/project/:project/tcase/bulk/tags',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Add and remove tags on many test cases (a new version for each changed case)',
+        params: ProjectParams,
+        body: BulkTagsBody,
+        response: { 200: BulkResult, ...errorResponses },
+      },
+    },
+    async (req) => service.bulkTagTestCases(db, req.actor, req.params.project, req.body, ctx.tcasesChanged),
+  );
+
+  app.post(
+    '/project/:project/tcase/bulk/delete',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Delete many test cases (soft: run results keep them)',
+        params: ProjectParams,
+        body: BulkDeleteBody,
+        response: { 200: BulkResult, ...errorResponses },
+      },
+    },
+    async (req) =>
+      service.bulkDeleteTestCases(db, req.actor, req.params.project, req.body, ctx.tcasesChanged),
   );
 
   app.post(
@@ -97,7 +158,9 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.createTestCase(db, req.actor, req.params.project, req.body)),
+      reply
+        .code(201)
+        .send(await service.createTestCase(db, req.actor, req.params.project, req.body, ctx.tcasesChanged)),
   );
 
   app.get(
@@ -113,7 +176,19 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TCase, ...errorResponses },
       },
     },
-    async (req) => service.getTestCase(db, req.actor, req.params.project, req.params.id, req.query.include),
+    async (req, reply) => {
+      const tcase = await service.getTestCase(
+        db,
+        ctx.files,
+        req.actor,
+        req.params.project,
+        req.params.id,
+        req.query.include,
+      );
+      // The version a later PATCH can name in If-Match (docs/api-decisions.md#test-case-version-precondition).
+      void reply.header('etag', `"${tcase.version}"`);
+      return tcase;
+    },
   );
 
   app.get(
@@ -127,7 +202,14 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) =>
-      service.getTestCaseVersion(db, req.actor, req.params.project, req.params.id, req.params.version),
+      service.getTestCaseVersion(
+        db,
+        ctx.files,
+        req.actor,
+        req.params.project,
+        req.params.id,
+        req.params.version,
+      ),
   );
 
   app.patch(
@@ -137,12 +219,19 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Update a test case; versioned changes make a new version',
+        description:
+          'With `If-Match: "<version>"` (the ETag of a GET) the update happens only while the case is at that ' +
+          'version; otherwise 409 naming the current version. Without the header it always happens.',
         params: TcaseParams,
+        headers: IfMatchHeaders,
         body: UpdateTcaseBody,
         response: { 200: MessageBody, ...errorResponses },
       },
     },
-    async (req) => service.updateTestCase(db, req.actor, req.params.project, req.params.id, req.body),
+    async (req) =>
+      service.updateTestCase(db, req.actor, req.params.project, req.params.id, req.body, ctx.tcasesChanged, {
+        ifVersion: service.parseIfMatch(req.headers['if-match']),
+      }),
   );
 
   app.delete(
@@ -156,6 +245,7 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MessageBody, ...errorResponses },
       },
     },
-    async (req) => service.deleteTestCase(db, req.actor, req.params.project, req.params.id),
+    async (req) =>
+      service.deleteTestCase(db, req.actor, req.params.project, req.params.id, ctx.tcasesChanged),
   );
 };

@@ -8,7 +8,7 @@ export type Priority = (typeof PRIORITIES)[number];
 export const TCASE_TYPES = ['standalone', 'template', 'filled'] as const;
 export type TcaseType = (typeof TCASE_TYPES)[number];
 
-/** Snake_case sort columns (extensions.md) and their camelCase spellings. */
+/** Snake_case sort columns (docs/api-decisions.md#sorting) and their camelCase spellings. */
 export const TCASE_SORT_FIELDS = {
   id: 'id',
   seq: 'seq',
@@ -40,7 +40,7 @@ export const TCASE_INCLUDES = [
 ] as const;
 export type TcaseInclude = (typeof TCASE_INCLUDES)[number];
 
-// ---- response shapes (extensions.md §2) ----
+// ---- response shapes (docs/api-decisions.md#shapes) ----
 
 export const SubStep = Type.Object({
   id: Type.Integer(),
@@ -332,3 +332,46 @@ export const BulkCreateBody = Type.Object(
 export type BulkCreateBody = Static<typeof BulkCreateBody>;
 
 export const BulkCreateResponse = Type.Object({ tcases: Type.Array(CreatedTcase) });
+
+/** docs/api-decisions.md#bulk-test-case-operations: at most this many test cases a request. */
+export const BULK_TCASES_MAX = 1000;
+
+const BulkIds = Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+  minItems: 1,
+  maxItems: BULK_TCASES_MAX,
+  description: `test case ids, 1-${BULK_TCASES_MAX}; a repeated id counts once`,
+});
+
+export const BulkMoveBody = Type.Object(
+  { tcaseIds: BulkIds, folderId: Type.Integer({ minimum: 1, description: 'the folder they move to' }) },
+  { additionalProperties: false },
+);
+export type BulkMoveBody = Static<typeof BulkMoveBody>;
+
+export const BulkTagsBody = Type.Object(
+  {
+    tcaseIds: BulkIds,
+    addTags: Type.Optional(
+      Type.Array(Type.String(), { maxItems: 100, description: 'tag titles; created on demand' }),
+    ),
+    removeTags: Type.Optional(
+      Type.Array(Type.String(), {
+        maxItems: 100,
+        description: 'tag titles; one a case lacks changes nothing',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BulkTagsBody = Static<typeof BulkTagsBody>;
+
+export const BulkDeleteBody = Type.Object({ tcaseIds: BulkIds }, { additionalProperties: false });
+export type BulkDeleteBody = Static<typeof BulkDeleteBody>;
+
+export const BulkResult = Type.Object({
+  message: Type.String(),
+  changed: Type.Integer({
+    description: 'test cases changed, filled cases that followed their template included',
+  }),
+});
+export type BulkResult = Static<typeof BulkResult>;

@@ -21,7 +21,7 @@ describeEachDb('test cases', (t) => {
   };
 
   describe('POST /project/:p/tcase', () => {
-    it('answers 201 {id, seq} and GET shows every field of extensions.md §2', async () => {
+    it('answers 201 {id, seq} and GET shows every field of the test-case shape', async () => {
       const p = await createProject(t);
       const folderId = await createFolder(t, p, ['Checkout']);
       const fileId = await uploadFile(t, 'shot.png', 'png-bytes', 'image/png');

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/create-db.js';
 import { parseJson } from '../../lib/json.js';
-import { getFilesByIds } from '../files/files.service.js';
+import { getFilesByIds, type FilesContext } from '../files/files.service.js';
 import type { Folder } from '../folders/folders.schemas.js';
 import { listFoldersByIds } from '../folders/folders.service.js';
 import type { Project } from '../projects/projects.schemas.js';
@@ -40,6 +40,8 @@ export function storedOf(row: TcaseRow): Stored {
 
 export interface ViewOptions {
   include: Set<TcaseInclude>;
+  /** Where file URLs point (the `files` of every case). */
+  files: FilesContext;
   /** The project of the rows, for `include=project`. */
   project?: Project;
 }
@@ -63,7 +65,9 @@ export async function toTcases(
   const stored = rows.map(storedOf);
 
   const files = new Map(
-    (await getFilesByIds(db, tenantId, [...new Set(stored.flatMap((s) => s.fileIds))])).map((f) => [f.id, f]),
+    (await getFilesByIds(db, opts.files, tenantId, [...new Set(stored.flatMap((s) => s.fileIds))])).map(
+      (f) => [f.id, f],
+    ),
   );
 
   // Preconditions: the latest shared text is needed for `comment` even when the object is not included.

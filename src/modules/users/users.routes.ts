@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
-import { ROLES } from './roles.js';
+import { ROLES } from '../../auth/roles.js';
 import { getUser, listUsers } from './users.service.js';
 
 const Role = Type.String({ enum: [...ROLES] });
@@ -17,7 +17,7 @@ export const Me = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
   name: Type.String(),
-  // extensions.md §1: user avatar is one of the explicitly nullable keys.
+  // docs/api-decisions.md#response-shapes: user avatar is one of the explicitly nullable keys.
   avatar: Type.Union([Type.String(), Type.Null()]),
   role: Role,
 });

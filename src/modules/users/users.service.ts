@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { isRole, ROLES, type Role } from './roles.js';
+import { isRole, ROLES, type Role } from '../../auth/roles.js';
 import * as repo from './users.repository.js';
 
 export interface User {

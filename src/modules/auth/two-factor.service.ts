@@ -6,9 +6,9 @@ import { sha256 } from '../../lib/crypto.js';
 import { open, seal } from '../../lib/secret-box.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
-import { confirmPassword } from '../auth/throttle.service.js';
+import { confirmPassword } from './throttle.service.js';
 import { getUser } from '../users/users.service.js';
-import * as repo from './accounts.repository.js';
+import * as repo from './two-factor.repository.js';
 
 const PERIOD = 30;
 const RECOVERY_CODES = 10;

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import type { Config } from './config.js';
+import type { FilesContext } from './modules/files/files.service.js';
+import { LocalDiskStorage } from './modules/files/files.storage.js';
+import { onTcasesChanged } from './modules/runs/propagation.service.js';
+import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
+
+/**
+ * What services are handed beyond `db` and the caller: how modules that must not know each other are wired.
+ * Built once where the application is put together (buildApp, and the same way by the CLI, jobs and tests that
+ * call services directly), never set as module state.
+ */
+export interface AppContext {
+  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation.service.ts). */
+  tcasesChanged: TcasesChanged;
+  /** Where uploads are kept and the absolute address files are served from. */
+  files: FilesContext;
+}
+
+export function createContext(config: Config): AppContext {
+  return {
+    tcasesChanged: onTcasesChanged,
+    files: {
+      storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+      publicUrl: config.publicUrl,
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Db } from '../../db/create-db.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
+import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
+import { allocateTcaseSeqs } from '../projects/projects.service.js';
+
+/* What the test-case files share: limits, the validation error, transactions and the per-project write lock. */
+
+export const TITLE_MAX = 511;
+/**
+ * Page size when a list request names none: the maximum. Clients that page (the CLI, the MCP server)
+ * always send `limit`; a bare request gets every case of a normal project in one answer, and is still
+ * bounded for very large ones.
+ */
+export const DEFAULT_LIMIT = 5000;
+
+/** systemName → field id, for `cf_` filters and the `tcase_custom_values` rows. */
+export const customFieldIdsBySystemName = async (db: Db, tenantId: string): Promise<Map<string, string>> =>
+  new Map([...(await listFieldsBySystemName(db, tenantId))].map(([name, f]) => [name, f.id]));
+
+export const fail = (errors: ErrorDetail[]) =>
+  new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+
+export const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
+/**
+ * Serialises the test-case writes of one project. Taking the project row lock (an update of zero
+ * sequence numbers) first makes positions and versions computed afterwards safe against concurrent
+ * writers on PostgreSQL; SQLite runs one writer at a time anyway.
+ */
+export const lockProject = (trx: Db, projectId: string) => allocateTcaseSeqs(trx, projectId, 0);
