@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './shared-items.repository.js';
@@ -48,8 +48,7 @@ export function validateContent<C extends { title: string }>(
     errors.push({ path: '/title', message: `title must be 1-${SHARED_ITEM_TITLE_MAX} characters` });
   }
   const rest = checkRest(errors);
-  if (errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length > 0) throw validationFailed(errors);
   return { ...rest, title } as C;
 }
 
