@@ -49,14 +49,16 @@ module.exports = {
     {
       name: 'schemas-below-http',
       severity: 'error',
-      comment: 'API shapes use the shared TypeBox schemas of http/schemas.ts (error body, params) and nothing else of http.',
+      comment:
+        'API shapes use the shared TypeBox schemas of http/schemas.ts (error body, params) and nothing else of http.',
       from: { path: '\\.schemas\\.ts$' },
       to: { path: '^src/http/', pathNot: '^src/http/schemas\\.ts$' },
     },
     {
       name: 'lower-layers-stay-low',
       severity: 'error',
-      comment: 'db/, lib/, auth/ and errors.ts sit below every module and below http: they import none of them.',
+      comment:
+        'db/, lib/, auth/ and errors.ts sit below every module and below http: they import none of them.',
       from: { path: '^src/(db|lib|auth)/|^src/errors\\.ts$' },
       to: { path: '^src/(modules|http|cli|jobs)/|^src/(app|context|main)\\.ts$' },
     },

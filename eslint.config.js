@@ -8,8 +8,28 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'off',
     },
+  },
+  {
+    // dependency-cruiser's configuration files are CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Frozen migrations keep Kysely's recommended `Kysely<any>`: they must not change with today's table types.
+    files: ['src/db/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Being rewritten on other branches (request validation; run state, phase 2): they lose their `any`s there.
+    files: ['src/http/validation.ts', 'src/modules/results/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Tests send deliberately wrong types; the benchmark drives the app from outside.
+    files: ['**/*.test.ts', 'test/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

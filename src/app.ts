@@ -2,13 +2,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
-import type { Db } from './db/create-db.js';
+import { pingDatabase, type Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { newUuid } from './lib/ids.js';
-import { sql } from 'kysely';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import { devicePageRoutes } from './modules/oauth/device-page.js';
 import cookie from '@fastify/cookie';
@@ -111,7 +110,7 @@ export async function buildApp({
     { config: { access: { public: true } }, schema: { hide: true } },
     async (_req, reply) => {
       try {
-        await sql`select 1`.execute(db);
+        await pingDatabase(db);
         return { status: 'ready' };
       } catch {
         return reply.code(503).send({ message: 'database unavailable', code: 'INTERNAL' });

@@ -38,6 +38,11 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, path?: string) =>
   new AppError('VALIDATION_FAILED', message, path === undefined ? undefined : [{ path, message }]);
+/**
+ * A 400 listing every problem found in a request (D7 `details`); the message joins them unless one is given.
+ */
+export const validationFailed = (errors: ErrorDetail[], message = errors.map((e) => e.message).join('; ')) =>
+  new AppError('VALIDATION_FAILED', message, errors);
 export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);

@@ -25,7 +25,10 @@ export function namePreparedStatement(sqlText: string): void {
 export const preparedStatementName = (sqlText: string): string | undefined => pgStatementNames.get(sqlText);
 
 /** A statement run on SQLite outside Kysely: what the driver would answer for it. */
-export type DirectSqlite = (sqlText: string, parameters: readonly unknown[]) => QueryResult<any> | undefined;
+export type DirectSqlite = (
+  sqlText: string,
+  parameters: readonly unknown[],
+) => QueryResult<unknown> | undefined;
 
 const directSqlite = new WeakMap<Db, DirectSqlite>();
 

@@ -1,9 +1,9 @@
 import {
-  Kysely,
   PostgresAdapter,
   sql,
   type ColumnDefinitionBuilder,
   type CreateTableBuilder,
+  type QueryExecutorProvider,
   type SelectQueryBuilder,
 } from 'kysely';
 import { pgRowStream, type Db } from './connection.js';
@@ -13,15 +13,22 @@ import { pgRowStream, type Db } from './connection.js';
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-export function dialectOf(db: Kysely<any>): DialectName {
+/**
+ * A select over any tables, for the helpers that take a query and add to it (locks, a JSON body). Kysely's own
+ * way to say so: its builder types are invariant in the tables, so no narrower type accepts every query.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+export function dialectOf(db: QueryExecutorProvider): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** Adds an auto-incrementing integer primary key named `id`. */
-export function withIdColumn<T extends string>(
-  db: Kysely<any>,
-  table: CreateTableBuilder<T, any>,
-): CreateTableBuilder<T, any> {
+export function withIdColumn<T extends string, C extends string>(
+  db: QueryExecutorProvider,
+  table: CreateTableBuilder<T, C>,
+): CreateTableBuilder<T, C | 'id'> {
   return dialectOf(db) === 'postgres'
     ? table.addColumn('id', 'serial', (c: ColumnDefinitionBuilder) => c.primaryKey())
     : table.addColumn('id', 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement());
@@ -32,15 +39,15 @@ export function withIdColumn<T extends string>(
  * itself instead of a key index and then the table. For a text key looked up far more than scanned, with small
  * rows. PostgreSQL: nothing changes.
  */
-export function storedByPrimaryKey<T extends string>(
-  db: Kysely<any>,
-  table: CreateTableBuilder<T, any>,
-): CreateTableBuilder<T, any> {
+export function storedByPrimaryKey<T extends string, C extends string>(
+  db: QueryExecutorProvider,
+  table: CreateTableBuilder<T, C>,
+): CreateTableBuilder<T, C> {
   return dialectOf(db) === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
 }
 
 /** Kysely data type for a 64-bit counter (audit ids reach billions on busy tenants). */
-export function bigIdColumn(db: Kysely<any>): 'bigserial' | 'integer' {
+export function bigIdColumn(db: QueryExecutorProvider): 'bigserial' | 'integer' {
   return dialectOf(db) === 'postgres' ? 'bigserial' : 'integer';
 }
 
@@ -85,7 +92,7 @@ export function containsInsensitive(column: string, needle: string) {
  * row's other columns takes (foreign-key checks of inserts referencing the row still pass). SQLite has no row
  * locks; its writing transactions (BEGIN IMMEDIATE) hold the database's write lock already.
  */
-export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, qb: QB): QB {
+export function forUpdate<QB extends AnySelect>(db: QueryExecutorProvider, qb: QB): QB {
   return dialectOf(db) === 'postgres' ? (qb.forNoKeyUpdate() as QB) : qb;
 }
 
@@ -94,7 +101,7 @@ export function forUpdate<QB extends SelectQueryBuilder<any, any, any>>(db: Kyse
  * updated or deleted (forUpdate waits) until it ends, while other readers that share them go on. SQLite: see
  * forUpdate.
  */
-export function forShare<QB extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, qb: QB): QB {
+export function forShare<QB extends AnySelect>(db: QueryExecutorProvider, qb: QB): QB {
   return dialectOf(db) === 'postgres' ? (qb.forShare() as QB) : qb;
 }
 
@@ -103,7 +110,7 @@ export function forShare<QB extends SelectQueryBuilder<any, any, any>>(db: Kysel
  * lock). For work a row lock cannot cover, such as "the next position among siblings" read and then written.
  * SQLite needs nothing: its writing transactions (BEGIN IMMEDIATE) already take turns.
  */
-export async function lockKeyForTransaction(db: Kysely<any>, key: string): Promise<void> {
+export async function lockKeyForTransaction(db: QueryExecutorProvider, key: string): Promise<void> {
   if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }
 
@@ -112,7 +119,7 @@ export async function lockKeyForTransaction(db: Kysely<any>, key: string): Promi
  * pass over in favour of a unique index on the same leading columns (it has no statistics to know better).
  * PostgreSQL chooses by its own statistics. Cast the result to the `'table as alias'` Kysely expects.
  */
-export function tableIndexedBy(db: Kysely<any>, table: string, alias: string, index: string) {
+export function tableIndexedBy(db: QueryExecutorProvider, table: string, alias: string, index: string) {
   return dialectOf(db) === 'sqlite'
     ? sql`${sql.table(table)} as ${sql.id(alias)} indexed by ${sql.id(index)}`
     : sql`${sql.table(table)} as ${sql.id(alias)}`;
@@ -162,8 +169,8 @@ const PG_JSON_ITEMS_PER_ROW = 1000;
  * database builds the next. A failure before the first row is thrown here, so it is answered as any error;
  * one after it can only cut the body short.
  */
-export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, any>>(
-  db: Kysely<any>,
+export async function selectJsonArray<QB extends AnySelect>(
+  db: Db,
   rows: QB,
   fields: JsonField[],
   orderBy: { column: string; desc?: boolean }[],
@@ -172,7 +179,7 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
   const { limit, wrapIn } = options;
   const sqlite = dialectOf(db) === 'sqlite';
   const col = (name: string) => sql.ref(`x.${name}`);
-  let inner: SelectQueryBuilder<any, any, any> = rows;
+  let inner: AnySelect = rows;
   if (sqlite || limit !== undefined) {
     for (const o of orderBy) inner = inner.orderBy(sql.ref(o.column), o.desc ? 'desc' : 'asc');
     if (limit !== undefined) inner = inner.limit(limit);
@@ -232,7 +239,7 @@ export async function selectJsonArray<QB extends SelectQueryBuilder<any, any, an
     from (select w.*, row_number() over (order by ${order}) as rn from (${inner}) as w) as x
     group by ${group} order by ${group}`;
   const compiled = query.compile(db);
-  const stream = pgRowStream(db as Db)?.(compiled.sql, compiled.parameters);
+  const stream = pgRowStream(db)?.(compiled.sql, compiled.parameters);
   // In a transaction: the whole result at once, on the transaction's connection.
   const chunks: AsyncIterator<{ chunk?: unknown }> | Iterator<{ chunk?: unknown }> =
     stream ?? (await query.execute(db)).rows.values();

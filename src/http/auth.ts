@@ -3,7 +3,8 @@ import type { Db } from '../db/create-db.js';
 import type { Config } from '../config.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import { authenticateApiKey, isRestrictedKeyName } from '../modules/api-keys/api-keys.service.js';
-import { authenticateSession, SESSION_COOKIE } from '../modules/auth/auth.service.js';
+import { authenticateSession, SESSION_COOKIE, type RequestSource } from '../modules/auth/auth.service.js';
+import { SignInThrottled } from '../modules/auth/throttle.service.js';
 import { rememberProject } from '../modules/projects/projects.service.js';
 import { DEFAULT_TENANT_ID, findTenantIdByHost } from '../modules/tenants/tenants.service.js';
 import type { Actor } from '../auth/actor.js';
@@ -184,6 +185,24 @@ async function sessionActor(
     via: 'session',
     ip,
     userAgent,
+  };
+}
+
+// ---- for the routes that sign in (auth, accounts) ----
+
+/** A throttled sign-in (429) says when to come back (D14, and the CLI honours `Retry-After`). */
+export function addRetryAfterOnThrottle(app: FastifyInstance): void {
+  app.addHook('onError', async (_req, reply, error) => {
+    if (error instanceof SignInThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
+  });
+}
+
+/** The tenant, address and user agent of a request that is not (yet) authenticated. */
+export async function requestSource(app: FastifyInstance, req: FastifyRequest): Promise<RequestSource> {
+  return {
+    tenantId: await requestTenant(app.db, app.config, req),
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? '',
   };
 }
 

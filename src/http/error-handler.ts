@@ -30,7 +30,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       if (error instanceof AppError) return send(reply, error.code, error.message, error.details);
       const fe = error as FastifyError;
       if (fe.validation) {
-        const details = toErrorDetails(fe.validation as any, fe.validationContext ?? 'body');
+        const details = toErrorDetails(
+          fe.validation as Parameters<typeof toErrorDetails>[0],
+          fe.validationContext ?? 'body',
+        );
         const where = fe.validationContext === 'querystring' ? 'query' : (fe.validationContext ?? 'body');
         return send(
           reply,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import { addRetryAfterOnThrottle, requestSource } from '../auth/auth.routes.js';
+import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
 import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
 import {
   AccountUserResponse,

@@ -1,27 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../errors.js';
-import { requestTenant } from '../../http/auth.js';
+import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { LoginBody, LoginResponse } from './auth.schemas.js';
-import { SESSION_COOKIE, sessionIdOf, signIn, signOut, type RequestSource } from './auth.service.js';
-import { SignInThrottled } from './throttle.service.js';
-
-/** A throttled sign-in (429) says when to come back (D14, and the CLI honours `Retry-After`). */
-export function addRetryAfterOnThrottle(app: FastifyInstance): void {
-  app.addHook('onError', async (_req, reply, error) => {
-    if (error instanceof SignInThrottled) reply.header('retry-after', String(error.retryAfterSeconds));
-  });
-}
-
-/** The tenant, address and user agent of a request that is not (yet) authenticated. */
-export async function requestSource(app: FastifyInstance, req: FastifyRequest): Promise<RequestSource> {
-  return {
-    tenantId: await requestTenant(app.db, app.config, req),
-    ip: req.ip,
-    userAgent: req.headers['user-agent'] ?? '',
-  };
-}
+import { SESSION_COOKIE, sessionIdOf, signIn, signOut } from './auth.service.js';
 
 const PUBLIC = { access: { public: true } };
 

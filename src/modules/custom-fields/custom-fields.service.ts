@@ -3,7 +3,14 @@ import type { Db } from '../../db/create-db.js';
 import type { CustomFieldsTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  type ErrorDetail,
+  validationFailed,
+} from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
@@ -171,8 +178,7 @@ export async function getCustomField(db: Db, actor: Actor, id: string): Promise<
 }
 
 function fail(errors: ErrorDetail[]): void {
-  if (errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length > 0) throw validationFailed(errors);
 }
 
 function checkName(name: string, errors: ErrorDetail[]): string {

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FilesTable } from '../../db/tables/files.js';
+import { chunks } from '../../lib/chunks.js';
 
 export const insertFiles = (db: Db, rows: Insertable<FilesTable>[]) =>
   db.insertInto('files').values(rows).execute();
@@ -16,8 +17,7 @@ export const findFile = (db: Db, tenantId: string, id: string) =>
 /** Chunked: a list of test cases may reference thousands of files, beyond a statement's parameter limit. */
 export async function listFilesByIds(db: Db, tenantId: string, ids: string[]) {
   const rows = [];
-  for (let i = 0; i < ids.length; i += 1000) {
-    const chunk = ids.slice(i, i + 1000);
+  for (const chunk of chunks(ids)) {
     rows.push(
       ...(await db
         .selectFrom('files')

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
 import {
@@ -15,7 +15,7 @@ import {
 import * as service from './files.service.js';
 
 /** Multipart bodies are read part by part in the service; the body schema only documents them. */
-const skipBodyValidation: FastifySchemaCompiler<any> = (route) =>
+const skipBodyValidation: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
 /** Inline only for types a browser renders without running anything; everything else downloads. */
@@ -43,7 +43,7 @@ function translateMultipartError(err: unknown, limits: service.UploadLimits): un
     return new AppError('PAYLOAD_TOO_LARGE', 'too many parts in one request');
   if (e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
   if (e.code === 'FST_PROTO_VIOLATION' || /multipart|part|form|boundary/i.test(e.message ?? '')) {
-    return new AppError('VALIDATION_FAILED', `malformed multipart body: ${e.message}`);
+    return badRequest(`malformed multipart body: ${e.message}`);
   }
   return err;
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { FoldersTable } from '../../db/schema.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -243,7 +243,7 @@ export async function upsertFolderPaths(
 ): Promise<number[][]> {
   const errors = validatePaths(folders, options.pointer ?? ((i) => `/folders/${i}/path`));
   if (errors.length > 0) {
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+    throw validationFailed(errors, errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   }
   const work = (trx: Db) => upsertInTransaction(trx, tenantId, projectId, folders);
   return db.isTransaction ? work(db) : db.transaction().execute(work);

@@ -3,7 +3,14 @@ import type { Db } from '../../db/create-db.js';
 import type { IntegrationsTable } from '../../db/tables/admin.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  type ErrorDetail,
+  validationFailed,
+} from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
@@ -68,7 +75,7 @@ type StoredConfig = Partial<Record<ConfigKey, string>>;
 type StoredLinkConfig = Partial<Record<LinkKey, string>>;
 
 function validationError(errors: ErrorDetail[]): AppError {
-  return new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  return validationFailed(errors);
 }
 
 function checkConfig(type: IntegrationType, config: StoredConfig): ErrorDetail[] {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ErrorObject } from 'ajv';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { requestTenant } from '../../http/auth.js';
@@ -66,7 +67,7 @@ function answerOAuthErrors(app: FastifyInstance): void {
     if (error instanceof service.OAuthError) return reply.code(400).send(error.body());
     const fe = error as FastifyError;
     if (fe.validation) {
-      const details = toErrorDetails(fe.validation as any, fe.validationContext ?? 'body');
+      const details = toErrorDetails(fe.validation as ErrorObject[], fe.validationContext ?? 'body');
       const body = new service.OAuthError(
         'invalid_request',
         `Invalid body: ${details.map((d) => d.message).join('; ')}`,

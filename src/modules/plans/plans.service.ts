@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
 import { assertMilestoneUsable } from '../milestones/milestones.service.js';
@@ -81,7 +81,7 @@ export async function createPlan(
     if (first === undefined) seen.set(runTitle, i);
     else clash ??= { title: runTitle, first, second: i };
   });
-  if (errors.length) throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length) throw validationFailed(errors);
   if (input.milestoneId !== undefined)
     await assertMilestoneUsable(db, actor.tenantId, project.id, input.milestoneId);
   const milestoneId = input.milestoneId ?? null;

@@ -3,7 +3,15 @@ import type { Db } from '../../db/create-db.js';
 import type { ProjectsTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor, KnownProject } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, forbidden, notFound, type ErrorDetail } from '../../errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  type ErrorDetail,
+  validationFailed,
+} from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { newUuid } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
@@ -117,8 +125,7 @@ function validateProjectInput(input: Partial<CreateProjectBody>): ErrorDetail[] 
 /** Creates a project (admin or owner, D3); codes and titles are unique in the tenant (409). The creator becomes a member. */
 export async function createProject(db: Db, actor: Actor, input: CreateProjectBody): Promise<{ id: string }> {
   const errors = validateProjectInput(input);
-  if (errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length > 0) throw validationFailed(errors);
   const title = input.title.trim();
   const codeNorm = input.code.toUpperCase();
   const clash = await repo.findConflicting(db, actor.tenantId, codeNorm, title);

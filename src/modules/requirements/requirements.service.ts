@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, type ErrorDetail } from '../../errors.js';
+import { badRequest, type ErrorDetail, validationFailed } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -47,7 +47,7 @@ export async function ensureRequirementIds(
       });
     }
   });
-  if (errors.length > 0) throw new AppError('VALIDATION_FAILED', errors[0].message, errors);
+  if (errors.length > 0) throw validationFailed(errors, errors[0].message);
   if (items.length === 0) return [];
 
   const ids = new Map<string, string>();

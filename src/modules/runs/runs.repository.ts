@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { RunsTable } from '../../db/tables/execution.js';
+import { chunks } from '../../lib/chunks.js';
 import {
   containsInsensitive,
   forUpdate,
@@ -17,14 +18,6 @@ import {
  * modules' services would turn those into one query per row. Only reads; writes to other modules' tables
  * never happen here.
  */
-
-/** Rows per multi-row INSERT: 8 columns × 1,000 rows stays below both databases' parameter limits. */
-const CHUNK = 1000;
-const chunks = <T>(items: T[], size = CHUNK): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-};
 
 export const COUNTED_STATUSES = [
   'open',

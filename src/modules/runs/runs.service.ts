@@ -3,7 +3,14 @@ import type { Db } from '../../db/create-db.js';
 import type { RunsTable } from '../../db/tables/execution.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  type ErrorDetail,
+  validationFailed,
+} from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
@@ -32,8 +39,7 @@ import {
 
 export type RunRow = Selectable<RunsTable>;
 
-const fail = (errors: ErrorDetail[]) =>
-  new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 // ---- mapping ----
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './shared-items.repository.js';
@@ -48,8 +48,7 @@ export function validateContent<C extends { title: string }>(
     errors.push({ path: '/title', message: `title must be 1-${SHARED_ITEM_TITLE_MAX} characters` });
   }
   const rest = checkRest(errors);
-  if (errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length > 0) throw validationFailed(errors);
   return { ...rest, title } as C;
 }
 
@@ -271,6 +270,60 @@ export async function writeNextVersion(
       await writeVersion(trx, id, version, at);
     }),
   );
+}
+
+/**
+ * What one kind of item says about its content (sub-steps, text): how a body is checked and written, how two
+ * contents compare, and the content of an item as shown. The writes below are the same for both kinds.
+ */
+export interface ItemContent<In, C extends In & { title: string }, T> {
+  load: ItemLoader<T>;
+  /** Checks and sanitises a body (every problem in one 400). */
+  validate(input: In): C;
+  write(tenantId: string, content: C): VersionWriter;
+  contentOf(item: T): C;
+  same(a: C, b: C): boolean;
+}
+
+/** Creates an item of `content`'s kind at version 1 in the project; its title is unique among the live ones (409). */
+export async function createWithContent<In, C extends In & { title: string }, T>(
+  k: SharedItemKind,
+  content: ItemContent<In, C, T>,
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  input: In,
+): Promise<{ id: number }> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const valid = content.validate(input);
+  return createItem(k, db, actor.tenantId, project.id, valid.title, content.write(actor.tenantId, valid));
+}
+
+/**
+ * Changes the given fields of an item: a changed content makes version n+1 (old versions stay readable); an
+ * update that changes nothing makes no version. 404 for a deleted one; 409 for a taken title.
+ */
+export async function updateWithContent<In, C extends In & { title: string }, T>(
+  k: SharedItemKind,
+  content: ItemContent<In, C, T>,
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  id: number,
+  patch: Partial<In>,
+): Promise<T> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const head = await findLiveInProject(k, db, actor.tenantId, project.id, id);
+  const current = (await content.load(db, actor.tenantId, [head], [{ id, version: head.version }])).get(
+    refKey(id, head.version),
+  )!;
+  const was = content.contentOf(current);
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== null));
+  const next = content.validate({ ...was, ...given });
+  if (!content.same(next, was)) {
+    await writeNextVersion(k, db, actor.tenantId, head, next.title, content.write(actor.tenantId, next));
+  }
+  return getItem(k, content.load, db, actor, project.id, id);
 }
 
 /** Soft-deletes an item; 409 while the latest version of a live test case uses it. */

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
-import { resolveProject } from '../projects/projects.service.js';
 import * as items from '../shared-items/shared-items.service.js';
 import { refKey, type ItemLoader, type ItemRef } from '../shared-items/shared-items.service.js';
 import * as repo from './shared-preconditions.repository.js';
@@ -121,54 +120,30 @@ export const getSharedPrecondition = (
   version?: number,
 ): Promise<SharedPrecondition> => items.getItem(KIND, loadPreconditions, db, actor, projectRef, id, version);
 
+const content: items.ItemContent<Content, Content, SharedPrecondition> = {
+  load: loadPreconditions,
+  validate: validateContent,
+  write: versionWriter,
+  contentOf: (p) => ({ title: p.title, text: p.text }),
+  same: (a, b) => a.title === b.title && a.text === b.text,
+};
+
 /** Creates a shared precondition at version 1; its title is unique among the project's live ones (409). */
-export async function createSharedPrecondition(
+export const createSharedPrecondition = (
   db: Db,
   actor: Actor,
   projectRef: string,
   input: CreateSharedPreconditionBody,
-): Promise<{ id: number }> {
-  const project = await resolveProject(db, actor, projectRef, { write: true });
-  const content = validateContent(input);
-  return items.createItem(
-    KIND,
-    db,
-    actor.tenantId,
-    project.id,
-    content.title,
-    versionWriter(actor.tenantId, content),
-  );
-}
+): Promise<{ id: number }> => items.createWithContent(KIND, content, db, actor, projectRef, input);
 
-/**
- * Changes a shared precondition: a changed title or text makes version n+1 (old versions stay readable);
- * an update that changes nothing makes no version. 404 for a deleted one; 409 for a taken title.
- */
-export async function updateSharedPrecondition(
+/** Changes a shared precondition: a changed title or text makes version n+1 (shared-items updateWithContent). */
+export const updateSharedPrecondition = (
   db: Db,
   actor: Actor,
   projectRef: string,
   id: number,
   input: UpdateSharedPreconditionBody,
-): Promise<SharedPrecondition> {
-  const project = await resolveProject(db, actor, projectRef, { write: true });
-  const head = await items.findLiveInProject(KIND, db, actor.tenantId, project.id, id);
-  const current = (await loadPreconditions(db, actor.tenantId, [head], [{ id, version: head.version }])).get(
-    refKey(id, head.version),
-  )!;
-  const next = validateContent({ title: input.title ?? current.title, text: input.text ?? current.text });
-  if (next.title !== current.title || next.text !== current.text) {
-    await items.writeNextVersion(
-      KIND,
-      db,
-      actor.tenantId,
-      head,
-      next.title,
-      versionWriter(actor.tenantId, next),
-    );
-  }
-  return getSharedPrecondition(db, actor, project.id, id);
-}
+): Promise<SharedPrecondition> => items.updateWithContent(KIND, content, db, actor, projectRef, id, input);
 
 /** Soft-deletes a shared precondition; 409 while the latest version of a live test case uses it. */
 export const deleteSharedPrecondition = (

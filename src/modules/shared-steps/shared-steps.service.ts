@@ -1,7 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
-import { resolveProject } from '../projects/projects.service.js';
 import * as items from '../shared-items/shared-items.service.js';
 import { refKey, type ItemLoader, type ItemRef } from '../shared-items/shared-items.service.js';
 import * as repo from './shared-steps.repository.js';
@@ -154,65 +153,38 @@ export const getSharedStep = (
   version?: number,
 ): Promise<SharedStep> => items.getItem(KIND, loadSteps, db, actor, projectRef, id, version);
 
+const content: items.ItemContent<{ title: string; subSteps: SubStepInput[] }, Content, SharedStep> = {
+  load: loadSteps,
+  validate: validateContent,
+  write: versionWriter,
+  contentOf: (step) => ({
+    title: step.title,
+    subSteps: step.subSteps.map((s) => ({ description: s.description, expected: s.expected })),
+  }),
+  same: (a, b) =>
+    a.title === b.title &&
+    a.subSteps.length === b.subSteps.length &&
+    a.subSteps.every(
+      (s, i) => s.description === b.subSteps[i].description && s.expected === b.subSteps[i].expected,
+    ),
+};
+
 /** Creates a shared step at version 1; its title is unique among the project's live shared steps (409). */
-export async function createSharedStep(
+export const createSharedStep = (
   db: Db,
   actor: Actor,
   projectRef: string,
   input: CreateSharedStepBody,
-): Promise<{ id: number }> {
-  const project = await resolveProject(db, actor, projectRef, { write: true });
-  const content = validateContent(input);
-  return items.createItem(
-    KIND,
-    db,
-    actor.tenantId,
-    project.id,
-    content.title,
-    versionWriter(actor.tenantId, content),
-  );
-}
+): Promise<{ id: number }> => items.createWithContent(KIND, content, db, actor, projectRef, input);
 
-const sameContent = (a: Content, b: Content) =>
-  a.title === b.title &&
-  a.subSteps.length === b.subSteps.length &&
-  a.subSteps.every(
-    (s, i) => s.description === b.subSteps[i].description && s.expected === b.subSteps[i].expected,
-  );
-
-/**
- * Changes a shared step: a changed title or sub-step list makes version n+1 (old versions stay readable);
- * an update that changes nothing makes no version. 404 for a deleted one; 409 for a taken title.
- */
-export async function updateSharedStep(
+/** Changes a shared step: a changed title or sub-step list makes version n+1 (shared-items updateWithContent). */
+export const updateSharedStep = (
   db: Db,
   actor: Actor,
   projectRef: string,
   id: number,
   input: UpdateSharedStepBody,
-): Promise<SharedStep> {
-  const project = await resolveProject(db, actor, projectRef, { write: true });
-  const head = await items.findLiveInProject(KIND, db, actor.tenantId, project.id, id);
-  const current = (await loadSteps(db, actor.tenantId, [head], [{ id, version: head.version }])).get(
-    refKey(id, head.version),
-  )!;
-  const next = validateContent({
-    title: input.title ?? current.title,
-    subSteps:
-      input.subSteps ?? current.subSteps.map((s) => ({ description: s.description, expected: s.expected })),
-  });
-  if (!sameContent(next, { title: current.title, subSteps: current.subSteps })) {
-    await items.writeNextVersion(
-      KIND,
-      db,
-      actor.tenantId,
-      head,
-      next.title,
-      versionWriter(actor.tenantId, next),
-    );
-  }
-  return getSharedStep(db, actor, project.id, id);
-}
+): Promise<SharedStep> => items.updateWithContent(KIND, content, db, actor, projectRef, id, input);
 
 /** Soft-deletes a shared step; 409 while the latest version of a live test case uses it. */
 export const deleteSharedStep = (db: Db, actor: Actor, projectRef: string, id: number): Promise<void> =>

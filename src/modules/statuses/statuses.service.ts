@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, type ErrorDetail } from '../../errors.js';
+import { badRequest, type ErrorDetail, validationFailed } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import * as repo from './statuses.repository.js';
 import {
@@ -107,8 +107,7 @@ export async function updateStatuses(
 ): Promise<{ message: string }> {
   const current = await listStatuses(db, actor.tenantId);
   const errors = validateUpdate(input, current);
-  if (errors.length > 0)
-    throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+  if (errors.length > 0) throw validationFailed(errors);
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
     for (const entry of input.statuses) {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
-import { AppError, badRequest, type ErrorDetail } from '../../errors.js';
+import { badRequest, type ErrorDetail, validationFailed } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './tags.repository.js';
@@ -26,7 +26,7 @@ export async function ensureTagIds(
       errors.push({ path: `/tags/${i}`, message: `tag titles must be 1-${TAG_TITLE_MAX} characters` });
     }
   });
-  if (errors.length > 0) throw new AppError('VALIDATION_FAILED', errors[0].message, errors);
+  if (errors.length > 0) throw validationFailed(errors, errors[0].message);
   if (trimmed.length === 0) return [];
   const distinct = [...new Set(trimmed)];
   const byTitle = new Map<string, number>();

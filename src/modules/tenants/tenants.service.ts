@@ -110,7 +110,7 @@ export async function setSuspended(db: Db, id: string, suspended: boolean): Prom
 
 export async function setFeature(db: Db, id: string, feature: string, on: boolean): Promise<Tenant> {
   if (!FEATURES.includes(feature as Feature)) {
-    throw new AppError('VALIDATION_FAILED', `unknown feature "${feature}"; known: ${FEATURES.join(', ')}`);
+    throw badRequest(`unknown feature "${feature}"; known: ${FEATURES.join(', ')}`);
   }
   const tenant = await getTenant(db, id);
   const features = new Set(tenant.features);

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { badRequest, type ErrorDetail } from '../../errors.js';
+import { chunks } from '../../lib/chunks.js';
 import { nowIso } from '../../lib/time.js';
 import { folderExists } from '../folders/folders.service.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -190,7 +191,7 @@ async function withFilled(
 }
 
 async function removeCases(trx: Db, tenantId: string, ids: string[], at: string): Promise<void> {
-  for (const part of repo.chunks(ids)) {
+  for (const part of chunks(ids)) {
     await repo.softDeleteTcases(trx, tenantId, part, at);
   }
   await repo.removeLatestLinks(trx, tenantId, ids);

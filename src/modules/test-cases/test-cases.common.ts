@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import { AppError, type ErrorDetail } from '../../errors.js';
+import { type ErrorDetail, validationFailed } from '../../errors.js';
 import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
 import { allocateTcaseSeqs } from '../projects/projects.service.js';
 
@@ -17,8 +17,7 @@ export const DEFAULT_LIMIT = 5000;
 export const customFieldIdsBySystemName = async (db: Db, tenantId: string): Promise<Map<string, string>> =>
   new Map([...(await listFieldsBySystemName(db, tenantId))].map(([name, f]) => [name, f.id]));
 
-export const fail = (errors: ErrorDetail[]) =>
-  new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
+export const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 export const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
   db.isTransaction ? work(db) : db.transaction().execute(work);

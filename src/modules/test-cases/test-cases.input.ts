@@ -18,8 +18,30 @@ import { TITLE_MAX } from './test-cases.common.js';
 
 type EditInput = Partial<Omit<CreateTcaseBody, 'type' | 'folderId' | 'parameterValues'>>;
 
+/**
+ * Shape checks of a create or an update body, the same for both: each field's own rules, and the template-only
+ * fields refused on anything but a template. Collects every problem.
+ */
+export function validateWrite(
+  input: EditInput & Pick<CreateTcaseBody, 'parameterValues' | 'filledTCaseTitleSuffixParams'>,
+  isTemplate: boolean,
+  errors: ErrorDetail[],
+): void {
+  validateInput(input, errors);
+  if (isTemplate) return;
+  if (input.parameterValues !== undefined) {
+    errors.push({ path: '/parameterValues', message: 'parameterValues are for templates only' });
+  }
+  if (input.filledTCaseTitleSuffixParams !== undefined) {
+    errors.push({
+      path: '/filledTCaseTitleSuffixParams',
+      message: 'filledTCaseTitleSuffixParams are for templates only',
+    });
+  }
+}
+
 /** Shape checks that need no database; collects every problem. */
-export function validateInput(input: EditInput, errors: ErrorDetail[]): void {
+function validateInput(input: EditInput, errors: ErrorDetail[]): void {
   if (input.title !== undefined && (input.title.trim() === '' || input.title.trim().length > TITLE_MAX)) {
     errors.push({ path: '/title', message: `title must be 1-${TITLE_MAX} characters and not blank` });
   }

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../errors.js';
 import { subtreeFolderIds } from '../folders/folders.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
+import { chunks } from '../../lib/chunks.js';
 import * as repo from './test-cases.repository.js';
 import type { SortColumn, TcaseFilter, TcaseRow } from './test-cases.repository.js';
 import {
@@ -196,7 +197,7 @@ export async function findTestCasesBySeq(
     if (m && m[1].toUpperCase() === code) seqs.add(Number(m[2]));
   }
   const found: { id: string; seq: number }[] = [];
-  for (const part of repo.chunks([...seqs].filter(Number.isSafeInteger))) {
+  for (const part of chunks([...seqs].filter(Number.isSafeInteger))) {
     found.push(...(await repo.listMatchingIds(db, actor.tenantId, project.id, { seqs: part })));
   }
   found.sort((a, b) => a.seq - b.seq);

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import { notFound } from '../../errors.js';
 import { subtreeFolderIds } from '../folders/folders.service.js';
+import { chunks } from '../../lib/chunks.js';
 import * as repo from './test-cases.repository.js';
 import type { TcaseFilter, TcaseRow } from './test-cases.repository.js';
 import { type TCase, type TcaseInclude } from './test-cases.schemas.js';
@@ -81,7 +82,7 @@ export async function selectMatchingTcaseIds(
   }
   if (!ids) return (await repo.listMatchingIds(db, tenantId, projectId, filter)).map((r) => r.id);
   const found: { id: string; seq: number }[] = [];
-  for (const part of repo.chunks(ids)) {
+  for (const part of chunks(ids)) {
     found.push(...(await repo.listMatchingIds(db, tenantId, projectId, { ...filter, ids: part })));
   }
   return found.sort((a, b) => a.seq - b.seq).map((r) => r.id);

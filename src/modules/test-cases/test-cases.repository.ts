@@ -1,16 +1,16 @@
-import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type InsertObject,
+  type Selectable,
+  type SelectQueryBuilder,
+  type Updateable,
+} from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { Database, TcasesTable, TcaseVersionsTable } from '../../db/schema.js';
 import { containsInsensitive } from '../../db/dialect.js';
-
-/** Big `in (...)` lists are cut into chunks: SQLite and PostgreSQL both cap bound parameters. */
-const CHUNK = 1000;
-export const chunks = <T>(items: T[], size = CHUNK): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-};
-
+import { chunks } from '../../lib/chunks.js';
 /** The columns of a test case joined with one of its versions (the latest unless said otherwise). */
 const CASE_COLUMNS = [
   't.id',
@@ -43,36 +43,13 @@ const CASE_COLUMNS = [
   'v.created_at as version_created_at',
 ] as const;
 
-export interface TcaseRow {
-  id: string;
-  project_id: string;
-  seq: number;
-  legacy_id: string;
-  type: string;
-  folder_id: number;
-  pos: number;
-  is_draft: number;
-  template_id: string | null;
+/** A test case joined with one of its versions (CASE_COLUMNS): the two table types, as selected. */
+export type TcaseRow = Omit<Selectable<TcasesTable>, 'tenant_id' | 'version' | 'title' | 'priority'> & {
+  /** tcases.version: the latest version number; `version` is the version of this row. */
   latest_version: number;
-  author_id: number;
-  created_at: string;
-  updated_at: string;
-  deleted_at: string | null;
-  version: number;
-  title: string;
-  priority: string;
-  comment: string;
-  is_empty: number;
-  precondition: string;
-  steps: string;
-  tag_ids: string;
-  requirement_ids: string;
-  links: string;
-  custom_fields: string;
-  file_ids: string;
-  template_data: string;
-  version_created_at: string;
-}
+} & Omit<Selectable<TcaseVersionsTable>, 'id' | 'tenant_id' | 'tcase_id' | 'author_id' | 'created_at'> & {
+    version_created_at: string;
+  };
 
 /** Filters of the list, count and run-selection queries: AND across filters, OR within one. */
 export interface TcaseFilter {
@@ -112,8 +89,11 @@ function liveCases(db: Db, tenantId: string, projectId: string) {
     .where('t.deleted_at', 'is', null);
 }
 
-function applyFilter<Q extends { where: (...args: any[]) => any }>(q: Q, f: TcaseFilter): Q {
-  let out: any = q;
+/** A query over the project's live cases (liveCases), whatever it selects. */
+type LiveCasesQuery<O> = SelectQueryBuilder<Database & { t: TcasesTable }, 't', O>;
+
+function applyFilter<O>(q: LiveCasesQuery<O>, f: TcaseFilter): LiveCasesQuery<O> {
+  let out = q;
   // Empty lists mean "no restriction" (docs/api-decisions.md#query-plans), except explicit id/seq lists.
   if (f.ids) out = f.ids.length === 0 ? out.where(sql<boolean>`1 = 0`) : out.where('t.id', 'in', f.ids);
   if (f.seqs) out = f.seqs.length === 0 ? out.where(sql<boolean>`1 = 0`) : out.where('t.seq', 'in', f.seqs);
@@ -160,7 +140,7 @@ function applyFilter<Q extends { where: (...args: any[]) => any }>(q: Q, f: Tcas
       ),
     );
   }
-  return out as Q;
+  return out;
 }
 
 /**
@@ -528,8 +508,13 @@ export async function replaceLatestLinks(
       tenantId,
       links.map((l) => l.tcaseId),
     );
-  const insert = async (table: any, rows: Record<string, unknown>[]) => {
-    for (const part of chunks(rows, 500)) await db.insertInto(table).values(part).execute();
+  const insert = async <T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]) => {
+    for (const part of chunks(rows, 500)) {
+      await db
+        .insertInto(table)
+        .values(part as InsertObject<Database, T>[])
+        .execute();
+    }
   };
   await insert(
     'tcase_tags',

@@ -12,7 +12,7 @@ import * as repo from './test-cases.repository.js';
 import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from './test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
 import { requireTcase } from './test-cases.listing.js';
-import { applyInput, resolveReferences, validateInput } from './test-cases.input.js';
+import { applyInput, resolveReferences, validateWrite } from './test-cases.input.js';
 import { checkValues, filledSpec, updateFilled } from './test-cases.templates.js';
 import {
   NewCase,
@@ -77,19 +77,8 @@ export async function createTestCase(
 ): Promise<{ id: string; seq: number }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
   const errors: ErrorDetail[] = [];
-  validateInput(input, errors);
   const isTemplate = input.type === 'template';
-  if (!isTemplate) {
-    if (input.parameterValues !== undefined) {
-      errors.push({ path: '/parameterValues', message: 'parameterValues are for templates only' });
-    }
-    if (input.filledTCaseTitleSuffixParams !== undefined) {
-      errors.push({
-        path: '/filledTCaseTitleSuffixParams',
-        message: 'filledTCaseTitleSuffixParams are for templates only',
-      });
-    }
-  }
+  validateWrite(input, isTemplate, errors);
   if (errors.length > 0) throw fail(errors);
   await getFolder(db, actor.tenantId, project.id, input.folderId);
 
@@ -259,18 +248,7 @@ export async function updateTestCase(
       );
     }
   }
-  validateInput(input, errors);
-  if (found.type !== 'template') {
-    if (input.parameterValues !== undefined) {
-      errors.push({ path: '/parameterValues', message: 'parameterValues are for templates only' });
-    }
-    if (input.filledTCaseTitleSuffixParams !== undefined) {
-      errors.push({
-        path: '/filledTCaseTitleSuffixParams',
-        message: 'filledTCaseTitleSuffixParams are for templates only',
-      });
-    }
-  }
+  validateWrite(input, found.type === 'template', errors);
   if (input.isDraft === true && found.is_draft === 0) {
     errors.push({ path: '/isDraft', message: 'a published test case cannot become a draft again (D16)' });
   }
