@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
+import { hardenSchema } from './http/hostile-input.js';
 import { newUuid } from './lib/ids.js';
 import { sql } from 'kysely';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
@@ -58,11 +59,23 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { strict: false } },
+    // Issue 11: errors found before a route runs answer the D7 body too.
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', db);
   app.decorate('config', config);
   app.setValidatorCompiler(validatorCompiler);
+  // Issue 11: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema) return;
+    const schema = { ...route.schema };
+    for (const part of ['params', 'querystring', 'body'] as const) {
+      if (schema[part]) schema[part] = hardenSchema(schema[part]);
+    }
+    route.schema = schema;
+  });
 
   // extensions.md: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
   const jsonParser = app.getDefaultJsonParser('error', 'error');

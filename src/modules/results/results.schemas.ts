@@ -1,3 +1,4 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 
 /** public-api.md "Result": the five built-in statuses and custom1–4 (D23: custom ones only while active). */
@@ -46,7 +47,7 @@ export type ResultLinkInput = Static<typeof ResultLinkInput>;
 
 const resultFields = {
   status: ResultStatusField,
-  comment: Type.String({ description: 'HTML, sanitised on write (D22); may be ""' }),
+  comment: Html({ description: 'HTML, sanitised on write (D22); may be ""' }),
   timeTaken: Type.Optional(
     Type.Union([Type.Number({ minimum: 0, maximum: MAX_TIME_TAKEN }), Type.Null()], {
       description: 'milliseconds, stored rounded to a whole number; null when unknown',

@@ -2,7 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../http/auth.js';
 import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
-import { newTcaseId } from '../../lib/ids.js';
+import { newTcaseId, seqOf } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import {
   listFieldsBySystemName,
@@ -104,10 +104,9 @@ async function findByRef(
   options: { includeDeleted?: boolean } = {},
 ): Promise<TcaseRow | undefined> {
   if (/^\d+$/.test(ref)) {
-    const seq = Number(ref);
-    const bySeq = Number.isSafeInteger(seq)
-      ? await repo.findTcaseBy(db, tenantId, projectId, { seq }, options)
-      : undefined;
+    const seq = seqOf(ref);
+    const bySeq =
+      seq !== undefined ? await repo.findTcaseBy(db, tenantId, projectId, { seq }, options) : undefined;
     return bySeq ?? repo.findTcaseBy(db, tenantId, projectId, { legacyId: ref }, options);
   }
   return (
@@ -207,7 +206,10 @@ function parseIncludes(include: string[] | undefined): Set<TcaseInclude> {
 function parseSort(field: string | undefined, order: 'asc' | 'desc' | undefined) {
   if (order && !field) throw badRequest('sortOrder needs sortField', '/sortOrder');
   if (field === undefined) return { column: 'seq' as SortColumn, order: 'asc' as const };
-  const column = (TCASE_SORT_FIELDS as Record<string, SortColumn>)[field];
+  // A client's string: `__proto__` or `toString` must not find Object.prototype's members.
+  const column = Object.hasOwn(TCASE_SORT_FIELDS, field)
+    ? (TCASE_SORT_FIELDS as Record<string, SortColumn>)[field]
+    : undefined;
   if (!column) {
     throw badRequest(
       `unknown sortField "${field}": use one of ${[...new Set(Object.values(TCASE_SORT_FIELDS))].join(', ')}`,
