@@ -1,0 +1,271 @@
+import { fc } from '@fast-check/vitest';
+
+/**
+ * Hostile requests generated from the service's own OpenAPI document (issue 11): for each operation,
+ * requests whose path parameters, query parameters or body carry values an attacker would try.
+ */
+
+export interface Param {
+  name: string;
+  in: 'path' | 'query';
+  schema: any;
+}
+
+export interface Operation {
+  method: string;
+  /** OpenAPI form: `/api/public/v0/project/{project}`. */
+  path: string;
+  params: Param[];
+  /** The JSON body's schema, when the operation takes one. */
+  body?: any;
+  multipart: boolean;
+}
+
+export interface HostileRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** What was hostile, for the failure message. */
+  what: string;
+}
+
+/** Every operation of the document; `extra` adds routes the document hides (`METHOD /path/:param`). */
+export function operationsFrom(doc: any, extra: string[] = []): Operation[] {
+  const ops: Operation[] = [];
+  const seen = new Set<string>();
+  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const content = op.requestBody?.content ?? {};
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        params: (op.parameters ?? []).filter((p: Param) => p.in === 'path' || p.in === 'query'),
+        body: content['application/json']?.schema,
+        multipart: 'multipart/form-data' in content,
+      });
+      seen.add(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  for (const route of extra) {
+    const [method, raw] = route.split(' ');
+    const path = raw.replace(/:(\w+)/g, '{$1}');
+    if (seen.has(`${method} ${path}`) || path.includes('*')) continue;
+    const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path' as const,
+      schema: { type: 'string' },
+    }));
+    ops.push({ method, path, params, multipart: false, body: method === 'GET' ? undefined : {} });
+  }
+  return ops;
+}
+
+/** Strings that reached the database or the serialiser unchecked (issue 11), and their relatives. */
+export const HOSTILE_STRINGS = [
+  '1e309',
+  '-1e309',
+  'Infinity',
+  'NaN',
+  '2147483648',
+  '-2147483649',
+  '9223372036854775807',
+  '99999999999999999999',
+  '1e19',
+  '0x10',
+  '-1',
+  '0',
+  '1.5',
+  '',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '💥',
+  'x'.repeat(300),
+  'true',
+  'null',
+  '[]',
+  '{}',
+  ',,,',
+  '1,2147483648',
+  'a,\u0000',
+];
+
+const hostileString = fc.constantFrom(...HOSTILE_STRINGS);
+
+/** JSON values of every type and odd size; `deep` ones are built as text (see bodyText). */
+const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.constantFrom(
+    1e308,
+    -1e308,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53 + 2,
+    -1,
+    0,
+    0.5,
+    true,
+    false,
+    null,
+    [],
+    {},
+    [null],
+    { __proto__: 1 },
+    JSON.parse('{"__proto__":{"x":1}}'),
+    { constructor: 'x' },
+    ['\u0000'],
+    { a: '\u0000' },
+  ),
+  fc.integer(),
+  fc.string({ maxLength: 20 }),
+);
+
+/** A plausible value for a schema, so that a request reaches past the first field. */
+function plausible(schema: any): fc.Arbitrary<unknown> {
+  if (!schema || typeof schema !== 'object') return fc.constant('x');
+  if (schema.anyOf) return plausible(schema.anyOf[0]);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  switch (schema.type) {
+    case 'integer':
+      return fc.integer({ min: 0, max: 5 });
+    case 'number':
+      return fc.double({ min: 0, max: 10, noNaN: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'array':
+      return fc.array(plausible(schema.items), { maxLength: 2 });
+    case 'object':
+      return bodyObject(schema, 0);
+    default:
+      return fc.string({ minLength: 1, maxLength: 8 });
+  }
+}
+
+/** An object for a body schema: every property either plausible or hostile, at any depth. */
+function bodyObject(schema: any, depth: number): fc.Arbitrary<unknown> {
+  const props = Object.entries<any>(schema?.properties ?? {});
+  if (props.length === 0 || depth > 2) return fc.dictionary(hostileString, hostileJson, { maxKeys: 3 });
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [name, s] of props) {
+    const inner =
+      s?.type === 'object'
+        ? bodyObject(s, depth + 1)
+        : s?.type === 'array' && s.items?.type === 'object'
+          ? fc.array(bodyObject(s.items, depth + 1), { maxLength: 2 })
+          : plausible(s);
+    record[name] = fc.oneof({ weight: 2, arbitrary: inner }, { weight: 1, arbitrary: hostileJson });
+  }
+  return fc.record(record, { requiredKeys: [] });
+}
+
+/** Bodies that are not what the route expects at all. */
+const rawBodies: fc.Arbitrary<{ payload: string; type: string; what: string }> = fc.constantFrom(
+  { payload: '{"a":', type: 'application/json', what: 'truncated JSON' },
+  { payload: '{"a":1,}', type: 'application/json', what: 'trailing comma' },
+  { payload: '\u0000', type: 'application/json', what: 'NUL body' },
+  { payload: 'null', type: 'application/json', what: 'null body' },
+  { payload: '[]', type: 'application/json', what: 'array body' },
+  { payload: '"str"', type: 'application/json', what: 'string body' },
+  { payload: '1e309', type: 'application/json', what: 'number body' },
+  { payload: `${'['.repeat(5000)}${']'.repeat(5000)}`, type: 'application/json', what: 'deep array' },
+  { payload: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, type: 'application/json', what: 'deep object' },
+  { payload: '{"__proto__":{"admin":true}}', type: 'application/json', what: '__proto__ key' },
+  { payload: 'a=1&b=2', type: 'application/x-www-form-urlencoded', what: 'form body' },
+  { payload: 'hello', type: 'text/plain', what: 'text body' },
+  { payload: '<x/>', type: 'application/xml', what: 'xml body' },
+  { payload: '{}', type: 'application/json; charset=latin1', what: 'odd charset' },
+  {
+    payload: '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+    type: 'multipart/form-data; boundary=b',
+    what: 'multipart without closing boundary',
+  },
+  { payload: 'abc', type: 'multipart/form-data', what: 'multipart without boundary' },
+);
+
+const encode = (v: string) => encodeURIComponent(v);
+
+/** How a value goes into a URL: encoded, or `%00` kept as the three characters a client sends. */
+const inUrl = (v: string) => (v === '%00' ? '%00' : encode(v));
+
+/**
+ * A hostile request for `op`: one hostile path parameter, hostile query parameters, a hostile JSON
+ * body (when the operation takes one), or a body of the wrong kind. `valid` gives a working value for
+ * a path parameter by name, so the other parts reach the route's code.
+ */
+export function hostileRequest(op: Operation, valid: (name: string) => string): fc.Arbitrary<HostileRequest> {
+  const pathParams = op.params.filter((p) => p.in === 'path');
+  const queryParams = op.params.filter((p) => p.in === 'query');
+  const buildPath = (override?: { name: string; value: string }) =>
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      override && override.name === name ? inUrl(override.value) : encode(valid(name)),
+    );
+  const kinds: fc.Arbitrary<HostileRequest>[] = [];
+  if (pathParams.length > 0) {
+    kinds.push(
+      fc.tuple(fc.constantFrom(...pathParams), hostileString).map(([p, value]) => ({
+        method: op.method,
+        url: buildPath({ name: p.name, value }),
+        headers: {},
+        what: `path ${p.name}=${JSON.stringify(value)}`,
+      })),
+    );
+  }
+  if (queryParams.length > 0) {
+    kinds.push(
+      fc
+        .uniqueArray(fc.tuple(fc.constantFrom(...queryParams.map((p) => p.name)), hostileString), {
+          minLength: 1,
+          maxLength: 3,
+          selector: ([n]) => n,
+        })
+        .map((pairs) => ({
+          method: op.method,
+          url: `${buildPath()}?${pairs.map(([n, v]) => `${n}=${inUrl(v)}`).join('&')}`,
+          headers: {},
+          what: `query ${JSON.stringify(Object.fromEntries(pairs))}`,
+        })),
+    );
+  }
+  if (op.body) {
+    kinds.push(
+      bodyObject(op.body, 0).map((body) => ({
+        method: op.method,
+        url: buildPath(),
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+        what: `body ${JSON.stringify(body).slice(0, 300)}`,
+      })),
+    );
+  }
+  if (op.method !== 'GET' && op.method !== 'DELETE') {
+    kinds.push(
+      rawBodies.map((b) => ({
+        method: op.method,
+        url: buildPath(),
+        headers: { 'content-type': b.type },
+        payload: b.payload,
+        what: b.what,
+      })),
+    );
+  }
+  if (kinds.length === 0) {
+    kinds.push(
+      fc.tuple(hostileString, hostileString).map(([n, v]) => ({
+        method: op.method,
+        url: `${buildPath()}?${inUrl(n)}=${inUrl(v)}`,
+        headers: {},
+        what: `unknown query ${JSON.stringify(n)}=${JSON.stringify(v)}`,
+      })),
+    );
+  }
+  return fc.oneof(...kinds);
+}

@@ -1,0 +1,118 @@
+import { beforeAll, expect, it } from 'vitest';
+import { fc } from '@fast-check/vitest';
+import { sql } from 'kysely';
+import { describeEachDb } from '../helpers/test-app.js';
+import { collectRoutes } from './collect-routes.js';
+import { populateProject, type ProjectData } from './fixtures.js';
+import { clientFor } from './matrix.js';
+import { hostileRequest, operationsFrom, type HostileRequest, type Operation } from './fuzz-gen.js';
+
+/**
+ * Issue 11: every route of the OpenAPI document (and the routes it hides), sent hostile values as the
+ * tenant's owner. No answer may be a 5xx, every error answers the D7 body, and a refused write leaves
+ * the main tables as they were. Bounded: RUNS_PER_ROUTE requests a route and a time limit a database.
+ * The seed is fixed in CI and printed (with the failing request) on failure; set FUZZ_SEED to replay.
+ */
+
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 12);
+const TIME_LIMIT_MS = 50_000;
+const SEED = process.env.FUZZ_SEED
+  ? Number(process.env.FUZZ_SEED)
+  : process.env.CI
+    ? 20261124
+    : Math.floor(Math.random() * 2 ** 31);
+
+/** Tables a refused request must not change (audit events aside: a refusal may be audited). */
+const WATCHED = [
+  'projects',
+  'folders',
+  'tcases',
+  'tcase_versions',
+  'runs',
+  'run_tcases',
+  'results',
+  'run_logs',
+  'plans',
+  'milestones',
+  'configurations',
+  'files',
+  'users',
+  'api_keys',
+  'integrations',
+  'tags',
+  'custom_fields',
+];
+
+describeEachDb('hostile-input fuzzing of every route', (t) => {
+  let fx: ProjectData;
+  let ops: Operation[];
+  let snapshot: () => Promise<string>;
+
+  beforeAll(async () => {
+    fx = await populateProject(clientFor(t, t.ownerKey));
+    const doc = (await t.get('/openapi.json', { key: null })).body;
+    ops = operationsFrom(doc, collectRoutes(t.app));
+    const existing = new Set((await t.db.introspection.getTables()).map((x) => x.name));
+    const tables = WATCHED.filter((name) => existing.has(name));
+    // One statement for all counts: cheap enough to run around every refused write.
+    const query = sql.raw(`select ${tables.map((n) => `(select count(*) from ${n}) as ${n}`).join(', ')}`);
+    snapshot = async () => JSON.stringify((await query.execute(t.db)).rows[0]);
+  });
+
+  /** Working values for path parameters, from the populated project; unknown ones name nothing. */
+  const valid = (name: string): string => {
+    const known: Record<string, string | number> = {
+      project: fx.project.code,
+      run: fx.runId,
+      tcase: fx.tcaseId,
+      milestone: fx.milestoneId,
+      plan: fx.planId,
+      folder: fx.folderId,
+      integrationId: fx.integrationId,
+    };
+    return String(Object.hasOwn(known, name) ? known[name] : 999_999);
+  };
+
+  it(
+    'answers no 5xx, only D7 errors, and changes nothing when it refuses',
+    { timeout: 120_000 },
+    async () => {
+      expect(ops.length).toBeGreaterThan(100);
+      const started = Date.now();
+      let sent = 0;
+      for (const [i, op] of ops.entries()) {
+        if (Date.now() - started > TIME_LIMIT_MS) break;
+        const check = async (req: HostileRequest) => {
+          const write = req.method !== 'GET';
+          const before = write ? await snapshot() : '';
+          const res = await t.app.inject({
+            method: req.method as any,
+            url: req.url,
+            headers: { authorization: `ApiKey ${t.ownerKey}`, ...req.headers },
+            payload: req.payload,
+          });
+          sent++;
+          const where = `${req.method} ${req.url.slice(0, 200)} (${req.what}) → ${res.statusCode} ${res.body.slice(0, 300)}`;
+          expect(res.statusCode, where).toBeLessThan(500);
+          if (res.statusCode >= 400) {
+            const body = res.json();
+            expect(typeof body.message, where).toBe('string');
+            expect(typeof body.code, where).toBe('string');
+            if (write) expect(await snapshot(), `refused write changed the tables: ${where}`).toBe(before);
+          }
+        };
+        try {
+          await fc.assert(fc.asyncProperty(hostileRequest(op, valid), check), {
+            numRuns: RUNS_PER_ROUTE,
+            seed: SEED + i,
+            endOnFailure: true,
+          });
+        } catch (err) {
+          console.error(`fuzz: seed ${SEED} (route ${op.method} ${op.path}, its seed ${SEED + i})`);
+          throw err;
+        }
+      }
+      console.info(`fuzz [${t.dbName}]: ${sent} requests over ${ops.length} routes, seed ${SEED}`);
+    },
+  );
+});
