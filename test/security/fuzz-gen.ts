@@ -101,6 +101,17 @@ export const HOSTILE_STRINGS = [
 
 const hostileString = fc.constantFrom(...HOSTILE_STRINGS);
 
+/** Placeholders for what JSON.stringify cannot write: a number literal that parses to Infinity, and
+ * nesting 5,000 deep (its own stack would overflow); `toPayload` puts the text in. */
+const INFINITE = '\u0001INFINITE';
+const DEEP = '\u0001DEEP';
+const DEEP_TEXT = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+
+export const toPayload = (body: unknown): string =>
+  JSON.stringify(body)
+    .replaceAll(JSON.stringify(INFINITE), '1e309')
+    .replaceAll(JSON.stringify(DEEP), DEEP_TEXT);
+
 /** JSON values of every type and odd size; `deep` ones are built as text (see bodyText). */
 const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   hostileString,
@@ -125,6 +136,7 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
     ['\u0000'],
     { a: '\u0000' },
   ),
+  fc.constantFrom(INFINITE, DEEP),
   fc.integer(),
   fc.string({ maxLength: 20 }),
 );
@@ -241,7 +253,7 @@ export function hostileRequest(op: Operation, valid: (name: string) => string): 
         method: op.method,
         url: buildPath(),
         headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
+        payload: toPayload(body),
         what: `body ${JSON.stringify(body).slice(0, 300)}`,
       })),
     );
@@ -268,4 +280,116 @@ export function hostileRequest(op: Operation, valid: (name: string) => string): 
     );
   }
   return fc.oneof(...kinds);
+}
+
+/** The values every parameter and body field gets in the sweep: the cases issue 11 found. */
+export const SWEEP_STRINGS = [
+  '1e309',
+  'Infinity',
+  '2147483648',
+  '99999999999999999999',
+  '\u0000',
+  '%00',
+  '__proto__',
+  'toString',
+];
+const SWEEP_JSON: unknown[] = [
+  INFINITE,
+  2 ** 31,
+  1e19,
+  '\u0000',
+  'a\u0000b',
+  DEEP,
+  JSON.parse('{"__proto__":{"x":1}}'),
+  [],
+];
+
+/** Working values of body fields by name, so that a request gets as far as storing the swept field. */
+export type KnownFields = Record<string, unknown>;
+
+/** A plausible body for a schema (one fixed sample; known fields by name; arrays of objects empty). */
+function baseBody(schema: any, known: KnownFields): any {
+  const out: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries<any>(schema?.properties ?? {})) {
+    if (Object.hasOwn(known, name)) out[name] = known[name];
+    else if (s?.type === 'object' && s.properties) out[name] = baseBody(s, known);
+    else if (s?.type === 'array' && s.items?.type === 'object') out[name] = [];
+    else out[name] = fc.sample(plausible(s), { numRuns: 1, seed: 1 })[0];
+  }
+  return out;
+}
+
+/** Bodies of the wrong kind every writing route gets in the sweep. */
+const SWEEP_RAW = [
+  { payload: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, type: 'application/json', what: 'deep object' },
+  { payload: '{"a":', type: 'application/json', what: 'truncated JSON' },
+  { payload: 'hello', type: 'text/plain', what: 'text body' },
+  {
+    payload: '--b\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+    type: 'multipart/form-data; boundary=b',
+    what: 'multipart without closing boundary (file)',
+  },
+  {
+    payload: '--b\r\nContent-Disposition: form-data; name="files"; filename="a"\r\n\r\nabc',
+    type: 'multipart/form-data; boundary=b',
+    what: 'multipart without closing boundary (files)',
+  },
+];
+
+/**
+ * The deterministic part: every path and query parameter of `op` with each SWEEP_STRINGS value; every
+ * body field (top level, and fields of an element of arrays of objects, e.g. `links[0].meta`) with each
+ * SWEEP_JSON value, the rest of the body plausible; and bodies of the wrong kind.
+ */
+export function sweep(op: Operation, valid: (name: string) => string, known: KnownFields): HostileRequest[] {
+  const out: HostileRequest[] = [];
+  const path = (override?: { name: string; value: string }) =>
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      override && override.name === name ? inUrl(override.value) : encode(valid(name)),
+    );
+  for (const p of op.params) {
+    for (const value of SWEEP_STRINGS) {
+      const url = p.in === 'path' ? path({ name: p.name, value }) : `${path()}?${p.name}=${inUrl(value)}`;
+      out.push({ method: op.method, url, headers: {}, what: `${p.in} ${p.name}=${JSON.stringify(value)}` });
+    }
+  }
+  if (op.body) {
+    const base = baseBody(op.body, known);
+    const fields: { set: (b: any, v: unknown) => void; name: string }[] = [];
+    for (const [name, s] of Object.entries<any>(op.body.properties ?? {})) {
+      fields.push({ name, set: (b, v) => (b[name] = v) });
+      const item = s?.type === 'array' && s.items?.type === 'object' ? s.items : undefined;
+      for (const inner of Object.keys(item?.properties ?? {})) {
+        fields.push({
+          name: `${name}[0].${inner}`,
+          set: (b, v) => (b[name] = [{ ...baseBody(item, known), [inner]: v }]),
+        });
+      }
+    }
+    for (const f of fields) {
+      for (const value of SWEEP_JSON) {
+        const body = structuredClone(base);
+        f.set(body, value);
+        out.push({
+          method: op.method,
+          url: path(),
+          headers: { 'content-type': 'application/json' },
+          payload: toPayload(body),
+          what: `body ${f.name}=${JSON.stringify(value).slice(0, 40)}`,
+        });
+      }
+    }
+  }
+  if (op.method !== 'GET' && op.method !== 'DELETE') {
+    for (const b of SWEEP_RAW) {
+      out.push({
+        method: op.method,
+        url: path(),
+        headers: { 'content-type': b.type },
+        payload: b.payload,
+        what: b.what,
+      });
+    }
+  }
+  return out;
 }
