@@ -296,6 +296,7 @@ export const SWEEP_STRINGS = [
 const SWEEP_JSON: unknown[] = [
   INFINITE,
   2 ** 31,
+  '2147483648',
   1e19,
   '\u0000',
   'a\u0000b',
@@ -347,10 +348,14 @@ export function sweep(op: Operation, valid: (name: string) => string, known: Kno
     op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
       override && override.name === name ? inUrl(override.value) : encode(valid(name)),
     );
+  // A parameter is swept with a plausible body, so that a write gets past body validation to use it.
+  const body: Pick<HostileRequest, 'headers' | 'payload'> = op.body
+    ? { headers: { 'content-type': 'application/json' }, payload: toPayload(baseBody(op.body, known)) }
+    : { headers: {} };
   for (const p of op.params) {
     for (const value of SWEEP_STRINGS) {
       const url = p.in === 'path' ? path({ name: p.name, value }) : `${path()}?${p.name}=${inUrl(value)}`;
-      out.push({ method: op.method, url, headers: {}, what: `${p.in} ${p.name}=${JSON.stringify(value)}` });
+      out.push({ method: op.method, url, ...body, what: `${p.in} ${p.name}=${JSON.stringify(value)}` });
     }
   }
   if (op.body) {

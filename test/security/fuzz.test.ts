@@ -16,7 +16,7 @@ import { hostileRequest, operationsFrom, sweep, type HostileRequest, type Operat
  */
 
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 10);
-const TIME_LIMIT_MS = 50_000;
+const TIME_LIMIT_MS = Number(process.env.FUZZ_TIME_MS ?? 50_000);
 const SEED = process.env.FUZZ_SEED
   ? Number(process.env.FUZZ_SEED)
   : process.env.CI

@@ -85,6 +85,14 @@ describeEachDb('hostile input', (t) => {
       expectD7(res, 404);
     });
 
+    it('answers 400 naming the item, not a database error, for a batch seq beyond the column', async () => {
+      const res = await api('POST', `${p}/run/${fx.runId}/result/batch`, {
+        body: { items: [{ tcaseId: '2147483648', status: 'passed', comment: '' }] },
+      });
+      expectD7(res, 400);
+      expect(res.body.details[0].path).toBe('/items/0/tcaseId');
+    });
+
     it('states the bound in the OpenAPI document', async () => {
       const doc = (await t.get('/openapi.json', { key: null })).body;
       const params = doc.paths['/api/public/v0/project/{project}/run/{run}/tcase'].get.parameters;
