@@ -4,12 +4,13 @@ import type { Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { pingDatabase, type Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
+import { hardenSchema } from './http/hostile-input.js';
 import { newUuid } from './lib/ids.js';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
-import { devicePageRoutes } from './modules/oauth/device-page.js';
+import { devicePageRoutes } from './modules/oauth/device-page.routes.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { ResultGroupCommit, type GroupCommitHooks } from './modules/results/results.service.js';
@@ -71,6 +72,9 @@ export async function buildApp({
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { strict: false } },
+    // Issue 11: errors found before a route runs answer the D7 body too.
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', db);
@@ -78,6 +82,15 @@ export async function buildApp({
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   app.decorate('ctx', createContext(config));
   app.setValidatorCompiler(validatorCompiler);
+  // Issue 11: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema) return;
+    const schema = { ...route.schema };
+    for (const part of ['params', 'querystring', 'body'] as const) {
+      if (schema[part]) schema[part] = hardenSchema(schema[part]);
+    }
+    route.schema = schema;
+  });
 
   // docs/api-decisions.md#wire-rules: clients send `Content-Type: application/json` with an empty body on body-less POSTs.
   const jsonParser = app.getDefaultJsonParser('error', 'error');

@@ -1,14 +1,19 @@
 /** The closed list of error codes (D7) and the one table that maps them to HTTP statuses. */
 export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
+  /** The HTTP message itself is broken (e.g. both Transfer-Encoding and Content-Length, a bad URL encoding). */
+  MALFORMED_REQUEST: 400,
   UNAUTHORIZED: 401,
   FEATURE_NOT_AVAILABLE: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  /** The URL and headers together exceed the server's limit (16 KB). */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
 } as const;
 

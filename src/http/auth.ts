@@ -30,6 +30,14 @@ declare module 'fastify' {
 }
 
 const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+/**
+ * Authentication runs before validation: a `:project` value the params schema will refuse (NUL, which
+ * PostgreSQL cannot compare, or longer than a code or id can be) is not looked up with the key.
+ */
+function usableProjectRef(ref: unknown): string | undefined {
+  return typeof ref === 'string' && ref.length <= 64 && !ref.includes('\u0000') ? ref : undefined;
+}
+
 /** Requests that change nothing (D4: a cookie may make them from anywhere; a key reads the project with itself). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -69,12 +77,7 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     const projectRef = SAFE_METHODS.has(request.method)
       ? (request.params as { project?: unknown } | undefined)?.project
       : undefined;
-    const check = await authenticateApiKey(
-      db,
-      tenantId,
-      match[2],
-      typeof projectRef === 'string' ? projectRef : undefined,
-    );
+    const check = await authenticateApiKey(db, tenantId, match[2], usableProjectRef(projectRef));
     if (!check.ok) throw unauthorized(check.reason);
     if (check.tenantSuspended) throw forbidden('this tenant is suspended');
     if (isRestrictedKeyName(check.keyName) && !access.allowRestrictedKey) {

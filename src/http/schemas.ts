@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { HTML_MAX_LENGTH } from './hostile-input.js';
 
 /** D7: the body of every non-2xx answer. */
 export const ErrorBody = Type.Object({
@@ -36,7 +37,11 @@ export const SortOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')])
 /** A list query parameter: repeated keys or one comma-separated value. */
 export const QueryList = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Array(item);
 
-/** HTML fields are strings sanitised on write (D22). */
-export const Html = (options: { maxLength?: number } = {}) => Type.String(options);
+/**
+ * HTML fields are strings sanitised on write (D22). `x-html` marks them as free text from test output:
+ * NULs are removed rather than refused (hostile-input.ts); the length limit is generous for CI output.
+ */
+export const Html = (options: { maxLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength: HTML_MAX_LENGTH, ...options, 'x-html': true });
 
 export const TimestampString = Type.String({ description: 'ISO 8601' });

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
+import { addHostileInputKeywords } from './hostile-input.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -13,8 +14,11 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
+    // Issue 11: NaN and Infinity (`1e309`) are not numbers a client may send.
+    strictNumbers: true,
   });
   addFormats(ajv);
+  addHostileInputKeywords(ajv);
   ajv.addKeyword({ keyword: 'x-split-commas' });
   return ajv;
 }

@@ -8,11 +8,18 @@ describe('sanitizeHtmlField', () => {
     const differing: string[] = [];
     for (let code = 0; code <= 0xffff; code++) {
       const ch = String.fromCharCode(code);
-      if ('<>&'.includes(ch)) continue;
+      // NUL is dropped by both (issue 11): PostgreSQL cannot store it; tested below.
+      if ('<>&\u0000'.includes(ch)) continue;
       const text = `a${ch}b ${ch}`;
       if (sanitizeHtmlFieldFully(text) !== text) differing.push(code.toString(16));
     }
     expect(differing).toEqual([]);
+  });
+
+  it('drops NUL, with or without markup', () => {
+    expect(sanitizeHtmlField('at x()\u0000 line')).toBe('at x() line');
+    expect(sanitizeHtmlField('<b>a\u0000</b>')).toBe('<b>a</b>');
+    expect(sanitizeHtmlFieldFully('a\u0000b')).toBe('ab');
   });
 
   it('keeps quotes, whitespace, emoji and long plain text unchanged', () => {

@@ -1,5 +1,18 @@
 import sanitizeHtml from 'sanitize-html';
 
+/** Targets that stay in the same browsing context; any other target may open a new window. */
+const SAME_WINDOW = new Set(['', '_self', '_parent', '_top']);
+
+/**
+ * A link that may open a new window never hands that window a reference back to this page (reverse
+ * tabnabbing): whatever `rel` it came with, it leaves with `noopener noreferrer`.
+ */
+function noOpener(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const target = (attribs.target ?? '').trim().toLowerCase();
+  if (SAME_WINDOW.has(target)) return { tagName, attribs };
+  return { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } };
+}
+
 /**
  * D22: the one allow-list for every `html` field — text formatting, lists, tables, code, links and
  * images with http, https or mailto URLs. Scripts, event handlers, `javascript:` URLs and styles never survive.
@@ -68,10 +81,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
+  transformTags: { a: noOpener },
 };
 
 /** Markup starts with `<`; entities with `&`; a stray `>` is escaped. Text with none of them is left as it is. */
 const MAY_CHANGE = /[<>&]/;
+// eslint-disable-next-line no-control-regex -- NUL is exactly what is removed
+const NULS = /\u0000/g;
 
 /**
  * D22: cleans an html field with the allow-list above. Text without `<`, `>` or `&` (most titles, comments
@@ -79,9 +95,11 @@ const MAY_CHANGE = /[<>&]/;
  * equivalence character by character.
  */
 export function sanitizeHtmlField(html: string): string {
+  // Issue 11: NUL cannot be stored on PostgreSQL; html fields are free text, so it is dropped, not refused.
+  if (html.includes('\u0000')) html = html.replace(NULS, '');
   if (!MAY_CHANGE.test(html)) return html;
   return sanitizeHtml(html, OPTIONS);
 }
 
 /** The sanitiser without the shortcut, for the test that proves the shortcut changes nothing. */
-export const sanitizeHtmlFieldFully = (html: string): string => sanitizeHtml(html, OPTIONS);
+export const sanitizeHtmlFieldFully = (html: string): string => sanitizeHtml(html.replace(NULS, ''), OPTIONS);

@@ -49,3 +49,16 @@ export const newUuid = (): string => randomUUID();
 
 /** URL-safe random secret of `bytes` bytes of entropy. */
 export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+/** Largest value of the 32-bit integer columns (ids, sequence numbers) on both databases. */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * A test-case reference that is a sequence number (all digits, within the column's range), or
+ * undefined: `2147483648` cannot be a seq and must not reach PostgreSQL as one (issue 11).
+ */
+export function seqOf(ref: string): number | undefined {
+  if (!/^\d{1,10}$/.test(ref)) return undefined;
+  const seq = Number(ref);
+  return seq <= INT32_MAX ? seq : undefined;
+}

@@ -42,6 +42,10 @@ function translateMultipartError(err: unknown, limits: service.UploadLimits): un
   if (e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT')
     return new AppError('PAYLOAD_TOO_LARGE', 'too many parts in one request');
   if (e.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return notMultipart();
+  // The file part's stream closed before its end: the body stopped before the closing boundary.
+  if (e.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new AppError('VALIDATION_FAILED', 'malformed multipart body: it ends before the closing boundary');
+  }
   if (e.code === 'FST_PROTO_VIOLATION' || /multipart|part|form|boundary/i.test(e.message ?? '')) {
     return badRequest(`malformed multipart body: ${e.message}`);
   }
@@ -93,6 +97,15 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
+  /**
+   * A file part's stream fails while the service reads it when the body ends early (no closing
+   * boundary): busboy's error surfaces there, outside incomingParts, and is translated here too.
+   */
+  const upload = (req: FastifyRequest, options: Parameters<typeof service.uploadFiles>[4]) =>
+    service
+      .uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), options)
+      .catch((err: unknown) => Promise.reject(translateMultipartError(err, limits)));
+
   app.post(
     '/file/batch',
     {
@@ -108,11 +121,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const files = await service.uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), {
-        field: 'files',
-        single: false,
-        limits,
-      });
+      const files = await upload(req, { field: 'files', single: false, limits });
       return reply.code(201).send({ files });
     },
   );
@@ -131,11 +140,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const [file] = await service.uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), {
-        field: 'file',
-        single: true,
-        limits,
-      });
+      const [file] = await upload(req, { field: 'file', single: true, limits });
       return reply.code(201).send(file);
     },
   );

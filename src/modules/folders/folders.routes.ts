@@ -3,19 +3,16 @@ import { errorResponses, ProjectParams } from '../../http/schemas.js';
 import {
   BulkFoldersBody,
   BulkFoldersResponse,
-  DeletedFolder,
-  DeleteFolderQuery,
   Folder,
   FolderList,
   FolderListQuery,
   FolderParams,
   UpdateFolderBody,
 } from './folders.schemas.js';
-import { deleteFolder } from './folders.delete.js';
 import * as service from './folders.service.js';
 
 export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, ctx } = app;
+  const { db } = app;
 
   app.get(
     '/project/:project/tcase/folders',
@@ -61,29 +58,5 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.updateFolder(db, req.actor, req.params.project, req.params.folderId, req.body),
-  );
-
-  app.delete(
-    '/project/:project/tcase/folder/:folderId',
-    {
-      config: { access: { minRole: 'test-runner' } },
-      schema: {
-        tags: ['folders'],
-        summary:
-          'Delete a folder; one holding subfolders or test cases needs recursive=true (its cases are soft-deleted)',
-        params: FolderParams,
-        querystring: DeleteFolderQuery,
-        response: { 200: DeletedFolder, ...errorResponses },
-      },
-    },
-    async (req) =>
-      deleteFolder(
-        db,
-        req.actor,
-        req.params.project,
-        req.params.folderId,
-        req.query.recursive ?? false,
-        ctx.tcasesChanged,
-      ),
   );
 };

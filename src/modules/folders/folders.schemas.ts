@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { SortOrder } from '../../http/schemas.js';
+import { SortOrder, Html } from '../../http/schemas.js';
 
 /** docs/api-decisions.md#shapes: `{id, projectId, parentId (0 = root), pos, title, comment ("" when none)}`. */
 export const Folder = Type.Object({
@@ -70,7 +70,7 @@ export const FolderPathInput = Type.Object(
   {
     path: Type.Array(Type.String(), { description: 'folder names, root to leaf; not empty' }),
     comment: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], {
+      Type.Union([Html(), Type.Null()], {
         description: 'HTML for the leaf folder; null or absent keeps an existing comment',
       }),
     ),

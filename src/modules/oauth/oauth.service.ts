@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { OAuthDeviceCodesTable } from '../../db/tables/oauth.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
-import type { Actor } from '../../http/auth.js';
+import type { Actor } from '../../auth/actor.js';
 import { sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import * as apiKeys from '../api-keys/api-keys.service.js';

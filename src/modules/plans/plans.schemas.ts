@@ -1,3 +1,4 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 import { Run } from '../runs/runs.schemas.js';
 
@@ -12,7 +13,7 @@ export type PlanParams = Static<typeof PlanParams>;
 export const PlanRunInput = Type.Object(
   {
     title: Type.String({ description: '1-255 characters; unique within the plan' }),
-    description: Type.Optional(Type.String({ description: 'HTML, max 512 characters, sanitised (D22)' })),
+    description: Type.Optional(Html({ description: 'HTML, max 512 characters, sanitised (D22)' })),
     type: Type.Optional(
       Type.String({
         enum: ['static', 'static_struct', 'live'],
@@ -42,7 +43,7 @@ export const CreatePlanBody = Type.Object(
     title: Type.String({
       description: '1-255 characters; unique within its milestone, or among plans without one',
     }),
-    description: Type.Optional(Type.String({ description: 'HTML, sanitised (D22)' })),
+    description: Type.Optional(Html({ description: 'HTML, sanitised (D22)' })),
     milestoneId: Type.Optional(Type.Integer({ description: 'a milestone of the project, not archived' })),
     runs: Type.Array(PlanRunInput, { description: 'at least one' }),
   },

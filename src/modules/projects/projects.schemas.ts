@@ -1,3 +1,4 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 
 export const ProjectLink = Type.Object({ url: Type.String(), text: Type.String() });
@@ -26,8 +27,8 @@ export const CreateProjectBody = Type.Object(
       Type.Array(Type.Object({ url: Type.String(), text: Type.String() }, { additionalProperties: false })),
     ),
     overviewTitle: Type.Optional(Type.String()),
-    overviewDescription: Type.Optional(Type.String()),
-    description: Type.Optional(Type.String({ description: 'deprecated alias of overviewDescription' })),
+    overviewDescription: Type.Optional(Html()),
+    description: Type.Optional(Html({ description: 'deprecated alias of overviewDescription' })),
   },
   { additionalProperties: false },
 );

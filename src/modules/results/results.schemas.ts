@@ -1,3 +1,4 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 
 /** public-api.md "Result": the five built-in statuses and custom1–4 (D23: custom ones only while active). */
@@ -50,7 +51,7 @@ export type ResultLinkInput = Static<typeof ResultLinkInput>;
 const resultFields = {
   status: ResultStatusField,
   comment: Type.Optional(
-    Type.String({ description: 'HTML, sanitised on write (D22); left out, it is stored as "" (D26)' }),
+    Html({ description: 'HTML, sanitised on write (D22); left out, it is stored as "" (D26)' }),
   ),
   timeTaken: Type.Optional(
     Type.Union([Type.Number({ minimum: 0, maximum: MAX_TIME_TAKEN }), Type.Null()], {

@@ -19,6 +19,7 @@ import type {
   ResultStatus,
 } from './results.schemas.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
+import { seqOf } from '../../lib/ids.js';
 
 /** A batch lists at most this many problems; the message says how many there were. */
 const MAX_DETAILS = 50;
@@ -125,7 +126,7 @@ function commentSanitiser(): (html: string) => string {
 }
 
 /** An all-digit reference is a sequence number, possibly zero-padded (extensions.md §1). */
-const isSeqRef = (ref: string): boolean => /^\d+$/.test(ref);
+const isSeqRef = (ref: string): boolean => seqOf(ref) !== undefined;
 
 /** Runs `work` in a transaction, again when the database asks for a retry (deadlock, serialisation). */
 async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {

@@ -1,8 +1,9 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 
 export const CreateRunLogBody = Type.Object(
   {
-    comment: Type.String({
+    comment: Html({
       description: 'HTML; sanitised (D22) and trimmed; must not be empty afterwards',
     }),
   },

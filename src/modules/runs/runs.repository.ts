@@ -11,6 +11,7 @@ import {
   tableIndexedBy,
   type JsonField,
 } from '../../db/dialect.js';
+import { seqOf } from '../../lib/ids.js';
 
 /*
  * Read-joins across modules are deliberate here (docs/architecture.md): a run lists 1,000 runs with their related
@@ -484,8 +485,8 @@ export const findRunTcaseByRef = (
   runId: number,
   ref: string,
 ) => {
-  const seq = /^\d+$/.test(ref) ? Number(ref) : undefined;
-  return seq !== undefined && Number.isSafeInteger(seq)
+  const seq = seqOf(ref);
+  return seq !== undefined
     ? runTcaseBySeqOrLegacyId.executeTakeFirst(db, tenantId, runId, projectId, seq, ref)
     : runTcaseByIdOrLegacyId.executeTakeFirst(db, tenantId, runId, projectId, ref, ref);
 };

@@ -1,3 +1,4 @@
+import { Html } from '../../http/schemas.js';
 import { Type, type Static } from 'typebox';
 import {
   CustomFieldValue,
@@ -64,7 +65,7 @@ export const CreateRunBody = Type.Object(
     title: Type.String({
       description: '1-255 characters; unique among the runs of the project outside plans (D10)',
     }),
-    description: Type.Optional(Type.String({ description: 'HTML, max 512 characters, sanitised (D22)' })),
+    description: Type.Optional(Html({ description: 'HTML, max 512 characters, sanitised (D22)' })),
     type: Type.String({ enum: [...RUN_TYPES] }),
     milestoneId: Type.Optional(Type.Integer({ description: 'a milestone of the project, not archived' })),
     configurationId: Type.Optional(Type.String({ description: 'a configuration of the project' })),

@@ -14,7 +14,7 @@ import type { BulkDeleteBody, BulkMoveBody, BulkResult, BulkTagsBody } from './t
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
 import { updateFilled } from './test-cases.templates.js';
 import { commitVersion, loadPrevious, specOf, syncLinks } from './test-cases.versions.js';
-import type { TcasesChanged } from './test-cases.service.js';
+import type { TcasesChanged } from './test-cases.common.js';
 
 /*
  * Bulk operations of the repository page (docs/api-decisions.md#bulk-test-case-operations): move, tag and delete
@@ -198,7 +198,7 @@ async function removeCases(trx: Db, tenantId: string, ids: string[], at: string)
 }
 
 /**
- * For folder deletion (folders/folders.delete.ts): the live test cases in the folders, and the filled cases
+ * For folder deletion (test-cases.folder-delete.ts): the live test cases in the folders, and the filled cases
  * of templates among them wherever those are. Call inside the deleting transaction after lockTcaseWrites.
  */
 export async function liveCasesInFolders(

@@ -28,3 +28,15 @@ export const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise
  * writers on PostgreSQL; SQLite runs one writer at a time anyway.
  */
 export const lockProject = (trx: Db, projectId: string) => allocateTcaseSeqs(trx, projectId, 0);
+
+/**
+ * What the rest of the application does when test cases were created, edited, moved, tagged or deleted, called
+ * inside the writing transaction: open live runs re-evaluate their query plans (D17). The caller hands it in
+ * (AppContext.tcasesChanged), so test cases know nothing of runs.
+ */
+export type TcasesChanged = (
+  trx: Db,
+  tenantId: string,
+  projectId: string,
+  tcaseIds: string[],
+) => Promise<void>;

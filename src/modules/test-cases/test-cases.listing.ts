@@ -38,7 +38,10 @@ function parseIncludes(include: string[] | undefined): Set<TcaseInclude> {
 function parseSort(field: string | undefined, order: 'asc' | 'desc' | undefined) {
   if (order && !field) throw badRequest('sortOrder needs sortField', '/sortOrder');
   if (field === undefined) return { column: 'seq' as SortColumn, order: 'asc' as const };
-  const column = (TCASE_SORT_FIELDS as Record<string, SortColumn>)[field];
+  // A client's string: `__proto__` or `toString` must not find Object.prototype's members.
+  const column = Object.hasOwn(TCASE_SORT_FIELDS, field)
+    ? (TCASE_SORT_FIELDS as Record<string, SortColumn>)[field]
+    : undefined;
   if (!column) {
     throw badRequest(
       `unknown sortField "${field}": use one of ${[...new Set(Object.values(TCASE_SORT_FIELDS))].join(', ')}`,

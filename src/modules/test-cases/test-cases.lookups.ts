@@ -2,6 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import { notFound } from '../../errors.js';
 import { subtreeFolderIds } from '../folders/folders.service.js';
 import { chunks } from '../../lib/chunks.js';
+import { seqOf } from '../../lib/ids.js';
 import * as repo from './test-cases.repository.js';
 import type { TcaseFilter, TcaseRow } from './test-cases.repository.js';
 import { type TCase, type TcaseInclude } from './test-cases.schemas.js';
@@ -33,10 +34,9 @@ export async function findByRef(
   options: { includeDeleted?: boolean } = {},
 ): Promise<TcaseRow | undefined> {
   if (/^\d+$/.test(ref)) {
-    const seq = Number(ref);
-    const bySeq = Number.isSafeInteger(seq)
-      ? await repo.findTcaseBy(db, tenantId, projectId, { seq }, options)
-      : undefined;
+    const seq = seqOf(ref);
+    const bySeq =
+      seq !== undefined ? await repo.findTcaseBy(db, tenantId, projectId, { seq }, options) : undefined;
     return bySeq ?? repo.findTcaseBy(db, tenantId, projectId, { legacyId: ref }, options);
   }
   return (

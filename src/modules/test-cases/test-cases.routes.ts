@@ -20,6 +20,8 @@ import {
   TcaseVersionParams,
   UpdateTcaseBody,
 } from './test-cases.schemas.js';
+import { DeletedFolder, DeleteFolderQuery, FolderParams } from '../folders/folders.schemas.js';
+import { deleteFolder } from './test-cases.folder-delete.js';
 import * as service from './test-cases.service.js';
 
 const tags = ['test cases'];
@@ -247,5 +249,29 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) =>
       service.deleteTestCase(db, req.actor, req.params.project, req.params.id, ctx.tcasesChanged),
+  );
+
+  app.delete(
+    '/project/:project/tcase/folder/:folderId',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['folders'],
+        summary:
+          'Delete a folder; one holding subfolders or test cases needs recursive=true (its cases are soft-deleted)',
+        params: FolderParams,
+        querystring: DeleteFolderQuery,
+        response: { 200: DeletedFolder, ...errorResponses },
+      },
+    },
+    async (req) =>
+      deleteFolder(
+        db,
+        req.actor,
+        req.params.project,
+        req.params.folderId,
+        req.query.recursive ?? false,
+        ctx.tcasesChanged,
+      ),
   );
 };

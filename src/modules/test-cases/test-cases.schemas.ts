@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ProjectParams, SortOrder } from '../../http/schemas.js';
+import { ProjectParams, SortOrder, Html } from '../../http/schemas.js';
 import { Folder } from '../folders/folders.schemas.js';
 import { Project } from '../projects/projects.schemas.js';
 
@@ -210,8 +210,8 @@ const TextUrl = Type.Object(
 export const StepInput = Type.Object(
   {
     sharedStepId: Type.Optional(Type.Integer({ description: 'a shared step; then no description/expected' })),
-    description: Type.Optional(Type.String({ description: 'HTML' })),
-    expected: Type.Optional(Type.String({ description: 'HTML' })),
+    description: Type.Optional(Html({ description: 'HTML' })),
+    expected: Type.Optional(Html({ description: 'HTML' })),
   },
   { additionalProperties: false },
 );
@@ -219,7 +219,7 @@ export type StepInput = Static<typeof StepInput>;
 
 export const PreconditionInput = Type.Object(
   {
-    text: Type.Optional(Type.String({ description: 'HTML of a standalone precondition' })),
+    text: Type.Optional(Html({ description: 'HTML of a standalone precondition' })),
     sharedPreconditionId: Type.Optional(Type.Integer()),
   },
   { additionalProperties: false, description: '{text} or {sharedPreconditionId}' },
@@ -240,7 +240,7 @@ const Values = Type.Record(Type.String(), Type.String());
 const EditableFields = {
   title: Title,
   priority: Type.Enum([...PRIORITIES]),
-  comment: Type.Optional(Type.String({ description: 'deprecated: the standalone precondition text' })),
+  comment: Type.Optional(Html({ description: 'deprecated: the standalone precondition text' })),
   precondition: Type.Optional(PreconditionInput),
   steps: Type.Optional(Type.Array(StepInput)),
   tags: Type.Optional(

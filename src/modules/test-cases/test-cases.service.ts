@@ -52,17 +52,8 @@ export {
   listTestCases,
 } from './test-cases.listing.js';
 
-/**
- * What the rest of the application does when test cases were created, edited, moved, tagged or deleted, called
- * inside the writing transaction: open live runs re-evaluate their query plans (D17). The caller hands it in
- * (AppContext.tcasesChanged), so test cases know nothing of runs.
- */
-export type TcasesChanged = (
-  trx: Db,
-  tenantId: string,
-  projectId: string,
-  tcaseIds: string[],
-) => Promise<void>;
+import type { TcasesChanged } from './test-cases.common.js';
+export type { TcasesChanged };
 
 /**
  * Creates a standalone or template test case (docs/api-decisions.md#endpoints-beyond-the-public-api); a template's `parameterValues` each
@@ -86,7 +77,7 @@ export async function createTestCase(
   const result = await inTransaction(db, async (trx) => {
     const filledCount = input.parameterValues?.length ?? 0;
     const firstSeq = await allocateTcaseSeqs(trx, project.id, 1 + filledCount);
-    // Again under the project lock: a folder deleted meanwhile (folders.delete.ts takes the same lock) is gone.
+    // Again under the project lock: a folder deleted meanwhile (test-cases.folder-delete.ts takes the same lock) is gone.
     await getFolder(trx, actor.tenantId, project.id, input.folderId);
     let pos: number;
     if (input.pos !== undefined) {

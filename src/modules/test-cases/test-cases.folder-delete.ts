@@ -3,18 +3,13 @@ import type { Actor } from '../../auth/actor.js';
 import { conflict } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
-import {
-  deleteCasesById,
-  liveCasesInFolders,
-  lockTcaseWrites,
-  type TcasesChanged,
-} from '../test-cases/test-cases.service.js';
-import { folderSubtree, lockForTreeChange, markFoldersDeleted } from './folders.service.js';
-import type { DeletedFolder } from './folders.schemas.js';
+import { folderSubtree, lockForTreeChange, markFoldersDeleted } from '../folders/folders.service.js';
+import type { DeletedFolder } from '../folders/folders.schemas.js';
+import { deleteCasesById, liveCasesInFolders, lockTcaseWrites, type TcasesChanged } from './test-cases.service.js';
 
 /*
- * Deleting a folder touches test cases, so it lives apart from folders.service.ts (which test cases use): this
- * file uses the test-case service, never the other way round.
+ * Deleting a folder deletes its test cases, so it lives with test cases (which use folders), never in the folders
+ * module: that would make the two module folders import each other. The route is in test-cases.routes.ts.
  */
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
