@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
+import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ export interface BuildAppOptions {
   db: Db;
   /** A pino destination for tests that read the log; defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The built web application (`web/dist`); tests point it at a fixture. */
+  webRoot?: string;
 }
 
 /** Logs never carry credentials: the Authorization and Cookie headers and Set-Cookie are redacted. */
@@ -39,7 +42,12 @@ const REDACT = [
 ];
 
 /** Builds the whole HTTP application without listening: tests call `inject`, `main.ts` calls `listen`. */
-export async function buildApp({ config, db, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logStream,
+  webRoot,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -118,6 +126,7 @@ export async function buildApp({ config, db, logStream }: BuildAppOptions): Prom
     },
     { prefix: '/api' },
   );
+  await installWebApp(app, webRoot ?? DEFAULT_WEB_ROOT);
 
   return app;
 }
