@@ -42,10 +42,12 @@ export function UserMenu() {
 
   return (
     <MenuTrigger>
-      <Button className="user-button" aria-label={`Account: ${me.name || me.email}`}>
+      <Button className="user-button">
         <span className="avatar" aria-hidden="true">
           {initials(me.name, me.email)}
         </span>
+        {/* The visible name is part of the button's name (WCAG 2.5.3), even where only the avatar shows. */}
+        <span className="visually-hidden">Account: </span>
         <span className="user-name">{me.name || me.email}</span>
       </Button>
       <Popover className="popover" placement="bottom end">

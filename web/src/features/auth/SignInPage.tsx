@@ -116,7 +116,11 @@ export function SignInPage() {
               isRequired
               autoFocus
               value={code}
-              onChange={setCode}
+              onChange={(value) => {
+                setCode(value);
+                // A server error blocks the form's native validation until it is cleared: a new code clears it.
+                setFieldErrors({});
+              }}
             />
           )}
           <Button type="submit" variant="primary" isPending={busy} className="btn-block">
