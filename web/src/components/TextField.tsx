@@ -35,12 +35,13 @@ export function TextField({
       ) : (
         <Input className="field-input" placeholder={placeholder} />
       )}
+      {/* The error sits right under what it is about, before the hint. */}
+      <FieldError className="field-error" />
       {description && (
         <Text slot="description" className="field-description">
           {description}
         </Text>
       )}
-      <FieldError className="field-error" />
     </AriaTextField>
   );
 }

@@ -41,7 +41,8 @@ export function CreateProjectDialog({
     setFieldErrors({});
     setFormError(undefined);
     mutation.mutate({
-      code: text('code'),
+      // Codes are shown and compared in capitals (WEB-12); send them as shown.
+      code: text('code').toUpperCase(),
       title: text('title'),
       ...(text('description') ? { overviewDescription: text('description') } : {}),
     });

@@ -115,7 +115,11 @@ export function ProjectOverviewPage() {
                 const percent = all ? Math.round((done / all) * 100) : 0;
                 return (
                   <li key={run.id} className="run-row">
-                    <Link to="/project/$code/run/$runId" params={{ code: p.code, runId: String(run.id) }}>
+                    <Link
+                      to="/project/$code/run/$runId"
+                      params={{ code: p.code, runId: String(run.id) }}
+                      className="run-link"
+                    >
                       {run.title}
                     </Link>
                     {run.milestone && <span className="muted"> · {run.milestone.title}</span>}
@@ -126,7 +130,7 @@ export function ProjectOverviewPage() {
                         aria-label={`${run.title}: ${done} of ${all} done`}
                       />
                       <span className="muted">
-                        {done} / {all}
+                        {done} of {all} done
                       </span>
                     </div>
                   </li>

@@ -12,7 +12,7 @@ import { plainText } from './text';
 function ProjectCard({ project }: { project: Project }) {
   const summary = plainText(project.overviewDescription || project.description);
   return (
-    <li className="project-card">
+    <li className={`project-card${project.archivedAt ? ' project-card-archived' : ''}`}>
       <Link to="/project/$code" params={{ code: project.code }} className="project-card-link">
         <span className="project-code">{project.code}</span>
         <span className="project-card-title">{project.title}</span>
