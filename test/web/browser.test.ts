@@ -134,6 +134,12 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
             type: 'standalone',
             priority: 'medium',
             folderId,
+            precondition: { text: '<p>A shopper with an empty <strong>cart</strong>.</p>' },
+            steps: [
+              { description: '<p>Add a product to the cart</p>', expected: '<p>The cart shows 1 item</p>' },
+              { description: '<p>Pay</p>', expected: '<p>The order is confirmed</p>' },
+            ],
+            tags: ['checkout', 'smoke'],
           })
         ).status(),
       ).toBe(201);
@@ -195,8 +201,19 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByRole('heading', { name: 'Run 1', level: 1 }).waitFor();
     await look('run-not-yet');
     await page.goto(url('/project/WEB/tcase/1'));
-    await page.getByRole('heading', { name: 'Test case WEB-1', level: 1 }).waitFor();
-    await look('tcase-not-yet');
+    await page.getByRole('heading', { name: 'Checkout with a card', level: 1 }).waitFor();
+    const steps = page.getByRole('region', { name: /Steps/ });
+    expect(await steps.getByRole('listitem').count()).toBe(2);
+    await steps.getByText('The order is confirmed').waitFor();
+    await page
+      .getByRole('region', { name: 'Precondition' })
+      .getByText('A shopper with an empty cart.')
+      .waitFor();
+    await page.getByText('smoke', { exact: true }).waitFor();
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Checkout').waitFor();
+    await look('tcase');
+    await page.goto(url('/project/WEB/tcase/999'));
+    await page.getByText('Test case WEB-999 could not be opened.').waitFor();
   });
 
   it('lists the keyboard shortcuts on ? and closes them on Escape', async () => {

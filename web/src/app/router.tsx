@@ -13,6 +13,7 @@ import { ErrorState, Loading } from '../components/Status';
 import { meQuery, safeReturnTo } from '../features/auth/session';
 import { SignInPage } from '../features/auth/SignInPage';
 import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
+import { testCaseQuery } from '../features/repository/api';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
 interface RouterContext {
@@ -90,6 +91,8 @@ const runRoute = createRoute({
 const testCaseRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/tcase/$seq',
+  loader: ({ context, params }) =>
+    void context.queryClient.prefetchQuery(testCaseQuery(params.code, params.seq)),
   component: lazyRouteComponent(() => import('../features/repository/TestCasePage'), 'TestCasePage'),
 });
 
