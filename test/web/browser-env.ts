@@ -150,13 +150,20 @@ export const VIEWPORTS = {
 } as const;
 
 /**
- * Looks at the page at both sizes: saves a screenshot of each (test-results/screenshots/<name>-<size>.png)
- * and runs axe-core in each; returns the serious and critical violations, named by size. Ends at desktop size.
+ * Looks at the page at both sizes (and in dark at desktop size when asked): saves a screenshot of each
+ * (test-results/screenshots/<name>-<size>.png) and runs axe-core in each; returns the serious and critical
+ * violations, named by size. Ends light, at desktop size.
  */
-export async function inspect(page: Page, name: string): Promise<string[]> {
+export async function inspect(page: Page, name: string, options: { dark?: boolean } = {}): Promise<string[]> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   const found: string[] = [];
-  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+  const looks: [string, { width: number; height: number }, 'light' | 'dark'][] = Object.entries(
+    VIEWPORTS,
+  ).map(([size, viewport]) => [size, viewport, 'light']);
+  // Dark follows the system: checked (contrast included) at desktop size where asked.
+  if (options.dark) looks.push(['desktop-dark', VIEWPORTS.desktop, 'dark']);
+  for (const [size, viewport, colorScheme] of looks) {
+    await page.emulateMedia({ colorScheme });
     await page.setViewportSize(viewport);
     await page.waitForTimeout(150);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`) });
@@ -166,6 +173,7 @@ export async function inspect(page: Page, name: string): Promise<string[]> {
       );
     }
   }
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(VIEWPORTS.desktop);
   return found;
 }

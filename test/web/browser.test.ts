@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   const cspViolations: string[] = [];
 
   const url = (path: string) => `${service.baseUrl}${path}`;
-  const look = async (name: string) => a11y.push(...(await inspect(page, name)));
+  const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
   /** An API call made with the page's session cookie, as the page itself would (D4: same Origin). */
   const apiCall = (method: 'GET' | 'POST', path: string, data?: unknown) =>
     page.request.fetch(url(path), {
@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   it('says in words why a sign-in failed', async () => {
     await signIn(OWNER.email, 'not the password');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid e-mail or password');
-    await look('sign-in-error');
+    await look('sign-in-error', true);
   });
 
   it('signs in and opens the projects page, which says there are none yet', async () => {
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
       describedBy.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()),
     );
     expect(texts.join(' ')).toContain('code must be 2-5 alphanumeric characters');
-    await look('project-create-error');
+    await look('project-create-error', true);
   });
 
   it('creates a project and opens its overview with its counts', async () => {
@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await expect.poll(() => stats.textContent()).toMatch(/Test cases\s*2/);
     await expect.poll(() => stats.textContent()).toMatch(/Open runs\s*1/);
     await page.getByRole('link', { name: 'Release 2.4 regression' }).waitFor();
-    await look('project-overview-with-run');
+    await look('project-overview-with-run', true);
   });
 
   it('keeps archived projects apart from active ones', async () => {
@@ -174,7 +174,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     const active = page.getByRole('region', { name: /Active/ });
     await active.getByRole('link', { name: /Web shop/ }).waitFor();
     expect(await active.getByRole('link', { name: /Legacy mobile app/ }).count()).toBe(0);
-    await look('projects');
+    await look('projects', true);
   });
 
   it('names a taken project code next to the code field', async () => {
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
       .waitFor();
     await page.getByText('smoke', { exact: true }).waitFor();
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Checkout').waitFor();
-    await look('tcase');
+    await look('tcase', true);
     await page.goto(url('/project/WEB/tcase/999'));
     await page.getByText('Test case WEB-999 could not be opened.').waitFor();
   });
