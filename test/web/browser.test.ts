@@ -197,9 +197,26 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   });
 
   it('opens the addresses the upload CLI prints, /project/{CODE}/run/{id} and /tcase/{seq}', async () => {
+    const runCases = await (await apiCall('GET', '/api/public/v0/project/WEB/run/1/tcase')).json();
+    const first = runCases.tcases[0];
+    const result = await apiCall('POST', `/api/public/v0/project/WEB/run/1/tcase/${first.id}/result`, {
+      status: 'passed',
+      comment: '',
+    });
+    expect(result.status()).toBe(201);
     await page.goto(url('/project/WEB/run/1'));
-    await page.getByRole('heading', { name: 'Run 1', level: 1 }).waitFor();
-    await look('run-not-yet');
+    await page.getByRole('heading', { name: /Release 2.4 regression/, level: 1 }).waitFor();
+    const list = page.getByRole('list', { name: 'Test cases of the run' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(2);
+    const passedRow = list.getByRole('listitem').filter({ hasText: first.title });
+    await expect.poll(() => passedRow.textContent()).toContain('passed');
+    const standing = page.getByRole('region', { name: 'Where it stands' });
+    await expect.poll(() => standing.textContent()).toMatch(/passed\s*1\s*of 2/i);
+    await look('run', true);
+    await passedRow.getByRole('link').click();
+    await page.getByRole('heading', { name: first.title, level: 1 }).waitFor();
+    await page.goto(url('/project/WEB/run/42'));
+    await page.getByText('Run 42 could not be opened.').waitFor();
     await page.goto(url('/project/WEB/tcase/1'));
     await page.getByRole('heading', { name: 'Checkout with a card', level: 1 }).waitFor();
     const steps = page.getByRole('region', { name: /Steps/ });

@@ -14,6 +14,7 @@ import { meQuery, safeReturnTo } from '../features/auth/session';
 import { SignInPage } from '../features/auth/SignInPage';
 import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
 import { testCaseQuery } from '../features/repository/api';
+import { runQuery, runTestCasesQuery } from '../features/runs/api';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
 interface RouterContext {
@@ -85,6 +86,12 @@ const projectRoute = createRoute({
 const runRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/run/$runId',
+  loader: ({ context, params }) => {
+    const id = Number(params.runId);
+    if (!Number.isInteger(id)) return;
+    void context.queryClient.prefetchQuery(runQuery(params.code, id));
+    void context.queryClient.prefetchQuery(runTestCasesQuery(params.code, id));
+  },
   component: lazyRouteComponent(() => import('../features/runs/RunPage'), 'RunPage'),
 });
 
