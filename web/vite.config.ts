@@ -57,6 +57,8 @@ export default defineConfig({
     target: 'es2022',
     // Small assets stay files: the CSP allows no data: scripts, and a file is cached once for good.
     assetsInlineLimit: 0,
+    // Maximum brotli takes a few seconds once per build; that is the point, not a slow plugin to report.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   server: {
     proxy: {

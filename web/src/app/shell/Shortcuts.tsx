@@ -1,6 +1,16 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Dialog } from '../../components/Dialog';
-import { Button } from '../../components/Button';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+
+// The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small (issue 13).
+const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));
 
 interface ShortcutsContext {
   open: () => void;
@@ -8,14 +18,6 @@ interface ShortcutsContext {
 
 const Context = createContext<ShortcutsContext>({ open: () => {} });
 export const useShortcuts = () => useContext(Context);
-
-/** What the keyboard does everywhere; pages add theirs as they arrive (the repository: `/`, `j`/`k`, `n`, `e`). */
-const SHORTCUTS: { keys: string[]; what: string }[] = [
-  { keys: ['?'], what: 'Show this list of shortcuts' },
-  { keys: ['Tab'], what: 'Move to the next control (Shift+Tab: the previous one)' },
-  { keys: ['Esc'], what: 'Close a dialog or menu' },
-  { keys: ['Enter'], what: 'Open the focused link, press the focused button' },
-];
 
 /** Typing a `?` in a field is text, not a shortcut. */
 function isTyping(target: EventTarget | null): boolean {
@@ -39,25 +41,11 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   return (
     <Context.Provider value={value}>
       {children}
-      <Dialog title="Keyboard shortcuts" isOpen={isOpen} onOpenChange={setOpen}>
-        <dl className="shortcut-list">
-          {SHORTCUTS.map((s) => (
-            <div key={s.what} className="shortcut">
-              <dt>
-                {s.keys.map((k) => (
-                  <kbd key={k}>{k}</kbd>
-                ))}
-              </dt>
-              <dd>{s.what}</dd>
-            </div>
-          ))}
-        </dl>
-        <div className="dialog-actions">
-          <Button slot="close" variant="primary">
-            Close
-          </Button>
-        </div>
-      </Dialog>
+      {isOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </Context.Provider>
   );
 }
