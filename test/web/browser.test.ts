@@ -233,6 +233,21 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByText('Test case WEB-999 could not be opened.').waitFor();
   });
 
+  it('shows where the keyboard focus is', async () => {
+    await page.goto(url('/'));
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    for (let i = 0; i < 12 && (await focused()) !== 'New project'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('New project');
+    const outline = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement as Element);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+    });
+    expect(outline.style).toBe('solid');
+    expect(outline.width).toBeGreaterThanOrEqual(2);
+    await look('keyboard-focus');
+  });
+
   it('lists the keyboard shortcuts on ? and closes them on Escape', async () => {
     await page.goto(url('/'));
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
