@@ -39,7 +39,12 @@ export function ensureBuilt(): void {
   );
   if (server >= sources && web >= sources) return;
   console.log('[casebook] browser tests: building the server and the web application (npm run build)');
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 async function freePort(): Promise<number> {
