@@ -16,11 +16,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const VITE = path.join(ROOT, 'node_modules/vite/bin/vite.js');
 
 /**
  * The build steps, in order. Each is skipped when no input (file or folder: a deleted or renamed file changes its
- * folder's time) is newer than its stamp, which is written only after the step succeeded. The web application's
- * build (web/) is to be added here as a second step, with its own inputs, stamp and command.
+ * folder's time) is newer than its stamp, which is written only after the step succeeded.
  */
 const STEPS = [
   {
@@ -31,6 +31,15 @@ const STEPS = [
     output: 'dist/cli/main.js',
     stamp: 'dist/.build-stamp',
     command: [process.execPath, TSC, '-p', 'tsconfig.json'],
+  },
+  {
+    name: 'web application',
+    inputs: ['web', 'package.json', 'package-lock.json'],
+    // Its own output and the browser tests' screenshots are not inputs.
+    skip: (file) => file.startsWith(path.join(ROOT, 'web/dist')) || file.includes(`${path.sep}node_modules`),
+    output: 'web/dist/index.html',
+    stamp: 'web/dist/.build-stamp',
+    command: [process.execPath, VITE, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
   },
 ];
 

@@ -14,6 +14,7 @@ import { devicePageRoutes } from './modules/oauth/device-page.routes.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { ResultGroupCommit, type GroupCommitHooks } from './modules/results/results.service.js';
+import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +34,8 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Tests only: hooks of the group commit of single results (count its transactions, inject a fault). */
   groupCommitHooks?: GroupCommitHooks;
+  /** The built web application (`web/dist`); tests point it at a fixture. */
+  webRoot?: string;
 }
 
 /** Logs never carry credentials: the Authorization and Cookie headers and Set-Cookie are redacted. */
@@ -53,6 +56,7 @@ export async function buildApp({
   db,
   logStream,
   groupCommitHooks,
+  webRoot,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -148,6 +152,7 @@ export async function buildApp({
   );
   // The device sign-in's verification page (`qasphere auth login`), outside the APIs.
   await app.register(devicePageRoutes);
+  await installWebApp(app, webRoot ?? DEFAULT_WEB_ROOT);
 
   return app;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/create-db.js';
-import { forbidden, unauthorized } from '../../errors.js';
+import { AppError, forbidden, unauthorized } from '../../errors.js';
 import { sha256 } from '../../lib/crypto.js';
 import { newSecret } from '../../lib/ids.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
@@ -48,17 +48,19 @@ export async function signIn(
   options: SignInOptions,
 ): Promise<{ token: string; expiresAt: string; userId: number }> {
   await assertSignInAllowed(db, source, input.email);
-  const fail = async (message: string) => {
+  const fail = async (message: string, field?: string) => {
     await recordSignInFailure(db, source, input.email);
-    return unauthorized(message);
+    return field ? new AppError('UNAUTHORIZED', message, [{ path: field, message }]) : unauthorized(message);
   };
   const user = await checkCredentials(db, source.tenantId, input.email, input.password);
   if (!user) throw await fail(BAD_CREDENTIALS);
   if (!user.active) throw await fail('this account is deactivated');
   const second = await verifySecondFactor(db, source.tenantId, user.id, input, options.secretKey);
   // A missing code counts as a failure too: otherwise "code required" would confirm a guessed password for free.
-  if (second === 'missing') throw await fail('two-factor code required: send "totp" or "recoveryCode"');
-  if (second === 'invalid') throw await fail('invalid two-factor code');
+  // The detail names the field, so the sign-in page knows to ask for the second factor.
+  if (second === 'missing')
+    throw await fail('two-factor code required: send "totp" or "recoveryCode"', '/totp');
+  if (second === 'invalid') throw await fail('invalid two-factor code', '/totp');
   if ((await getTenant(db, source.tenantId)).suspended) throw forbidden('this tenant is suspended');
 
   const token = newSecret(32);

@@ -102,10 +102,12 @@ describeEachDb('two-factor sign-in', (t) => {
     expect(missing.body).toEqual({
       code: 'UNAUTHORIZED',
       message: 'two-factor code required: send "totp" or "recoveryCode"',
+      details: [{ path: '/totp', message: 'two-factor code required: send "totp" or "recoveryCode"' }],
     });
     const wrong = await login(t, { email: user.email, password, totp: wrongCode(secret) });
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe('invalid two-factor code');
+    expect(wrong.body.details).toEqual([{ path: '/totp', message: 'invalid two-factor code' }]);
     // The code that turned it on was spent.
     expect((await login(t, { email: user.email, password, totp: enableCode })).status).toBe(401);
 

@@ -131,8 +131,11 @@ export async function createProject(db: Db, actor: Actor, input: CreateProjectBo
   const clash = await repo.findConflicting(db, actor.tenantId, codeNorm, title);
   const reportClash = (rows: typeof clash) => {
     const byCode = rows.find((r) => r.code_norm === codeNorm);
-    if (byCode) return conflict(`a project with the code ${byCode.code} exists`);
-    return conflict(`a project with the title "${title}" exists`);
+    // The field is named so a form can show the message beside it.
+    const clashOn = (field: string, message: string) =>
+      new AppError('CONFLICT', message, [{ path: field, message }]);
+    if (byCode) return clashOn('/code', `a project with the code ${byCode.code} exists`);
+    return clashOn('/title', `a project with the title "${title}" exists`);
   };
   if (clash.length > 0) throw reportClash(clash);
   const id = newUuid();

@@ -72,10 +72,12 @@ describeEachDb('projects', (t) => {
       expect(byTitle.body).toEqual({
         code: 'CONFLICT',
         message: 'a project with the title "Taken title" exists',
+        details: [{ path: '/title', message: 'a project with the title "Taken title" exists' }],
       });
       const byCode = await t.post('/project', { code: 'dup', title: 'Another title' });
       expect(byCode.status).toBe(409);
       expect(byCode.body.message).toContain('DUP');
+      expect(byCode.body.details).toEqual([{ path: '/code', message: byCode.body.message }]);
     });
 
     it('answers 400 naming an unknown field and for a field of the wrong type, creating nothing', async () => {

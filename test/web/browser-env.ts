@@ -1,0 +1,184 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = fs.existsSync(CHROMIUM);
+export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+export const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
+
+/**
+ * The tests drive what `npm start` serves: the built server and the built web application. CI builds
+ * before testing; locally a missing or older-than-its-sources build is rebuilt here.
+ */
+export function ensureBuilt(): void {
+  const server = mtime(path.join(ROOT, 'dist/cli/main.js'));
+  const web = mtime(path.join(ROOT, 'web/dist/index.html'));
+  const sources = Math.max(
+    newestMtime(path.join(ROOT, 'src')),
+    newestMtime(path.join(ROOT, 'web/src')),
+    mtime(path.join(ROOT, 'web/index.html')),
+    mtime(path.join(ROOT, 'web/vite.config.ts')),
+  );
+  if (server >= sources && web >= sources) return;
+  console.log('[casebook] browser tests: building the server and the web application (npm run build)');
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  execFileSync('npm', ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningService {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
+/** A real server process (built server + built web) on a free loopback port over SQLite in a temp dir. */
+export async function startService(): Promise<RunningService> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-browser-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CASEBOOK_DATA_DIR: dataDir,
+      CASEBOOK_DATABASE_URL: `sqlite:${path.join(dataDir, 'casebook.db')}`,
+      CASEBOOK_PUBLIC_URL: baseUrl,
+      CASEBOOK_OWNER_EMAIL: OWNER.email,
+      CASEBOOK_OWNER_PASSWORD: OWNER.password,
+      CASEBOOK_SECRET_KEY: 'browser-test-secret-key-0123456789',
+      CASEBOOK_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start in 30 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}
+
+const AXE_SOURCE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string }[];
+}
+
+/** axe-core run in the page (evaluated by the driver, so the page's CSP need not allow it). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<any> } }).axe;
+    // React Aria's announcer is an off-screen live region whose transient nodes point at the element being
+    // announced, which may be gone (a closed dialog) before the node expires: not part of the page.
+    const result = await axe.run({ exclude: [['[data-live-announcer]']] } as unknown as Document, {
+      resultTypes: ['violations'],
+    });
+    return result.violations as AxeViolation[];
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/**
+ * Looks at the page at both sizes (and in dark at desktop size when asked): saves a screenshot of each
+ * (test-results/screenshots/<name>-<size>.png) and runs axe-core in each; returns the serious and critical
+ * violations, named by size. Ends light, at desktop size.
+ */
+export async function inspect(page: Page, name: string, options: { dark?: boolean } = {}): Promise<string[]> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const found: string[] = [];
+  const looks: [string, { width: number; height: number }, 'light' | 'dark'][] = Object.entries(
+    VIEWPORTS,
+  ).map(([size, viewport]) => [size, viewport, 'light']);
+  // Dark follows the system: checked (contrast included) at desktop size where asked.
+  if (options.dark) looks.push(['desktop-dark', VIEWPORTS.desktop, 'dark']);
+  for (const [size, viewport, colorScheme] of looks) {
+    await page.emulateMedia({ colorScheme });
+    await page.setViewportSize(viewport);
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`) });
+    for (const v of await seriousViolations(page)) {
+      found.push(
+        `${name} at ${size}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.map((n) => n.html.slice(0, 160)).join(', ')}`,
+      );
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(VIEWPORTS.desktop);
+  return found;
+}

@@ -1,0 +1,51 @@
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+
+// The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small (issue 13).
+const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));
+
+interface ShortcutsContext {
+  open: () => void;
+}
+
+const Context = createContext<ShortcutsContext>({ open: () => {} });
+export const useShortcuts = () => useContext(Context);
+
+/** Typing a `?` in a field is text, not a shortcut. */
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}
+
+export function ShortcutsProvider({ children }: { children: ReactNode }) {
+  const [isOpen, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target)) {
+        e.preventDefault();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const value = useMemo(() => ({ open: () => setOpen(true) }), []);
+  return (
+    <Context.Provider value={value}>
+      {children}
+      {isOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </Context.Provider>
+  );
+}

@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { RouterProvider as AriaRouterProvider } from 'react-aria-components';
+import { isApiError } from './api/client';
+import { createAppRouter } from './app/router';
+import './app/styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // 4xx answers are final; only network trouble and 5xx are worth another try.
+      retry: (count, error) => count < 2 && !(isApiError(error) && error.status < 500),
+    },
+  },
+});
+const router = createAppRouter(queryClient);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      {/* React Aria's links and menu items navigate through the app's router, not a page load. */}
+      <AriaRouterProvider
+        navigate={(to) => void router.navigate({ to })}
+        useHref={(to) => router.buildLocation({ to }).href}
+      >
+        <RouterProvider router={router} />
+      </AriaRouterProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);
