@@ -86,7 +86,14 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
         await migrateToLatest(created.db);
         const first = await firstStart(created.db, config);
         if (!first) throw new Error('expected an empty database');
-        const app = await buildApp({ config, db: created.db, groupCommitHooks: options.groupCommitHooks });
+        // webRoot null: the API under test is the same whether or not web/dist was built (the web
+        // application has its own tests: src/http/web-app.test.ts, test/web/).
+        const app = await buildApp({
+          config,
+          db: created.db,
+          groupCommitHooks: options.groupCommitHooks,
+          webRoot: null,
+        });
         const owner = await getUserByEmail(created.db, DEFAULT_TENANT_ID, 'owner@example.com');
         const request = async (method: string, url: string, o: RequestOptions = {}) => {
           const full =
