@@ -80,10 +80,11 @@ export function CaseList({
     const to = Math.max(0, Math.min(total - 1, i));
     setActive(to);
     rows.scrollToIndex(to, { align: 'auto' });
-    // The row exists once the virtualiser has rendered it.
-    requestAnimationFrame(() =>
-      listRef.current?.querySelector<HTMLElement>(`[data-index="${to}"] .case-link`)?.focus(),
-    );
+    const link = () => listRef.current?.querySelector<HTMLElement>(`[data-index="${to}"] .case-link`);
+    // A row out of view exists once the virtualiser has rendered it.
+    const now = link();
+    if (now) now.focus();
+    else requestAnimationFrame(() => link()?.focus());
   };
 
   const openRow = (c: ListedCase) =>
