@@ -27,7 +27,7 @@ function useNarrow(): boolean {
 }
 
 /** Typing settles before the list is asked again; short enough that results follow the last key at once. */
-const SEARCH_DELAY_MS = 120;
+const SEARCH_DELAY_MS = 60;
 
 function useSelection(): Selection {
   const [ids, setIds] = useState<Set<string>>(() => new Set());
@@ -208,7 +208,7 @@ export function RepositoryPage() {
               onClear={() => setSearch({ q: undefined })}
               aria-label="Search test cases by title"
             >
-              <Label className="visually-hidden">Search test cases by title</Label>
+              <Label className="field-label">Search</Label>
               <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
             </SearchField>
             <FilterSelect
