@@ -14,6 +14,8 @@ import { meQuery, safeReturnTo } from '../features/auth/session';
 import { SignInPage } from '../features/auth/SignInPage';
 import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
 import { testCaseQuery } from '../features/repository/api';
+import { firstListPage, foldersQuery, tagsQuery } from '../features/repository/repository-api';
+import { validateRepositorySearch } from '../features/repository/search';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
@@ -103,9 +105,25 @@ const testCaseRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/repository/TestCasePage'), 'TestCasePage'),
 });
 
+// ---- repository page (folder tree + test case list) ----
+const repositoryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/repository',
+  validateSearch: validateRepositorySearch,
+  // The tree, the tags and (unless a folder narrows the list) the first page start with the page's code.
+  loaderDeps: ({ search }) => ({ search }),
+  loader: ({ context, params, deps: { search } }) => {
+    void context.queryClient.prefetchQuery(foldersQuery(params.code));
+    void context.queryClient.prefetchQuery(tagsQuery(params.code));
+    if (search.folder === undefined) void context.queryClient.prefetchQuery(firstListPage(params.code, search));
+  },
+  component: lazyRouteComponent(() => import('../features/repository/RepositoryPage'), 'RepositoryPage'),
+});
+// ---- end repository page ----
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([projectsRoute, projectRoute, runRoute, testCaseRoute]),
+  appRoute.addChildren([projectsRoute, projectRoute, runRoute, testCaseRoute, repositoryRoute]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -1,4 +1,6 @@
+import { Switch } from 'react-aria-components';
 import { Button } from '../../components/Button';
+import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../shortcuts';
 import { Dialog } from '../../components/Dialog';
 
 /** What the keyboard does everywhere; pages add theirs as they arrive (the repository: `/`, `j`/`k`, `n`, `e`). */
@@ -7,9 +9,15 @@ const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['Tab'], what: 'Move to the next control (Shift+Tab: the previous one)' },
   { keys: ['Esc'], what: 'Close a dialog or menu' },
   { keys: ['Enter'], what: 'Open the focused link, press the focused button' },
+  // Repository page (single keys: they follow the switch below).
+  { keys: ['/'], what: 'Repository: focus the search' },
+  { keys: ['j', 'k'], what: 'Repository: next / previous test case' },
+  { keys: ['Space'], what: 'Repository: select or unselect the focused test case' },
+  { keys: ['n'], what: 'Repository: new test case in the open folder' },
 ];
 
 export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const singleKeys = useSingleKeyShortcuts();
   return (
     <Dialog title="Keyboard shortcuts" isOpen onOpenChange={(open) => !open && onClose()}>
       <dl className="shortcut-list">
@@ -24,6 +32,10 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
           </div>
         ))}
       </dl>
+      <Switch className="switch" isSelected={singleKeys} onChange={setSingleKeyShortcuts}>
+        <span className="switch-track" aria-hidden="true" />
+        Single-key shortcuts (/, j, k, n)
+      </Switch>
       <div className="dialog-actions">
         <Button slot="close" variant="primary">
           Close

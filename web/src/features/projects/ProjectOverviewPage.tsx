@@ -43,6 +43,9 @@ export function ProjectOverviewPage() {
             <p className="page-subtitle">{p.overviewTitle}</p>
           )}
         </div>
+        <Link to="/project/$code/repository" params={{ code: p.code }} className="btn btn-primary">
+          Test cases
+        </Link>
       </div>
 
       <div className="overview-grid">

@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  ensureBuilt,
+  hasChromium,
+  inspect,
+  launchChromium,
+  OWNER,
+  SCREENSHOTS,
+  startService,
+  VIEWPORTS,
+  type RunningService,
+} from './browser-env.js';
+
+if (!hasChromium) console.log(`[casebook] repository browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+
+interface ApiFolder {
+  id: number;
+  parentId: number;
+  pos: number;
+  title: string;
+}
+
+/**
+ * The repository page in a real browser against a real server (SQLite): the folder tree built and reordered by
+ * mouse and by keyboard, the list searched and filtered, cases selected and moved, tagged and deleted in bulk.
+ */
+describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+  const a11y: string[] = [];
+  const pageErrors: string[] = [];
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
+  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
+    const res = await page.request.fetch(url(`/api/public/v0/project/REPO${path}`), {
+      method,
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return res.json();
+  };
+  const folders = async (): Promise<ApiFolder[]> => (await api('GET', '/tcase/folders')).data;
+  /** Titles of a parent's folders, in their order. */
+  const childrenOf = async (parentTitle: string | null) => {
+    const all = await folders();
+    const parentId = parentTitle === null ? 0 : all.find((f) => f.title === parentTitle)!.id;
+    return all
+      .filter((f) => f.parentId === parentId)
+      .sort((a, b) => a.pos - b.pos)
+      .map((f) => f.title);
+  };
+  const tree = () => page.getByRole('treegrid', { name: 'Folders' });
+  const folderRow = (title: string) => tree().getByRole('row', { name: title, exact: true });
+  const folderAction = async (folder: string, action: string) => {
+    await page.getByRole('button', { name: `Actions for folder ${folder}` }).click();
+    await page.getByRole('menuitem', { name: action }).click();
+  };
+  const caseList = () => page.getByRole('list', { name: 'Test cases' });
+  const shownTitles = async () =>
+    (await caseList().getByRole('link').allTextContents()).map((t) => t.trim());
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startService();
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('/sign-in'));
+    await page.getByLabel('E-mail').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    const created = await page.request.fetch(url('/api/public/v0/project'), {
+      method: 'POST',
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: JSON.stringify({ code: 'REPO', title: 'Repository' }),
+    });
+    expect(created.status()).toBe(201);
+    // 150 cases in one folder: more than a page of the list (100), so paging is exercised too.
+    await api('POST', '/tcase/bulk', {
+      folderPath: ['Inbox'],
+      tcases: Array.from({ length: 150 }, (_, i) => ({
+        title: i % 10 === 0 ? `Login works ${i}` : `Case number ${i}`,
+        tags: i % 2 ? ['odd'] : [],
+      })),
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('opens from the project overview with the tree and the first cases', async () => {
+    await page.goto(url('/project/REPO'));
+    await page.getByRole('link', { name: 'Test cases' }).click();
+    await page.getByRole('heading', { name: 'Repository', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/project/REPO/repository');
+    await folderRow('Inbox').waitFor();
+    await expect.poll(() => page.getByText('150 test cases').count()).toBe(1);
+    // Virtualised: far fewer rows in the DOM than cases.
+    const rows = await caseList().getByRole('listitem').count();
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(60);
+    await look('repository');
+  });
+
+  it('builds a folder tree: folders, a subfolder, a rename', async () => {
+    for (const name of ['Alpha', 'Beta', 'Gamma']) {
+      await page.getByRole('button', { name: 'New folder' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New folder' });
+      await dialog.getByLabel('Folder name').fill(name);
+      await dialog.getByRole('button', { name: 'Create folder' }).click();
+      await folderRow(name).waitFor();
+    }
+    // A clash is said next to the field, and nothing is lost.
+    await page.getByRole('button', { name: 'New folder' }).click();
+    const clash = page.getByRole('dialog', { name: 'New folder' });
+    await clash.getByLabel('Folder name').fill('Alpha');
+    await clash.getByRole('button', { name: 'Create folder' }).click();
+    await clash.getByText('A folder named “Alpha” is already there.').waitFor();
+    await look('repository-folder-error');
+    await clash.getByRole('button', { name: 'Cancel' }).click();
+
+    await folderAction('Alpha', 'New subfolder…');
+    const sub = page.getByRole('dialog', { name: 'New folder in “Alpha”' });
+    await sub.getByLabel('Folder name').fill('Child');
+    await sub.getByRole('button', { name: 'Create folder' }).click();
+    await folderRow('Child').waitFor();
+
+    await folderAction('Gamma', 'Rename…');
+    const rename = page.getByRole('dialog', { name: 'Rename “Gamma”' });
+    await rename.getByLabel('Folder name').fill('Delta');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await folderRow('Delta').waitFor();
+    expect(await childrenOf(null)).toEqual(['Inbox', 'Alpha', 'Beta', 'Delta']);
+    expect(await childrenOf('Alpha')).toEqual(['Child']);
+  });
+
+  it('reorders and moves folders by keyboard (menu and move dialog)', async () => {
+    // Only the keyboard: focus the actions button, open the menu with Enter, pick with the arrows.
+    await page.getByRole('button', { name: 'Actions for folder Delta' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('ArrowDown'); // Rename…
+    await page.keyboard.press('ArrowDown'); // Move up
+    await page.keyboard.press('Enter');
+    await expect.poll(() => childrenOf(null)).toEqual(['Inbox', 'Alpha', 'Delta', 'Beta']);
+
+    await folderAction('Beta', 'Move to…');
+    const dialog = page.getByRole('dialog', { name: 'Move “Beta”' });
+    await dialog.getByLabel('Into').selectOption({ label: '\u2003'.repeat(0) + 'Alpha' });
+    await dialog.getByLabel('Place').selectOption({ label: 'Before “Child”' });
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    await expect.poll(() => childrenOf('Alpha')).toEqual(['Beta', 'Child']);
+    expect(await childrenOf(null)).toEqual(['Inbox', 'Alpha', 'Delta']);
+  });
+
+  it('reorders folders by drag and drop', async () => {
+    // Dropped on the upper edge of Inbox: Delta goes before it.
+    const target = folderRow('Inbox');
+    const box = (await target.boundingBox())!;
+    await folderRow('Delta').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
+    await expect.poll(() => childrenOf(null)).toEqual(['Delta', 'Inbox', 'Alpha']);
+    await look('repository-tree');
+  });
+
+  it('searches and filters, with the filters in the address', async () => {
+    await folderRow('Inbox').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('folder')).not.toBeNull();
+    await page.locator('body').press('/');
+    const search = page.getByRole('searchbox', { name: 'Search test cases by title' });
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('login');
+    await expect.poll(() => page.getByText('15 test cases').count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('login');
+    expect((await shownTitles()).every((t) => t.startsWith('Login works'))).toBe(true);
+
+    await page.getByLabel('Tag').selectOption({ label: 'odd' });
+    await expect.poll(() => page.getByText('No test case matches these filters.').count()).toBe(1);
+    await look('repository-empty-filter');
+    await page.getByLabel('Tag').selectOption({ label: 'Any tag' });
+    await page.getByLabel('Sort by').selectOption({ label: 'Title ↓' });
+    await expect.poll(async () => (await shownTitles())[0]).toBe('Login works 90');
+    // A reload keeps the view: it lives in the address.
+    await page.reload();
+    await expect.poll(async () => (await shownTitles())[0]).toBe('Login works 90');
+    await expect.poll(() => page.getByText('15 test cases').count()).toBe(1);
+  });
+
+  it('moves in the list with j/k and opens a case with Enter', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe('Login works 80');
+    await page.keyboard.press('k');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe('Login works 90');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/project\/REPO\/tcase\/\d+$/);
+    await page.getByRole('heading', { name: 'Login works 90', level: 1 }).waitFor();
+    await page.goBack();
+    await caseList().waitFor();
+  });
+
+  it('selects with clicks, shift-click and space, and moves, tags and deletes in bulk after a confirmation', async () => {
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await folderRow('Inbox').click();
+    await expect.poll(() => page.getByText('150 test cases').count()).toBe(1);
+    const box = (n: number) => caseList().getByRole('checkbox', { name: new RegExp(`^Select REPO-${n} `) });
+    await box(1).click();
+    await box(4).click({ modifiers: ['Shift'] });
+    // Space on a focused row's title toggles it too.
+    await caseList().getByRole('link', { name: 'Case number 5', exact: true }).focus();
+    await page.keyboard.press(' ');
+    await page.getByText('5 test cases selected').waitFor();
+    await look('repository-selection');
+
+    await page.getByRole('button', { name: 'Move…' }).click();
+    const move = page.getByRole('dialog', { name: 'Move 5 test cases' });
+    await move.getByLabel('To folder').selectOption({ label: '\u2003Child' });
+    await move.getByRole('button', { name: 'Move 5 test cases' }).click();
+    await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    await folderRow('Alpha').click();
+    // Alpha's list includes its subfolders: the 5 moved into Child.
+    await expect.poll(() => page.getByText('5 test cases', { exact: true }).count()).toBe(1);
+
+    await page.getByRole('checkbox', { name: 'Select the test cases shown' }).check();
+    await page.getByRole('button', { name: 'Tags…' }).click();
+    const tag = page.getByRole('dialog', { name: 'Tag 5 test cases' });
+    await tag.getByLabel('Add tags').fill('moved, bulk');
+    await tag.getByRole('button', { name: 'Tag 5 test cases' }).click();
+    await tag.waitFor({ state: 'detached' });
+    const tagged = await api('GET', '/tcase?include=tags');
+    const titles = (c: { tags: { title: string }[] }) => c.tags.map((t) => t.title).sort();
+    expect(
+      tagged.data.filter((c: { tags: { title: string }[] }) => titles(c).includes('bulk')).length,
+    ).toBe(5);
+
+    await page.getByRole('checkbox', { name: 'Select the test cases shown' }).check();
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const del = page.getByRole('dialog', { name: 'Delete 5 test cases?' });
+    await del.getByText('5 test cases will be deleted.').waitFor();
+    await look('repository-bulk-delete');
+    await del.getByRole('button', { name: 'Delete 5 test cases' }).click();
+    await page.getByText('No test case matches these filters.').waitFor();
+    expect((await api('GET', '/tcase?limit=0')).total).toBe(145);
+  });
+
+  it('deletes a folder after naming what goes with it', async () => {
+    await api('POST', '/tcase/bulk', { folderPath: ['Alpha', 'Child'], tcases: [{ title: 'Doomed' }] });
+    await folderAction('Alpha', 'Delete…');
+    const dialog = page.getByRole('dialog', { name: 'Delete folder “Alpha”?' });
+    await dialog.getByText('This also deletes 2 subfolders and 1 test case in it.').waitFor();
+    await dialog.getByRole('button', { name: 'Delete folder' }).click();
+    await folderRow('Alpha').waitFor({ state: 'detached' });
+    expect(await childrenOf(null)).toEqual(['Delta', 'Inbox']);
+  });
+
+  it('works on a phone: the tree in a drawer, the list usable', async () => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await look('repository-phone');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByRole('button', { name: /^Folder: / }).click();
+    await tree().waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/repository-phone-drawer-phone.png` });
+    await folderRow('Inbox').click();
+    await tree().waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Folder: Inbox' }).waitFor();
+    await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it('turns single-key shortcuts off', async () => {
+    await page.locator('body').press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.getByText(/Single-key shortcuts/).click();
+    expect(await dialog.getByRole('switch').isChecked()).toBe(false);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.locator('body').press('/');
+    const search = page.getByRole('searchbox', { name: 'Search test cases by title' });
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(false);
+    await page.evaluate(() => localStorage.removeItem('casebook.singleKeyShortcuts'));
+  });
+
+  it('has no serious accessibility violations and no page errors', () => {
+    expect(a11y).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

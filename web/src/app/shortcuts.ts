@@ -1,0 +1,45 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * Single-key shortcuts (`/`, `j`, `k`, `n`, …) can be turned off (WCAG 2.1.4): one setting in localStorage,
+ * read through this hook everywhere so every page and the settings agree, in every tab.
+ */
+const KEY = 'casebook.singleKeyShortcuts';
+const listeners = new Set<() => void>();
+
+function read(): boolean {
+  try {
+    return window.localStorage.getItem(KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+export function setSingleKeyShortcuts(on: boolean): void {
+  try {
+    window.localStorage.setItem(KEY, on ? 'on' : 'off');
+  } catch {
+    // storage refused (private mode): the choice lasts for this page only
+  }
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (e: StorageEvent) => e.key === KEY && listener();
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useSingleKeyShortcuts(): boolean {
+  return useSyncExternalStore(subscribe, read, () => true);
+}
+
+/** Typing in a field is text, not a shortcut. */
+export function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+}

@@ -1,0 +1,466 @@
+import { useState } from 'react';
+import {
+  Button as AriaButton,
+  Collection,
+  Form,
+  type Key,
+  Menu,
+  MenuItem,
+  MenuTrigger,
+  Popover,
+  Tree,
+  TreeItem,
+  TreeItemContent,
+  useDragAndDrop,
+} from 'react-aria-components';
+import { useQuery } from '@tanstack/react-query';
+import { isApiError } from '../../api/client';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { TextField } from '../../components/TextField';
+import { siblingsOf, subtreeIds, type FolderIndex, type FolderNode } from './folder-tree';
+import { listPageQuery, useRepositoryWrites } from './repository-api';
+
+type Writes = ReturnType<typeof useRepositoryWrites>;
+
+/** Where a folder goes: under `parentId` (0: the top), at `pos` among its new siblings. */
+interface Placement {
+  parentId: number;
+  pos: number;
+}
+
+/** The index a folder takes among `siblings` once it has left its old place (the API's `pos`). */
+function placementNear(index: FolderIndex, moving: FolderNode, target: FolderNode, after: boolean): Placement {
+  const others = siblingsOf(index, target).filter((s) => s.id !== moving.id);
+  const at = others.findIndex((s) => s.id === target.id);
+  return { parentId: target.parentId, pos: at + (after ? 1 : 0) };
+}
+
+type Pending =
+  | { kind: 'create'; parent?: FolderNode }
+  | { kind: 'rename'; folder: FolderNode }
+  | { kind: 'move'; folder: FolderNode }
+  | { kind: 'delete'; folder: FolderNode };
+
+export function FolderTree({
+  code,
+  index,
+  selected,
+  onSelect,
+  canEdit,
+}: {
+  code: string;
+  index: FolderIndex;
+  selected?: number;
+  onSelect: (id: number | undefined) => void;
+  canEdit: boolean;
+}) {
+  const writes = useRepositoryWrites(code);
+  const [pending, setPending] = useState<Pending>();
+  const [expanded, setExpanded] = useState<Set<Key>>(() => {
+    // The open folder's ancestors start expanded, so it is visible.
+    const open = new Set<Key>();
+    let n = selected ? index.byId.get(selected) : undefined;
+    while (n?.parentId) {
+      open.add(n.parentId);
+      n = index.byId.get(n.parentId);
+    }
+    return open;
+  });
+  const [error, setError] = useState<string>();
+
+  const place = (folder: FolderNode, to: Placement) => {
+    setError(undefined);
+    writes.editFolder.mutate(
+      { id: folder.id, parentId: to.parentId, pos: to.pos },
+      { onError: (e) => setError(`“${folder.title}” could not be moved: ${e.message}`) },
+    );
+  };
+
+  const { dragAndDropHooks } = useDragAndDrop({
+    getItems: (keys) =>
+      [...keys].map((k) => ({ 'text/plain': index.byId.get(Number(k))?.title ?? String(k) })),
+    onMove: (e) => {
+      if (e.target.type !== 'item') return;
+      const target = index.byId.get(Number(e.target.key));
+      if (!target) return;
+      for (const key of e.keys) {
+        const folder = index.byId.get(Number(key));
+        if (!folder || folder.id === target.id) continue;
+        if (e.target.dropPosition === 'on') {
+          setExpanded((x) => new Set(x).add(target.id));
+          place(folder, { parentId: target.id, pos: target.children.length });
+        } else place(folder, placementNear(index, folder, target, e.target.dropPosition === 'after'));
+      }
+    },
+    isDisabled: !canEdit,
+  });
+
+  const moveBy = (folder: FolderNode, step: -1 | 1) => {
+    const siblings = siblingsOf(index, folder);
+    const at = siblings.findIndex((s) => s.id === folder.id);
+    const pos = at + step;
+    if (pos < 0 || pos >= siblings.length) return;
+    place(folder, { parentId: folder.parentId, pos });
+  };
+
+  const renderItem = (node: FolderNode) => {
+    const siblings = siblingsOf(index, node);
+    const at = siblings.findIndex((s) => s.id === node.id);
+    return (
+      <TreeItem
+        id={node.id}
+        textValue={node.title}
+        className="folder-item"
+        hasChildItems={node.children.length > 0}
+      >
+        <TreeItemContent>
+          {({ hasChildItems, isExpanded }) => (
+            <div className="folder-row">
+              {canEdit && (
+                <AriaButton slot="drag" className="folder-drag" aria-label={`Drag ${node.title}`}>
+                  ⠿
+                </AriaButton>
+              )}
+              {hasChildItems ? (
+                <AriaButton slot="chevron" className="folder-chevron" aria-label={isExpanded ? 'Collapse' : 'Expand'}>
+                  <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>
+                </AriaButton>
+              ) : (
+                <span className="folder-chevron" aria-hidden="true" />
+              )}
+              <span className="folder-title">{node.title}</span>
+              {canEdit && (
+                <MenuTrigger>
+                  <AriaButton className="folder-menu-button" aria-label={`Actions for folder ${node.title}`}>
+                    <span aria-hidden="true">⋯</span>
+                  </AriaButton>
+                  <Popover className="popover" placement="bottom end">
+                    <Menu
+                      className="menu"
+                      aria-label={`Actions for folder ${node.title}`}
+                      onAction={(action) => {
+                        if (action === 'sub') setPending({ kind: 'create', parent: node });
+                        if (action === 'rename') setPending({ kind: 'rename', folder: node });
+                        if (action === 'up') moveBy(node, -1);
+                        if (action === 'down') moveBy(node, 1);
+                        if (action === 'move') setPending({ kind: 'move', folder: node });
+                        if (action === 'delete') setPending({ kind: 'delete', folder: node });
+                      }}
+                      disabledKeys={[...(at === 0 ? ['up'] : []), ...(at === siblings.length - 1 ? ['down'] : [])]}
+                    >
+                      <MenuItem id="sub" className="menu-item">New subfolder…</MenuItem>
+                      <MenuItem id="rename" className="menu-item">Rename…</MenuItem>
+                      <MenuItem id="up" className="menu-item">Move up</MenuItem>
+                      <MenuItem id="down" className="menu-item">Move down</MenuItem>
+                      <MenuItem id="move" className="menu-item">Move to…</MenuItem>
+                      <MenuItem id="delete" className="menu-item menu-item-danger">Delete…</MenuItem>
+                    </Menu>
+                  </Popover>
+                </MenuTrigger>
+              )}
+            </div>
+          )}
+        </TreeItemContent>
+        <Collection items={node.children}>{renderItem}</Collection>
+      </TreeItem>
+    );
+  };
+
+  return (
+    <div className="folder-pane">
+      <div className="folder-pane-header">
+        <h2 className="panel-title" id="folders-title">
+          Folders
+        </h2>
+        {canEdit && (
+          <Button variant="ghost" onPress={() => setPending({ kind: 'create' })}>
+            New folder
+          </Button>
+        )}
+      </div>
+      <button
+        type="button"
+        className={`folder-all${selected === undefined ? ' is-current' : ''}`}
+        aria-pressed={selected === undefined}
+        onClick={() => onSelect(undefined)}
+      >
+        All test cases
+      </button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {index.roots.length === 0 ? (
+        <p className="muted folder-empty">No folders yet. Make one to sort your test cases.</p>
+      ) : (
+        <Tree
+          aria-labelledby="folders-title"
+          className="folder-tree"
+          items={index.roots}
+          selectionMode="single"
+          selectionBehavior="replace"
+          disallowEmptySelection={false}
+          selectedKeys={selected === undefined ? [] : [selected]}
+          onSelectionChange={(keys) => {
+            if (keys === 'all') return;
+            const [first] = [...keys];
+            if (first !== undefined) onSelect(Number(first));
+          }}
+          expandedKeys={expanded}
+          onExpandedChange={setExpanded}
+          dragAndDropHooks={dragAndDropHooks}
+        >
+          {renderItem}
+        </Tree>
+      )}
+      {pending?.kind === 'create' || pending?.kind === 'rename' ? (
+        <FolderNameDialog
+          key={pending.kind}
+          index={index}
+          pending={pending}
+          writes={writes}
+          onDone={(parentId) => {
+            if (parentId) setExpanded((x) => new Set(x).add(parentId));
+            setPending(undefined);
+          }}
+        />
+      ) : null}
+      {pending?.kind === 'move' && (
+        <MoveFolderDialog
+          index={index}
+          folder={pending.folder}
+          onMove={(to) => {
+            place(pending.folder, to);
+            if (to.parentId) setExpanded((x) => new Set(x).add(to.parentId));
+            setPending(undefined);
+          }}
+          onCancel={() => setPending(undefined)}
+        />
+      )}
+      {pending?.kind === 'delete' && (
+        <DeleteFolderDialog
+          code={code}
+          folder={pending.folder}
+          writes={writes}
+          onDone={(deleted) => {
+            if (deleted && selected !== undefined && subtreeIds(pending.folder).includes(selected))
+              onSelect(undefined);
+            setPending(undefined);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function FolderNameDialog({
+  index,
+  pending,
+  writes,
+  onDone,
+}: {
+  index: FolderIndex;
+  pending: { kind: 'create'; parent?: FolderNode } | { kind: 'rename'; folder: FolderNode };
+  writes: Writes;
+  onDone: (parentId?: number) => void;
+}) {
+  const renaming = pending.kind === 'rename';
+  const [title, setTitle] = useState(renaming ? pending.folder.title : '');
+  const [error, setError] = useState<string>();
+  const busy = writes.createFolder.isPending || writes.editFolder.isPending;
+  const parentPath = (parent?: FolderNode) => {
+    const out: string[] = [];
+    let n = parent;
+    while (n) {
+      out.unshift(n.title);
+      n = n.parentId ? index.byId.get(n.parentId) : undefined;
+    }
+    return out;
+  };
+  const submit = () => {
+    const name = title.trim();
+    if (!name) return setError('Give the folder a name.');
+    const onError = (e: Error) =>
+      setError(
+        isApiError(e, 409) ? `A folder named “${name}” is already there.` : (isApiError(e) && e.fieldErrors().title) || e.message,
+      );
+    if (renaming)
+      writes.editFolder.mutate({ id: pending.folder.id, title: name }, { onSuccess: () => onDone(), onError });
+    else {
+      const parent = pending.parent;
+      if (parent?.children.some((c) => c.title === name) || (!parent && index.roots.some((r) => r.title === name)))
+        return setError(`A folder named “${name}” is already there.`);
+      writes.createFolder.mutate([...parentPath(parent), name], {
+        onSuccess: () => onDone(parent?.id),
+        onError,
+      });
+    }
+  };
+  return (
+    <Dialog
+      title={renaming ? `Rename “${pending.folder.title}”` : pending.parent ? `New folder in “${pending.parent.title}”` : 'New folder'}
+      isOpen
+      onOpenChange={(open) => !open && onDone()}
+      isDismissable={!busy}
+    >
+      <Form
+        validationErrors={error ? { title: error } : {}}
+        validationBehavior="aria"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <TextField
+          label="Folder name"
+          name="title"
+          value={title}
+          onChange={(v) => {
+            setTitle(v);
+            setError(undefined);
+          }}
+          autoFocus
+          maxLength={255}
+        />
+        <div className="dialog-actions">
+          <Button slot="close" isDisabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" isDisabled={busy}>
+            {renaming ? 'Rename' : 'Create folder'}
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}
+
+/** The keyboard way to move a folder anywhere: pick the new parent, then the place among its folders. */
+function MoveFolderDialog({
+  index,
+  folder,
+  onMove,
+  onCancel,
+}: {
+  index: FolderIndex;
+  folder: FolderNode;
+  onMove: (to: Placement) => void;
+  onCancel: () => void;
+}) {
+  const inside = new Set(subtreeIds(folder));
+  const [parentId, setParentId] = useState(folder.parentId);
+  const siblings = (parentId ? (index.byId.get(parentId)?.children ?? []) : index.roots).filter(
+    (s) => s.id !== folder.id,
+  );
+  const [pos, setPos] = useState(siblings.length);
+  return (
+    <Dialog title={`Move “${folder.title}”`} isOpen onOpenChange={(open) => !open && onCancel()}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onMove({ parentId, pos: Math.min(pos, siblings.length) });
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Into</span>
+          <select
+            className="field-input"
+            value={parentId}
+            onChange={(e) => {
+              const p = Number(e.target.value);
+              setParentId(p);
+              setPos((p ? (index.byId.get(p)?.children.length ?? 0) : index.roots.length) + 1);
+            }}
+          >
+            <option value={0}>The top level</option>
+            {index.flat
+              .filter((f) => !inside.has(f.id))
+              .map((f) => (
+                <option key={f.id} value={f.id}>
+                  {'\u2003'.repeat(f.depth)}
+                  {f.title}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Place</span>
+          <select className="field-input" value={Math.min(pos, siblings.length)} onChange={(e) => setPos(Number(e.target.value))}>
+            {siblings.map((s, i) => (
+              <option key={s.id} value={i}>
+                Before “{s.title}”
+              </option>
+            ))}
+            <option value={siblings.length}>{siblings.length ? 'Last' : 'Only folder there'}</option>
+          </select>
+        </label>
+        <div className="dialog-actions">
+          <Button slot="close">Cancel</Button>
+          <Button type="submit" variant="primary">
+            Move
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Says exactly what goes (subfolders and test cases, counted) before anything does. */
+function DeleteFolderDialog({
+  code,
+  folder,
+  writes,
+  onDone,
+}: {
+  code: string;
+  folder: FolderNode;
+  writes: Writes;
+  onDone: (deleted: boolean) => void;
+}) {
+  const ids = subtreeIds(folder);
+  const cases = useQuery(listPageQuery(code, { folders: ids, sortField: 'id', sortOrder: 'asc' }, 0));
+  const subfolders = ids.length - 1;
+  const total = cases.data?.total;
+  const [error, setError] = useState<string>();
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return (
+    <Dialog
+      title={`Delete folder “${folder.title}”?`}
+      isOpen
+      onOpenChange={(open) => !open && onDone(false)}
+      isDismissable={!writes.deleteFolder.isPending}
+    >
+      <p>
+        {total === undefined
+          ? 'Counting what it holds…'
+          : subfolders === 0 && total === 0
+            ? 'The folder is empty. Nothing else goes with it.'
+            : `This also deletes ${plural(subfolders, 'subfolder', 'subfolders')} and ${plural(total, 'test case', 'test cases')} in it. Runs keep the results of those cases.`}
+      </p>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <Button slot="close" isDisabled={writes.deleteFolder.isPending}>
+          Cancel
+        </Button>
+        <Button
+          variant="danger"
+          isDisabled={total === undefined || writes.deleteFolder.isPending}
+          onPress={() =>
+            writes.deleteFolder.mutate(folder.id, {
+              onSuccess: () => onDone(true),
+              onError: (e) => setError(e.message),
+            })
+          }
+        >
+          Delete folder
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,298 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Input, Label, SearchField } from 'react-aria-components';
+import { isTyping, useSingleKeyShortcuts } from '../../app/shortcuts';
+import { Button } from '../../components/Button';
+import { ErrorState, Loading } from '../../components/Status';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { BulkBar } from './BulkActions';
+import { CaseList, type Selection } from './CaseList';
+import { indexFolders, pathOf, subtreeIds } from './folder-tree';
+import { FolderTree } from './FolderTree';
+import { foldersQuery, listFilter, tagsQuery, type CaseType, type ListFilter, type Priority } from './repository-api';
+import { SORT_FIELDS, type RepositorySearch, type SortField } from './search';
+import './repository.css';
+
+const NARROW = '(max-width: 760px)';
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(NARROW);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
+}
+
+/** Typing settles before the list is asked again; short enough that results follow the last key at once. */
+const SEARCH_DELAY_MS = 60;
+
+function useSelection(): Selection {
+  const [ids, setIds] = useState<Set<string>>(() => new Set());
+  return useMemo(
+    () => ({
+      ids,
+      toggle: (id, on) =>
+        setIds((prev) => {
+          const next = new Set(prev);
+          if (on ?? !next.has(id)) next.add(id);
+          else next.delete(id);
+          return next;
+        }),
+      setMany: (list, on) =>
+        setIds((prev) => {
+          const next = new Set(prev);
+          for (const id of list) {
+            if (on) next.add(id);
+            else next.delete(id);
+          }
+          return next;
+        }),
+      clear: () => setIds(new Set()),
+    }),
+    [ids],
+  );
+}
+
+/** `/project/{CODE}/repository`: the folder tree beside the test cases, filtered by what the address says. */
+export function RepositoryPage() {
+  const { code: rawCode } = useParams({ from: '/app/project/$code/repository' });
+  const code = rawCode.toUpperCase();
+  const search = useSearch({ from: '/app/project/$code/repository' });
+  const navigate = useNavigate({ from: '/project/$code/repository' });
+  const shortcuts = useSingleKeyShortcuts();
+  const narrow = useNarrow();
+  useDocumentTitle(`${code} repository`);
+
+  const folders = useQuery(foldersQuery(code));
+  const tags = useQuery(tagsQuery(code));
+  const index = useMemo(() => (folders.data ? indexFolders(folders.data) : undefined), [folders.data]);
+  const folder = search.folder !== undefined ? index?.byId.get(search.folder) : undefined;
+
+  const setSearch = useCallback(
+    (patch: Partial<RepositorySearch>) =>
+      void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
+
+  // The search box answers each key; the address (and the list) follow once typing pauses.
+  const [text, setText] = useState(search.q ?? '');
+  useEffect(() => {
+    if (text === (search.q ?? '')) return;
+    const t = setTimeout(() => setSearch({ q: text || undefined }), SEARCH_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [text, search.q, setSearch]);
+
+  const filter: ListFilter | undefined = useMemo(() => {
+    if (search.folder !== undefined && !index) return undefined;
+    const f = search.folder !== undefined ? index!.byId.get(search.folder) : undefined;
+    return listFilter(search, f ? subtreeIds(f) : undefined);
+  }, [search, index]);
+  const hasFilter = !!(search.folder || search.q || search.tag || search.priority || search.type);
+
+  const selection = useSelection();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const [drawer, setDrawer] = useState(false);
+
+  const newCase = useCallback(
+    // The editor's create page; it takes the folder to start in.
+    () => void navigate({ href: `/project/${code}/tcase/new${folder ? `?folder=${folder.id}` : ''}` }),
+    [navigate, code, folder],
+  );
+
+  useEffect(() => {
+    if (!shortcuts) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        searchRef.current?.focus();
+      } else if (e.key === 'n') {
+        e.preventDefault();
+        newCase();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shortcuts, newCase]);
+
+  if (folders.isError)
+    return (
+      <div className="page">
+        <ErrorState title={`The repository of ${code} could not be opened.`} error={folders.error} onRetry={() => folders.refetch()} />
+      </div>
+    );
+
+  const tree = index ? (
+    <FolderTree
+      code={code}
+      index={index}
+      selected={search.folder}
+      canEdit
+      onSelect={(id) => {
+        setSearch({ folder: id });
+        setDrawer(false);
+      }}
+    />
+  ) : (
+    <Loading label="Loading the folders…" />
+  );
+
+  return (
+    <div className="page page-wide repo-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/">Projects</Link>
+        <span aria-hidden="true">/</span>
+        <Link to="/project/$code" params={{ code }}>
+          {code}
+        </Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">Repository</span>
+      </nav>
+      <div className="page-header">
+        <h1 className="page-title">
+          Repository
+          {folder && index && (
+            <span className="repo-folder-path">
+              {pathOf(index, folder.id)
+                .map((f) => f.title)
+                .join(' / ')}
+            </span>
+          )}
+        </h1>
+        <Button variant="primary" onPress={newCase}>
+          New test case
+        </Button>
+      </div>
+
+      <div className="repo-layout">
+        {narrow && (
+          <Button
+            className="repo-folders-button"
+            aria-expanded={drawer}
+            aria-controls="repo-folders"
+            onPress={() => setDrawer(true)}
+          >
+            Folder: {folder?.title ?? 'All test cases'}
+          </Button>
+        )}
+        {/* One tree for both sizes (a drawer on a phone), so a half-typed folder name survives a resize. */}
+        <aside
+          id="repo-folders"
+          className={`repo-aside panel${narrow ? ' is-drawer' : ''}`}
+          aria-label="Folders"
+          hidden={narrow && !drawer}
+          onKeyDown={(e) => {
+            if (narrow && e.key === 'Escape' && !e.defaultPrevented) setDrawer(false);
+          }}
+        >
+          {narrow && (
+            <Button variant="ghost" className="repo-drawer-close" onPress={() => setDrawer(false)}>
+              Close folders
+            </Button>
+          )}
+          {tree}
+        </aside>
+        {narrow && drawer && <div className="repo-drawer-backdrop" aria-hidden="true" onClick={() => setDrawer(false)} />}
+
+        <section className="repo-main panel" aria-label="Test cases">
+          <div className="repo-toolbar" role="search">
+            <SearchField
+              className="field repo-search"
+              value={text}
+              onChange={setText}
+              onClear={() => setSearch({ q: undefined })}
+              aria-label="Search test cases by title"
+            >
+              <Label className="field-label">Search</Label>
+              <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
+            </SearchField>
+            <FilterSelect
+              label="Tag"
+              value={search.tag ? String(search.tag) : ''}
+              onChange={(v) => setSearch({ tag: v ? Number(v) : undefined })}
+              options={[['', 'Any tag'], ...(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])]}
+            />
+            <FilterSelect
+              label="Priority"
+              value={search.priority ?? ''}
+              onChange={(v) => setSearch({ priority: (v || undefined) as Priority | undefined })}
+              options={[['', 'Any priority'], ['high', 'High'], ['medium', 'Medium'], ['low', 'Low']]}
+            />
+            <FilterSelect
+              label="Type"
+              value={search.type ?? ''}
+              onChange={(v) => setSearch({ type: (v || undefined) as CaseType | undefined })}
+              options={[['', 'Any type'], ['standalone', 'Standalone'], ['template', 'Template'], ['filled', 'Filled from a template']]}
+            />
+            <FilterSelect
+              label="Sort by"
+              value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
+              onChange={(v) => {
+                const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
+                setSearch({ sort: sort === 'seq' ? undefined : sort, order: order === 'asc' ? undefined : order });
+              }}
+              options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
+                [`${k}:asc`, `${name} ↑`],
+                [`${k}:desc`, `${name} ↓`],
+              ])}
+            />
+            {hasFilter && (
+              <Button
+                variant="ghost"
+                onPress={() => {
+                  setText('');
+                  void navigate({ search: {}, replace: true });
+                }}
+              >
+                Clear filters
+              </Button>
+            )}
+          </div>
+          {selection.ids.size > 0 && index && <BulkBar code={code} index={index} selection={selection} />}
+          {filter ? (
+            <CaseList
+              code={code}
+              filter={filter}
+              folders={index}
+              selection={selection}
+              hasFilter={hasFilter}
+              listRef={listRef}
+            />
+          ) : (
+            <Loading label="Loading the test cases…" />
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: [string, string][];
+}) {
+  return (
+    <label className="repo-filter">
+      <span className="field-label">{label}</span>
+      <select className="field-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, name]) => (
+          <option key={v} value={v}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,167 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import type { paths } from '../../api/schema';
+
+type TcaseList = paths['/api/public/v0/project/{project}/tcase']['get'];
+export type ListQuery = NonNullable<TcaseList['parameters']['query']>;
+export type ListedCase = TcaseList['responses'][200]['content']['application/json']['data'][number];
+export type Folder =
+  paths['/api/public/v0/project/{project}/tcase/folders']['get']['responses'][200]['content']['application/json']['data'][number];
+export type Priority = 'high' | 'medium' | 'low';
+export type CaseType = 'standalone' | 'template' | 'filled';
+
+/** Rows fetched per request: a few screenfuls, small enough to answer fast on 50,000 cases. */
+export const PAGE_SIZE = 100;
+
+const up = (code: string) => code.toUpperCase();
+export const repoKeys = {
+  folders: (code: string) => ['projects', up(code), 'folders'] as const,
+  tags: (code: string) => ['projects', up(code), 'tags'] as const,
+  /** Every list page of the project: what a write to test cases invalidates. */
+  lists: (code: string) => ['projects', up(code), 'tcase-list'] as const,
+  page: (code: string, filter: ListFilter, page: number) =>
+    ['projects', up(code), 'tcase-list', filter, page] as const,
+};
+
+/** The list's filter as the API takes it (folder ids already expanded to the subtree). */
+export interface ListFilter {
+  folders?: number[];
+  tags?: number[];
+  priorities?: Priority[];
+  types?: CaseType[];
+  search?: string;
+  sortField: string;
+  sortOrder: 'asc' | 'desc';
+}
+
+/** The whole tree at once, depth-first (the API sends up to 5,000 folders without paging). */
+export const foldersQuery = (code: string) =>
+  queryOptions({
+    queryKey: repoKeys.folders(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/tcase/folders', {
+            params: { path: { project: code }, query: { sortField: 'pos', sortOrder: 'asc' } },
+          }),
+        )
+      ).data,
+  });
+
+export const tagsQuery = (code: string) =>
+  queryOptions({
+    queryKey: repoKeys.tags(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/tag', {
+            params: { path: { project: code }, query: { sortField: 'title' } },
+          }),
+        )
+      ).tags,
+  });
+
+/** One page of the list; the first also tells the total, which sizes the virtual list. */
+export const listPageQuery = (code: string, filter: ListFilter, page: number) =>
+  queryOptions({
+    queryKey: repoKeys.page(code, filter, page),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase', {
+          signal,
+          params: {
+            path: { project: code },
+            query: {
+              ...filter,
+              search: filter.search || undefined,
+              offset: page * PAGE_SIZE,
+              limit: PAGE_SIZE,
+              include: ['tags'],
+            },
+          },
+        }),
+      ),
+    placeholderData: page === 0 ? keepPreviousData : undefined,
+    staleTime: 30_000,
+  });
+
+/** Folder and bulk writes: each refreshes what it changed, nothing else. */
+export function useRepositoryWrites(code: string) {
+  const qc = useQueryClient();
+  const project = { project: code };
+  const afterFolders = () => qc.invalidateQueries({ queryKey: repoKeys.folders(code) });
+  const afterCases = () => qc.invalidateQueries({ queryKey: repoKeys.lists(code) });
+  return {
+    createFolder: useMutation({
+      mutationFn: (path: string[]) =>
+        unwrap(
+          api.POST('/api/public/v0/project/{project}/tcase/folder/bulk', {
+            params: { path: project },
+            body: { folders: [{ path }] },
+          }),
+        ),
+      onSuccess: afterFolders,
+    }),
+    editFolder: useMutation({
+      mutationFn: ({ id, ...body }: { id: number; title?: string; parentId?: number; pos?: number }) =>
+        unwrap(
+          api.PATCH('/api/public/v0/project/{project}/tcase/folder/{folderId}', {
+            params: { path: { ...project, folderId: id } },
+            body,
+          }),
+        ),
+      onSuccess: afterFolders,
+    }),
+    deleteFolder: useMutation({
+      mutationFn: (id: number) =>
+        unwrap(
+          api.DELETE('/api/public/v0/project/{project}/tcase/folder/{folderId}', {
+            params: { path: { ...project, folderId: id }, query: { recursive: true } },
+          }),
+        ),
+      onSuccess: () => Promise.all([afterFolders(), afterCases()]),
+    }),
+    bulkMove: useMutation({
+      mutationFn: (body: { tcaseIds: string[]; folderId: number }) =>
+        unwrap(api.POST('/api/public/v0/project/{project}/tcase/bulk/move', { params: { path: project }, body })),
+      onSuccess: afterCases,
+    }),
+    bulkTags: useMutation({
+      mutationFn: (body: { tcaseIds: string[]; addTags?: string[]; removeTags?: string[] }) =>
+        unwrap(api.POST('/api/public/v0/project/{project}/tcase/bulk/tags', { params: { path: project }, body })),
+      onSuccess: () => Promise.all([afterCases(), qc.invalidateQueries({ queryKey: repoKeys.tags(code) })]),
+    }),
+    bulkDelete: useMutation({
+      mutationFn: (tcaseIds: string[]) =>
+        unwrap(
+          api.POST('/api/public/v0/project/{project}/tcase/bulk/delete', {
+            params: { path: project },
+            body: { tcaseIds },
+          }),
+        ),
+      onSuccess: afterCases,
+    }),
+  };
+}
+
+/** The list's first page for an address without a folder (the router starts it with the page's code). */
+export const firstListPage = (
+  code: string,
+  s: { q?: string; tag?: number; priority?: Priority; type?: CaseType; sort?: string; order?: 'asc' | 'desc' },
+) => listPageQuery(code, listFilter(s, undefined), 0);
+
+/** The one place an address's filters become the API's query: the router's prefetch and the page agree. */
+export function listFilter(
+  s: { q?: string; tag?: number; priority?: Priority; type?: CaseType; sort?: string; order?: 'asc' | 'desc' },
+  folders: number[] | undefined,
+): ListFilter {
+  return {
+    folders,
+    tags: s.tag ? [s.tag] : undefined,
+    priorities: s.priority ? [s.priority] : undefined,
+    types: s.type ? [s.type] : undefined,
+    search: s.q,
+    sortField: s.sort ?? 'seq',
+    sortOrder: s.order ?? 'asc',
+  };
+}
