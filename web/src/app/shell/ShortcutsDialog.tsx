@@ -7,6 +7,11 @@ const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['Tab'], what: 'Move to the next control (Shift+Tab: the previous one)' },
   { keys: ['Esc'], what: 'Close a dialog or menu' },
   { keys: ['Enter'], what: 'Open the focused link, press the focused button' },
+  // test case page (repository feature)
+  { keys: ['e'], what: 'Edit the open test case' },
+  { keys: ['n'], what: 'New test case (in the open case’s folder)' },
+  { keys: ['Ctrl', 'S'], what: 'Save the test case being edited (⌘S on a Mac)' },
+  { keys: ['Esc'], what: 'Stop editing a test case (asks first when there are unsaved edits)' },
 ];
 
 export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
