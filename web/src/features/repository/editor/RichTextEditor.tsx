@@ -49,33 +49,27 @@ export default function RichTextEditor({
       ordered: e.isActive('orderedList'),
     }),
   });
-  const tools: [keyof typeof state, string, () => void][] = [
-    ['bold', 'Bold', () => editor.chain().focus().toggleBold().run()],
-    ['italic', 'Italic', () => editor.chain().focus().toggleItalic().run()],
-    ['code', 'Code', () => editor.chain().focus().toggleCode().run()],
-    ['bullet', 'Bulleted list', () => editor.chain().focus().toggleBulletList().run()],
-    ['ordered', 'Numbered list', () => editor.chain().focus().toggleOrderedList().run()],
+  const tools: [keyof typeof state, string, string, () => void][] = [
+    ['bold', 'Bold', 'B', () => editor.chain().focus().toggleBold().run()],
+    ['italic', 'Italic', 'I', () => editor.chain().focus().toggleItalic().run()],
+    ['code', 'Code', '</>', () => editor.chain().focus().toggleCode().run()],
+    ['bullet', 'Bulleted list', '•', () => editor.chain().focus().toggleBulletList().run()],
+    ['ordered', 'Numbered list', '1.', () => editor.chain().focus().toggleOrderedList().run()],
   ];
   return (
     <div className={`rte${invalid ? ' rte-invalid' : ''}`}>
       <div role="toolbar" aria-label={`${label} formatting`} className="rte-toolbar">
-        {tools.map(([key, name, run]) => (
+        {tools.map(([key, name, glyph, run]) => (
           <button
             key={key}
             type="button"
             className="rte-tool"
             aria-pressed={state[key]}
-            aria-label={name}
             title={name}
             onClick={run}
           >
-            {name === 'Bulleted list'
-              ? '•'
-              : name === 'Numbered list'
-                ? '1.'
-                : name === 'Code'
-                  ? '</>'
-                  : name[0]}
+            <span aria-hidden="true">{glyph}</span>
+            <span className="visually-hidden">{name}</span>
           </button>
         ))}
       </div>

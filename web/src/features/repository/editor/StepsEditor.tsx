@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../../components/Button';
 import type { SharedStep } from '../api';
 import { newKey, type StepDraft } from '../draft';
@@ -30,6 +30,7 @@ export function StepsEditor({
   const [over, setOver] = useState<number | null>(null);
   const [announce, setAnnounce] = useState('');
   const [shared, setShared] = useState('');
+  const pickId = useId();
 
   const moveTo = (from: number, to: number) => {
     if (to < 0 || to >= steps.length || from === to) return;
@@ -152,9 +153,16 @@ export function StepsEditor({
         >
           Add step
         </Button>
-        <label className="inline-field">
-          <span className="field-label">Shared step</span>
-          <select className="field-input" value={shared} onChange={(e) => setShared(e.target.value)}>
+        <div className="inline-field">
+          <label className="field-label" htmlFor={pickId}>
+            Shared step
+          </label>
+          <select
+            id={pickId}
+            className="field-input"
+            value={shared}
+            onChange={(e) => setShared(e.target.value)}
+          >
             <option value="">
               {sharedSteps.length ? 'Choose a shared step…' : 'No shared steps in this project'}
             </option>
@@ -164,7 +172,7 @@ export function StepsEditor({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <Button
           isDisabled={!shared}
           onPress={() => {

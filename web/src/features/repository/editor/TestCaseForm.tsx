@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { TextField } from '../../../components/TextField';
 import { isApiError } from '../../../api/client';
@@ -44,19 +44,28 @@ function NativeSelect({
   children: ReactNode;
   error?: string;
 }) {
+  const id = useId();
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
       <select
+        id={id}
         className="field-input"
         value={value}
+        aria-describedby={error ? `${id}-err` : undefined}
         aria-invalid={error ? true : undefined}
         onChange={(e) => onChange(e.target.value)}
       >
         {children}
       </select>
-      {error && <span className="field-error">{error}</span>}
-    </label>
+      {error && (
+        <span id={`${id}-err`} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }
 
