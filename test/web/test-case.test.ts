@@ -12,6 +12,12 @@ import {
   type RunningService,
 } from './browser-env.js';
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 if (!hasChromium)
   console.log(`[casebook] test case editor browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
 
@@ -72,7 +78,19 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
   it('creates a case with own steps (reordered from the keyboard), a shared step and a new tag', async () => {
     await page.goto(url(`/project/ED/tcase/new?folder=${folderId}`));
     await page.getByRole('heading', { name: 'New test case' }).waitFor();
-    await page.getByLabel('Title').fill('Pay with a saved card');
+    // The service's refusal is shown in words next to the field it names (details[].path).
+    await page.getByRole('button', { name: 'Create case' }).first().click();
+    const title = page.getByLabel('Title');
+    await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = ((await title.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+    const described = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(described.join(' ')).toMatch(/"title" must NOT have fewer than 1 character/);
+    await title.fill('Pay with a saved card');
+    // An attachment goes up through the files API; an image is previewed.
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('img', { name: 'Preview of card.png' }).waitFor();
     await page.getByRole('button', { name: 'Add step' }).click();
     // The rich-text editor loads on first use.
     await page.getByRole('textbox', { name: 'Step 1 description' }).fill('Pay the order');
@@ -104,6 +122,8 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     const stored = await apiCall('GET', '/project/ED/tcase/1');
     expect(stored.tags.map((t: { title: string }) => t.title)).toEqual(['smoke']);
     expect(stored.steps[1].description).toBe('<p>Add a book to the cart</p>');
+    expect(stored.files).toMatchObject([{ fileName: 'card.png', mimeType: 'image/png' }]);
+    await page.getByRole('link', { name: 'Download card.png' }).waitFor();
     await look('tcase-view', true);
   });
 
