@@ -105,6 +105,21 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await page.getByRole('button', { name: 'Add shared step' }).click();
     await page.getByRole('button', { name: 'Move step 3 up' }).click();
     await page.getByRole('button', { name: 'Move step 2 up' }).click();
+    // …and by dragging a step's handle onto another step (over its rich-text fields, too).
+    const handles = page.locator('.steps-edit .drag-handle');
+    const items = page.locator('.steps-edit > li');
+    await handles.nth(2).dragTo(items.nth(0));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 3 moved to position 1 of 3.');
+    await handles.nth(1).dragTo(items.nth(0));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 2 moved to position 1 of 3.');
+    await handles.nth(2).dragTo(items.nth(1));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 3 moved to position 2 of 3.');
     await page.getByLabel('Add a tag').fill('smoke');
     await page.getByRole('option', { name: 'Create tag “smoke”' }).click();
     await page.getByRole('button', { name: 'Remove tag smoke' }).waitFor();

@@ -4,6 +4,9 @@ import type { SharedStep } from '../api';
 import { newKey, type StepDraft } from '../draft';
 import { RichTextField } from './RichText';
 
+/** Not text/plain: a dragged step is never pasted into a field as text. */
+const STEP_MIME = 'application/x-casebook-step';
+
 const move = <T,>(list: T[], from: number, to: number): T[] => {
   const out = [...list];
   const [item] = out.splice(from, 1);
@@ -51,14 +54,18 @@ export function StepsEditor({
           <li
             key={s.key}
             className={`step step-edit${over === i ? ' step-drop' : ''}${dragged === i ? ' step-dragging' : ''}`}
-            onDragOver={(e) => {
+            // Capture phase: a step dropped over a rich-text field reorders; it is not text for the field.
+            onDragOverCapture={(e) => {
               if (dragged === null) return;
               e.preventDefault();
+              e.stopPropagation();
               setOver(i);
             }}
             onDragLeave={() => setOver((o) => (o === i ? null : o))}
-            onDrop={(e) => {
+            onDropCapture={(e) => {
+              if (dragged === null) return;
               e.preventDefault();
+              e.stopPropagation();
               if (dragged !== null) moveTo(dragged, i);
               setDragged(null);
               setOver(null);
@@ -72,7 +79,7 @@ export function StepsEditor({
                 title="Drag to reorder"
                 onDragStart={(e) => {
                   e.dataTransfer.effectAllowed = 'move';
-                  e.dataTransfer.setData('text/plain', String(i));
+                  e.dataTransfer.setData(STEP_MIME, String(i));
                   setDragged(i);
                 }}
                 onDragEnd={() => {
