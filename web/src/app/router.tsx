@@ -121,9 +121,21 @@ const repositoryRoute = createRoute({
 });
 // ---- end repository page ----
 
+// --- test case editor (issue 13): a new case in a folder (`n` elsewhere comes here) ---
+const newTestCaseRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/tcase/new',
+  validateSearch: (search: Record<string, unknown>): { folder?: number } => {
+    const folder = Number(search.folder);
+    return Number.isInteger(folder) && folder > 0 ? { folder } : {};
+  },
+  component: lazyRouteComponent(() => import('../features/repository/NewTestCasePage'), 'NewTestCasePage'),
+});
+// --- end test case editor ---
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([projectsRoute, projectRoute, runRoute, testCaseRoute, repositoryRoute]),
+  appRoute.addChildren([projectsRoute, projectRoute, runRoute, newTestCaseRoute, testCaseRoute, repositoryRoute]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -7,7 +7,8 @@ import { useSyncExternalStore } from 'react';
 const KEY = 'casebook.singleKeyShortcuts';
 const listeners = new Set<() => void>();
 
-function read(): boolean {
+/** The setting now, for key handlers outside React's render (the hook below is for rendering). */
+export function singleKeyShortcutsOn(): boolean {
   try {
     return window.localStorage.getItem(KEY) !== 'off';
   } catch {
@@ -35,7 +36,7 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useSingleKeyShortcuts(): boolean {
-  return useSyncExternalStore(subscribe, read, () => true);
+  return useSyncExternalStore(subscribe, singleKeyShortcutsOn, () => true);
 }
 
 /** Typing in a field is text, not a shortcut. */

@@ -14,6 +14,10 @@ const SHORTCUTS: { keys: string[]; what: string }[] = [
   { keys: ['j', 'k'], what: 'Repository: next / previous test case' },
   { keys: ['Space'], what: 'Repository: select or unselect the focused test case' },
   { keys: ['n'], what: 'Repository: new test case in the open folder' },
+  // Test case page.
+  { keys: ['e'], what: 'Test case: edit the open test case' },
+  { keys: ['Ctrl', 'S'], what: 'Save the test case being edited (⌘S on a Mac)' },
+  { keys: ['Esc'], what: 'Stop editing a test case (asks first when there are unsaved edits)' },
 ];
 
 export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {

@@ -1,8 +1,16 @@
+import './tcase.css';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { testCaseQuery, type Step } from './api';
+import { customFieldsQuery, filledCasesQuery, testCaseQuery, type Step, type TestCase } from './api';
+import { Attachments } from './Attachments';
+import { draftOf } from './draft';
+import { EditSession } from './editor/EditSession';
+import { VersionHistory } from './history/VersionHistory';
+import { isTyping, singleKeysOn, useWindowKeys } from './shortcuts';
 
 /** HTML fields are sanitised by the service on write with one allow-list (D22). */
 const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
@@ -48,42 +56,73 @@ function StepItem({ step }: { step: Step }) {
   );
 }
 
-/** `/project/{CODE}/tcase/{seq}` (printed by the upload CLI): the test case as it is now, to read. */
-export function TestCasePage() {
-  const { code, seq } = useParams({ from: '/app/project/$code/tcase/$seq' });
-  const tcase = useQuery(testCaseQuery(code, seq));
-  const marker = `${code.toUpperCase()}-${tcase.data?.seq ?? seq}`;
-  useDocumentTitle(tcase.data ? `${marker} ${tcase.data.title}` : marker);
+/** A template's parameter rows and the filled cases made from them. */
+function TemplateSection({ code, t }: { code: string; t: TestCase }) {
+  const filled = useQuery(filledCasesQuery(code, t.id));
+  const rows = t.parameterValues ?? [];
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
+  const byId = new Map((filled.data?.data ?? []).map((f) => [f.id, f]));
+  return (
+    <section aria-labelledby="template" className="panel tcase-section">
+      <h2 id="template" className="panel-title">
+        Parameter rows and filled cases <span className="count">{rows.length}</span>
+      </h2>
+      {rows.length === 0 ? (
+        <EmptyState title="No parameter rows yet.">
+          <p>Edit the template (e) and add a row per combination; each row makes one filled case.</p>
+        </EmptyState>
+      ) : (
+        <div className="param-table-wrap">
+          <table className="param-table">
+            <thead>
+              <tr>
+                {names.map((n) => (
+                  <th key={n} scope="col">
+                    {n}
+                  </th>
+                ))}
+                <th scope="col">Filled case</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => {
+                const f = byId.get(r.tcaseId);
+                return (
+                  <tr key={r.tcaseId || i}>
+                    {names.map((n) => (
+                      <td key={n}>{r.values[n] ?? ''}</td>
+                    ))}
+                    <td>
+                      {f ? (
+                        <Link to="/project/$code/tcase/$seq" params={{ code, seq: String(f.seq) }}>
+                          {code.toUpperCase()}-{f.seq} {f.title}
+                        </Link>
+                      ) : filled.isPending ? (
+                        <span className="muted">Loading…</span>
+                      ) : (
+                        <span className="muted">Not made yet</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
 
-  if (tcase.isPending) return <Loading label={`Loading ${marker}…`} />;
-  if (tcase.isError)
-    return (
-      <div className="page">
-        <ErrorState
-          title={`Test case ${marker} could not be opened.`}
-          error={tcase.error}
-          onRetry={() => tcase.refetch()}
-        />
-      </div>
-    );
-
-  const t = tcase.data;
+function ReadView({ code, t, onEdit }: { code: string; t: TestCase; onEdit: () => void }) {
+  const fields = useQuery(customFieldsQuery(code));
   const steps = t.steps ?? [];
   const precondition = t.precondition;
+  const marker = `${code.toUpperCase()}-${t.seq}`;
+  const fieldNames = new Map((fields.data?.customFields ?? []).map((f) => [f.systemName, f]));
+  const shownFields = Object.entries(t.customFields ?? {}).filter(([, v]) => v.value !== '');
   return (
-    <div className="page page-narrow">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code }}>
-          {code.toUpperCase()}
-        </Link>
-        {(t.path ?? []).map((f) => (
-          <span key={f.id} className="breadcrumb-part">
-            <span aria-hidden="true">/</span> {f.title}
-          </span>
-        ))}
-      </nav>
+    <>
       <div className="page-header">
         <div>
           <p className="tcase-marker">
@@ -91,8 +130,18 @@ export function TestCasePage() {
             <span className="muted">Version {t.version}</span>
             {t.isDraft && <span className="badge">Draft</span>}
             {t.type === 'template' && <span className="badge">Template</span>}
+            {t.type === 'filled' && t.templateTCaseId && (
+              <Link to="/project/$code/tcase/$seq" params={{ code, seq: t.templateTCaseId }}>
+                Filled from its template
+              </Link>
+            )}
           </p>
           <h1 className="page-title">{t.title}</h1>
+        </div>
+        <div className="page-actions">
+          <Button variant="primary" onPress={onEdit} aria-keyshortcuts="e">
+            Edit <kbd aria-hidden="true">e</kbd>
+          </Button>
         </div>
       </div>
 
@@ -100,6 +149,10 @@ export function TestCasePage() {
         <div>
           <dt>Priority</dt>
           <dd className={`priority priority-${t.priority}`}>{t.priority}</dd>
+        </div>
+        <div>
+          <dt>Folder</dt>
+          <dd>{t.path?.at(-1)?.title ?? '—'}</dd>
         </div>
         <div>
           <dt>Tags</dt>
@@ -123,6 +176,28 @@ export function TestCasePage() {
             <time dateTime={t.updatedAt}>{new Date(t.updatedAt).toLocaleString()}</time>
           </dd>
         </div>
+        {shownFields.map(([k, v]) => {
+          const f = fieldNames.get(k);
+          return (
+            <div key={k}>
+              <dt>{f?.name ?? k}</dt>
+              <dd>
+                {f?.type === 'richtext' ? (
+                  <Html html={v.value} />
+                ) : f?.type === 'checkbox' ? (
+                  v.value === 'true' ? (
+                    'Yes'
+                  ) : (
+                    'No'
+                  )
+                ) : (
+                  v.value
+                )}
+                {v.isDefault && <span className="muted"> (default)</span>}
+              </dd>
+            </div>
+          );
+        })}
       </dl>
 
       <section aria-labelledby="precondition" className="panel tcase-section">
@@ -138,7 +213,9 @@ export function TestCasePage() {
           Steps <span className="count">{steps.length}</span>
         </h2>
         {steps.length === 0 ? (
-          <EmptyState title="No steps yet." />
+          <EmptyState title="No steps yet.">
+            <p>Press Edit (or e) to add steps.</p>
+          </EmptyState>
         ) : (
           <ol className="steps">
             {steps.map((step) => (
@@ -148,11 +225,15 @@ export function TestCasePage() {
         )}
       </section>
 
-      {(t.requirements?.length ?? 0) + t.links.length + t.files.length > 0 && (
-        <section aria-labelledby="references" className="panel tcase-section">
-          <h2 id="references" className="panel-title">
-            Requirements, links and files
-          </h2>
+      {t.type === 'template' && <TemplateSection code={code} t={t} />}
+
+      <section aria-labelledby="references" className="panel tcase-section">
+        <h2 id="references" className="panel-title">
+          Requirements and links
+        </h2>
+        {(t.requirements?.length ?? 0) + t.links.length === 0 ? (
+          <p className="muted">None.</p>
+        ) : (
           <ul className="link-list">
             {(t.requirements ?? []).map((r) => (
               <li key={`r-${r.id}`}>
@@ -173,16 +254,88 @@ export function TestCasePage() {
                 </a>
               </li>
             ))}
-            {t.files.map((f) => (
-              <li key={`f-${f.id}`}>
-                <a href={f.url} download={f.fileName}>
-                  {f.fileName}
-                </a>{' '}
-                <span className="muted">({Math.max(1, Math.round(f.size / 1024))} KB)</span>
-              </li>
-            ))}
           </ul>
-        </section>
+        )}
+      </section>
+
+      <section aria-labelledby="files" className="panel tcase-section">
+        <h2 id="files" className="panel-title">
+          Attachments <span className="count">{t.files.length}</span>
+        </h2>
+        <Attachments files={t.files} />
+      </section>
+
+      <VersionHistory key={t.version} code={code} id={t.id} current={t.version} />
+    </>
+  );
+}
+
+/** `/project/{CODE}/tcase/{seq}` (printed by the upload CLI): the test case, to read and to edit (`e`). */
+export function TestCasePage() {
+  const { code, seq } = useParams({ from: '/app/project/$code/tcase/$seq' });
+  const navigate = useNavigate();
+  const tcase = useQuery(testCaseQuery(code, seq));
+  const [editing, setEditing] = useState(false);
+  const marker = `${code.toUpperCase()}-${tcase.data?.seq ?? seq}`;
+  useDocumentTitle(tcase.data ? `${editing ? 'Editing ' : ''}${marker} ${tcase.data.title}` : marker);
+
+  useWindowKeys((e) => {
+    if (editing || !tcase.data || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    if (!singleKeysOn()) return;
+    if (e.key === 'e') {
+      e.preventDefault();
+      setEditing(true);
+    } else if (e.key === 'n') {
+      e.preventDefault();
+      void navigate({
+        to: '/project/$code/tcase/new',
+        params: { code },
+        search: { folder: tcase.data.folderId },
+      });
+    }
+  });
+
+  if (tcase.isPending) return <Loading label={`Loading ${marker}…`} />;
+  if (tcase.isError)
+    return (
+      <div className="page">
+        <ErrorState
+          title={`Test case ${marker} could not be opened.`}
+          error={tcase.error}
+          onRetry={() => tcase.refetch()}
+        />
+      </div>
+    );
+
+  const t = tcase.data;
+  return (
+    <div className="page page-narrow">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/">Projects</Link>
+        <span aria-hidden="true">/</span>
+        <Link to="/project/$code" params={{ code }}>
+          {code.toUpperCase()}
+        </Link>
+        {(t.path ?? []).map((f) => (
+          <span key={f.id} className="breadcrumb-part">
+            <span aria-hidden="true">/</span> {f.title}
+          </span>
+        ))}
+      </nav>
+      {editing ? (
+        <EditSession
+          code={code}
+          initial={draftOf(t)}
+          target={{ kind: 'edit', id: t.id, version: t.version }}
+          heading={`Edit ${marker}`}
+          onSaved={() => setEditing(false)}
+          onCancel={() => {
+            setEditing(false);
+            void tcase.refetch();
+          }}
+        />
+      ) : (
+        <ReadView code={code} t={t} onEdit={() => setEditing(true)} />
       )}
     </div>
   );

@@ -2,12 +2,26 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 
-export type TestCase =
-  paths['/api/public/v0/project/{project}/tcase/{id}']['get']['responses'][200]['content']['application/json'];
+type TcasePath = paths['/api/public/v0/project/{project}/tcase/{id}'];
+export type TestCase = TcasePath['get']['responses'][200]['content']['application/json'];
 export type Step = NonNullable<TestCase['steps']>[number];
+export type TestCasePatch = TcasePath['patch']['requestBody']['content']['application/json'];
+export type TestCaseCreate =
+  paths['/api/public/v0/project/{project}/tcase']['post']['requestBody']['content']['application/json'];
+export type CustomField =
+  paths['/api/public/v0/project/{project}/custom-field']['get']['responses'][200]['content']['application/json']['customFields'][number];
+export type SharedStep =
+  paths['/api/public/v0/project/{project}/shared-step']['get']['responses'][200]['content']['application/json']['sharedSteps'][number];
+export type SharedPrecondition =
+  paths['/api/public/v0/project/{project}/shared-precondition']['get']['responses'][200]['content']['application/json'][number];
+
+const P = (code: string) => code.toUpperCase();
 
 export const testCaseKeys = {
-  one: (code: string, ref: string) => ['projects', code.toUpperCase(), 'tcase', ref] as const,
+  all: (code: string) => ['projects', P(code), 'tcase'] as const,
+  one: (code: string, ref: string) => ['projects', P(code), 'tcase', ref] as const,
+  version: (code: string, id: string, v: number) => ['projects', P(code), 'tcase', id, 'version', v] as const,
+  filled: (code: string, templateId: string) => ['projects', P(code), 'tcase', templateId, 'filled'] as const,
 };
 
 /** One test case by seq (what the CLI prints) or id, with its folder path. */
@@ -21,3 +35,101 @@ export const testCaseQuery = (code: string, ref: string) =>
         }),
       ),
   });
+
+/** One stored version (D15): old versions stay readable. */
+export const testCaseVersionQuery = (code: string, id: string, version: number) =>
+  queryOptions({
+    queryKey: testCaseKeys.version(code, id, version),
+    // A stored version never changes.
+    staleTime: Infinity,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase/{id}/version/{version}', {
+          params: { path: { project: code, id, version } },
+        }),
+      ) as Promise<TestCase>,
+  });
+
+/** The filled cases a template produced. */
+export const filledCasesQuery = (code: string, templateId: string) =>
+  queryOptions({
+    queryKey: testCaseKeys.filled(code, templateId),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase', {
+          params: { path: { project: code }, query: { templateTCaseIds: [templateId], limit: 500 } },
+        }),
+      ),
+  });
+
+export const foldersQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'folders', 'all'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase/folders', {
+          params: { path: { project: code }, query: { limit: 1000, sortField: 'title' } },
+        }),
+      ),
+  });
+
+export const tagsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'tags'],
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}/tag', { params: { path: { project: code } } })),
+  });
+
+export const customFieldsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'custom-fields'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/custom-field', { params: { path: { project: code } } }),
+      ),
+  });
+
+export const sharedStepsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'shared-steps'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/shared-step', { params: { path: { project: code } } }),
+      ),
+  });
+
+export const sharedPreconditionsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'shared-preconditions'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/shared-precondition', {
+          params: { path: { project: code } },
+        }),
+      ),
+  });
+
+/** Saves a case only while it is still at `version` (If-Match): a stale one answers 409, never overwrites. */
+export const updateTestCase = (code: string, id: string, version: number, body: TestCasePatch) =>
+  unwrap(
+    api.PATCH('/api/public/v0/project/{project}/tcase/{id}', {
+      params: { path: { project: code, id }, header: { 'if-match': `"${version}"` } },
+      body,
+    }),
+  );
+
+export const createTestCase = (code: string, body: TestCaseCreate) =>
+  unwrap(api.POST('/api/public/v0/project/{project}/tcase', { params: { path: { project: code } }, body }));
+
+/** Uploads one attachment through the files API; the case refers to it by id. */
+export const uploadFile = (file: File) =>
+  unwrap(
+    api.POST('/api/public/v0/file', {
+      body: { file: '' },
+      bodySerializer: () => {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        return form;
+      },
+    }),
+  );

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  ensureBuilt,
+  hasChromium,
+  inspect,
+  launchChromium,
+  OWNER,
+  startService,
+  VIEWPORTS,
+  type RunningService,
+} from './browser-env.js';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+if (!hasChromium)
+  console.log(`[casebook] test case editor browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+
+/**
+ * The test case view and editor in a real browser against a real server (SQLite). Steps run in order on
+ * one signed-in page: create, edit into version 2, compare, leave with unsaved edits, conflict, template.
+ */
+describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+  let folderId = 0;
+  const a11y: string[] = [];
+  const pageErrors: string[] = [];
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
+  /** The API with the page's session cookie (D4: same Origin), as the page itself would call it. */
+  const apiCall = async (method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) => {
+    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
+      method,
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
+    return res.json();
+  };
+  const stepDescriptions = () =>
+    page
+      .getByRole('region', { name: /^Steps/ })
+      .locator('.step')
+      .allInnerTexts();
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startService();
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('/sign-in'));
+    await page.getByLabel('E-mail').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await apiCall('POST', '/project', { code: 'ED', title: 'Editor' });
+    folderId = (await apiCall('POST', '/project/ED/tcase/folder/bulk', { folders: [{ path: ['Checkout'] }] }))
+      .ids[0][0];
+    await apiCall('POST', '/project/ED/shared-step', {
+      title: 'Sign in as a customer',
+      subSteps: [{ description: '<p>Open the sign-in page</p>', expected: '<p>The form shows</p>' }],
+    });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('creates a case with own steps (reordered from the keyboard), a shared step and a new tag', async () => {
+    await page.goto(url(`/project/ED/tcase/new?folder=${folderId}`));
+    await page.getByRole('heading', { name: 'New test case' }).waitFor();
+    // The service's refusal is shown in words next to the field it names (details[].path).
+    await page.getByRole('button', { name: 'Create case' }).first().click();
+    const title = page.getByLabel('Title');
+    await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = ((await title.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+    const described = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(described.join(' ')).toMatch(/"title" must NOT have fewer than 1 character/);
+    await title.fill('Pay with a saved card');
+    // An attachment goes up through the files API; an image is previewed.
+    await page
+      .getByLabel('Upload files')
+      .setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('img', { name: 'Preview of card.png' }).waitFor();
+    await page.getByRole('button', { name: 'Add step' }).click();
+    // The rich-text editor loads on first use.
+    await page.getByRole('textbox', { name: 'Step 1 description' }).fill('Pay the order');
+    await page.getByRole('textbox', { name: 'Step 1 expected result' }).fill('The receipt shows');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByRole('textbox', { name: 'Step 2 description' }).fill('Add a book to the cart');
+    await page.getByRole('button', { name: 'Move step 2 up' }).click();
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 2 moved to position 1 of 2.');
+    await page.getByLabel('Shared step', { exact: true }).selectOption({ label: 'Sign in as a customer' });
+    await page.getByRole('button', { name: 'Add shared step' }).click();
+    await page.getByRole('button', { name: 'Move step 3 up' }).click();
+    await page.getByRole('button', { name: 'Move step 2 up' }).click();
+    // …and by dragging a step's handle onto another step (over its rich-text fields, too).
+    const handles = page.locator('.steps-edit .drag-handle');
+    const items = page.locator('.steps-edit > li');
+    await handles.nth(2).dragTo(items.nth(0));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 3 moved to position 1 of 3.');
+    await handles.nth(1).dragTo(items.nth(0));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 2 moved to position 1 of 3.');
+    await handles.nth(2).dragTo(items.nth(1));
+    await expect
+      .poll(() => page.getByRole('status').allTextContents())
+      .toContain('Step 3 moved to position 2 of 3.');
+    await page.getByLabel('Add a tag').fill('smoke');
+    await page.getByRole('option', { name: 'Create tag “smoke”' }).click();
+    await page.getByRole('button', { name: 'Remove tag smoke' }).waitFor();
+    await look('tcase-new');
+
+    await page.getByRole('button', { name: 'Create case' }).first().click();
+    await page.getByRole('heading', { name: 'Pay with a saved card', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/project/ED/tcase/1');
+    const steps = await stepDescriptions();
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toContain('Sign in as a customer');
+    expect(steps[1]).toContain('Add a book to the cart');
+    expect(steps[2]).toContain('Pay the order');
+    expect(steps[2]).toContain('The receipt shows');
+    const stored = await apiCall('GET', '/project/ED/tcase/1');
+    expect(stored.tags.map((t: { title: string }) => t.title)).toEqual(['smoke']);
+    expect(stored.steps[1].description).toBe('<p>Add a book to the cart</p>');
+    expect(stored.files).toMatchObject([{ fileName: 'card.png', mimeType: 'image/png' }]);
+    await page.getByRole('link', { name: 'Download card.png' }).waitFor();
+    await look('tcase-view', true);
+  });
+
+  it('edits the case into version 2 with e and Ctrl+S, and compares versions 1 and 2 side by side', async () => {
+    await page.keyboard.press('e');
+    await page.getByRole('heading', { name: 'Edit ED-1' }).waitFor();
+    await page.getByLabel('Title').fill('Pay with a saved credit card');
+    await page.getByLabel('Priority').selectOption('high');
+    await page.keyboard.press('Control+s');
+    await page.getByRole('heading', { name: 'Pay with a saved credit card', level: 1 }).waitFor();
+    await page.getByText('Version 2', { exact: true }).first().waitFor();
+
+    const history = page.getByRole('region', { name: /Version history/ });
+    await history.getByRole('button', { name: 'Compare', exact: true }).click();
+    const table = history.getByRole('table', { name: /Version 1 .* compared with version 2/ });
+    await table.waitFor();
+    const title = table.getByRole('row', { name: /^Title/ });
+    await expect.poll(() => title.locator('ins').allTextContents()).toContain('credit ');
+    await expect
+      .poll(() =>
+        table
+          .getByRole('row', { name: /^Priority/ })
+          .locator('del')
+          .allTextContents(),
+      )
+      .toEqual(['medium']);
+    await look('tcase-compare');
+  });
+
+  it('asks before unsaved edits are lost (Esc and a link), and keeps them when told to', async () => {
+    await page.keyboard.press('e');
+    await page.getByLabel('Title').fill('Half-typed title');
+    await page.keyboard.press('Escape');
+    const dialog = page.getByRole('dialog', { name: 'Discard your unsaved edits?' });
+    await dialog.waitFor();
+    await look('tcase-discard');
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByLabel('Title').inputValue()).toBe('Half-typed title');
+
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'ED' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(new URL(page.url()).pathname).toBe('/project/ED/tcase/1');
+
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Discard edits' }).click();
+    await page.getByRole('heading', { name: 'Pay with a saved credit card', level: 1 }).waitFor();
+  });
+
+  it('opens /project/ED/tcase/1 directly and meets a conflicting edit with a clear message, edits kept', async () => {
+    await page.goto(url('/project/ED/tcase/1'));
+    await page.getByRole('heading', { name: 'Pay with a saved credit card', level: 1 }).waitFor();
+    await page.getByRole('button', { name: /^Edit/ }).click();
+    await page.getByLabel('Title').fill('Pay with my card');
+    // Someone else saves meanwhile: the case goes to version 3.
+    await apiCall('PATCH', '/project/ED/tcase/1', { title: 'Pay by card (their change)' });
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    const alert = page.getByRole('alert').filter({ hasText: 'changed by someone else' });
+    await expect.poll(() => alert.textContent()).toContain('is now at version 3 since you opened version 2');
+    expect(await alert.textContent()).toContain('Your edits are kept');
+    expect(await page.getByLabel('Title').inputValue()).toBe('Pay with my card');
+    expect((await apiCall('GET', '/project/ED/tcase/1')).title).toBe('Pay by card (their change)');
+
+    await alert.getByRole('button', { name: /See their change/ }).click();
+    await expect
+      .poll(() =>
+        alert
+          .getByRole('row', { name: /^Title/ })
+          .locator('ins')
+          .allTextContents(),
+      )
+      .toContain('(their change)');
+    await look('tcase-conflict');
+    await alert.getByRole('button', { name: 'Re-apply my edits on version 3' }).click();
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('heading', { name: 'Pay with my card', level: 1 }).waitFor();
+    expect(await apiCall('GET', '/project/ED/tcase/1')).toMatchObject({
+      title: 'Pay with my card',
+      version: 4,
+    });
+  });
+
+  it('makes a template with two parameter rows and shows the filled cases it produced', async () => {
+    await page.goto(url(`/project/ED/tcase/new?folder=${folderId}`));
+    await page.getByLabel('Type').selectOption('template');
+    await page.getByLabel('Title').fill('Check out in ${browser}');
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByRole('textbox', { name: 'Step 1 description' }).fill('Open the shop in ${browser}');
+    await page.getByRole('button', { name: 'Add parameter row' }).click();
+    await page.getByRole('button', { name: 'Add parameter row' }).click();
+    await page.getByLabel('Row 1 browser').fill('Chrome');
+    await page.getByLabel('Row 2 browser').fill('Firefox');
+    await look('tcase-template-edit');
+    await page.getByRole('button', { name: 'Create case' }).first().click();
+    await page.getByRole('heading', { name: 'Check out in ${browser}', level: 1 }).waitFor();
+    const section = page.getByRole('region', { name: /Parameter rows and filled cases/ });
+    const chrome = section.getByRole('link', { name: /Check out in Chrome/ });
+    await chrome.waitFor();
+    await section.getByRole('link', { name: /Check out in Firefox/ }).waitFor();
+    await look('tcase-template');
+    await chrome.click();
+    await page.getByRole('heading', { name: 'Check out in Chrome', level: 1 }).waitFor();
+    expect(await stepDescriptions()).toEqual([expect.stringContaining('Open the shop in Chrome')]);
+  });
+
+  it('met no serious or critical accessibility violation and no page error on the way', () => {
+    expect(a11y).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

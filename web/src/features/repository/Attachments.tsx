@@ -1,0 +1,38 @@
+import { Button } from '../../components/Button';
+import type { FileRef } from './draft';
+
+const size = (n: number) =>
+  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1048576).toFixed(1)} MB`;
+
+/** Attachments: images previewed, every file downloadable; removable while editing. */
+export function Attachments({ files, onRemove }: { files: FileRef[]; onRemove?: (id: string) => void }) {
+  if (files.length === 0) return <p className="muted">No attachments.</p>;
+  return (
+    <ul className="attachments">
+      {files.map((f) => (
+        <li key={f.id} className="attachment">
+          {f.mimeType.startsWith('image/') && (
+            <a href={f.url} target="_blank" rel="noreferrer noopener" className="attachment-preview">
+              <img src={f.url} alt={`Preview of ${f.fileName}`} loading="lazy" />
+            </a>
+          )}
+          <span className="attachment-name">
+            <a href={f.url} download={f.fileName}>
+              Download {f.fileName}
+            </a>{' '}
+            <span className="muted">({size(f.size)})</span>
+          </span>
+          {onRemove && (
+            <Button
+              variant="ghost"
+              aria-label={`Remove attachment ${f.fileName}`}
+              onPress={() => onRemove(f.id)}
+            >
+              ✕
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

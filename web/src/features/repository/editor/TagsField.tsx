@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
+import { Button } from '../../../components/Button';
+
+const NEW = '\u0000new';
+
+/** Tags: pick one of the project's tags or create one by typing it (a combobox with a "Create" option). */
+export function TagsField({
+  value,
+  onChange,
+  known,
+  error,
+}: {
+  value: string[];
+  onChange: (tags: string[]) => void;
+  known: string[];
+  error?: string;
+}) {
+  const [input, setInput] = useState('');
+  const typed = input.trim();
+  const lower = typed.toLowerCase();
+  const options = known
+    .filter((t) => !value.includes(t) && t.toLowerCase().includes(lower))
+    .slice(0, 50)
+    .map((t) => ({ id: t, label: t }));
+  if (typed && !known.some((t) => t.toLowerCase() === lower) && !value.includes(typed))
+    options.push({ id: NEW, label: `Create tag “${typed}”` });
+  const add = (tag: string) => {
+    if (tag && !value.includes(tag)) onChange([...value, tag]);
+    setInput('');
+  };
+  return (
+    <div className="field">
+      {value.length > 0 && (
+        <ul className="chips" aria-label="Tags of this case">
+          {value.map((t) => (
+            <li key={t} className="chip">
+              {t}
+              <Button
+                variant="ghost"
+                className="chip-remove"
+                aria-label={`Remove tag ${t}`}
+                onPress={() => onChange(value.filter((x) => x !== t))}
+              >
+                ✕
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ComboBox
+        className="combobox"
+        inputValue={input}
+        onInputChange={setInput}
+        items={options}
+        allowsCustomValue
+        menuTrigger="focus"
+        selectedKey={null}
+        onSelectionChange={(key) => {
+          if (key === null) return;
+          add(key === NEW ? typed : String(key));
+        }}
+        isInvalid={!!error}
+      >
+        <Label className="field-label">Add a tag</Label>
+        <Input
+          className="field-input"
+          placeholder="Type to find or create a tag"
+          onKeyDown={(e) => {
+            // Enter on typed text with no option chosen adds it as it is.
+            if (e.key === 'Enter' && typed && !e.defaultPrevented) add(typed);
+          }}
+        />
+        <Popover className="popover">
+          <ListBox className="listbox">
+            {(item: { id: string; label: string }) => (
+              <ListBoxItem id={item.id} className="listbox-item" textValue={item.label}>
+                {item.label}
+              </ListBoxItem>
+            )}
+          </ListBox>
+        </Popover>
+      </ComboBox>
+      {error && <p className="field-error">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { lazy, Suspense, useState } from 'react';
+import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button } from '../../../components/Button';
+
+const VersionCompare = lazy(() => import('./VersionCompare'));
+
+function VersionSelect({
+  label,
+  versions,
+  value,
+  onChange,
+}: {
+  label: string;
+  versions: number[];
+  value: number;
+  onChange: (v: number) => void;
+}) {
+  return (
+    <Select className="field" selectedKey={value} onSelectionChange={(k) => onChange(Number(k))}>
+      <Label className="field-label">{label}</Label>
+      <Button className="select-button">
+        <SelectValue />
+        <span aria-hidden="true">▾</span>
+      </Button>
+      <Popover className="popover">
+        <ListBox className="listbox" items={versions.map((v) => ({ id: v }))}>
+          {(item) => (
+            <ListBoxItem id={item.id} className="listbox-item" textValue={`Version ${item.id}`}>
+              Version {item.id}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </Select>
+  );
+}
+
+/** Every version of the case (D15: 1 … current), and a side-by-side comparison of any two of them. */
+export function VersionHistory({
+  code,
+  id,
+  current,
+  compare,
+}: {
+  code: string;
+  id: string;
+  current: number;
+  compare?: [number, number];
+}) {
+  const versions = Array.from({ length: current }, (_, i) => current - i);
+  const [from, setFrom] = useState(compare?.[0] ?? Math.max(1, current - 1));
+  const [to, setTo] = useState(compare?.[1] ?? current);
+  const [shown, setShown] = useState<[number, number] | null>(compare ?? null);
+  return (
+    <section aria-labelledby="history" className="panel tcase-section">
+      <h2 id="history" className="panel-title">
+        Version history <span className="count">{current}</span>
+      </h2>
+      <ol className="version-list" reversed>
+        {versions.map((v) => (
+          <li key={v}>
+            Version {v}
+            {v === current && <span className="badge">Current</span>}
+          </li>
+        ))}
+      </ol>
+      {current < 2 ? (
+        <p className="muted">This case has one version; editing it makes the next one.</p>
+      ) : (
+        <>
+          <div className="compare-controls">
+            <VersionSelect label="Compare version" versions={versions} value={from} onChange={setFrom} />
+            <VersionSelect label="with version" versions={versions} value={to} onChange={setTo} />
+            <Button onPress={() => setShown([from, to])} isDisabled={from === to}>
+              Compare
+            </Button>
+          </div>
+          {shown && (
+            <Suspense fallback={<p role="status">Loading the comparison…</p>}>
+              <VersionCompare code={code} id={id} from={shown[0]} to={shown[1]} />
+            </Suspense>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
