@@ -40,8 +40,6 @@ module.exports = {
           '\\.routes\\.ts$',
           '\\.schemas\\.ts$',
           '^src/modules/index\\.ts$',
-          // Phase 2 (run state): results.service.ts still takes Actor from http/auth.ts (a type re-export there).
-          '^src/modules/results/results\\.service\\.ts$',
         ],
       },
       to: { path: '^src/http/' },

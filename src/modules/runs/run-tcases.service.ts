@@ -8,7 +8,8 @@ import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.j
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
 import type { FilesContext } from '../files/files.service.js';
 import { getTcaseAtVersion } from '../test-cases/test-cases.service.js';
-import * as repo from './runs.repository.js';
+import * as resultsRepo from './results.repository.js';
+import * as runTcasesRepo from './run-tcases.repository.js';
 import {
   RUN_TCASE_SORT_FIELDS,
   type Result,
@@ -52,7 +53,7 @@ async function listItems(
   query: ListRunTcasesQuery,
 ): Promise<RunTcaseListItem[]> {
   const { tags, cf, filterAfter, withFolder } = plan;
-  const rows = await repo.listRunTcases(db, actor.tenantId, run.id, {
+  const rows = await runTcasesRepo.listRunTcases(db, actor.tenantId, run.id, {
     ...plan.filter,
     withVersionData: filterAfter,
     limit: filterAfter ? undefined : query.limit,
@@ -149,7 +150,10 @@ export async function listRunTcasesResponse(
   const { run, plan } = await planRunTcaseList(db, actor, projectRef, runId, query);
   if (plan.filterAfter || plan.withFolder) return { tcases: await listItems(db, actor, run, plan, query) };
   return {
-    json: await repo.listRunTcasesJson(db, actor.tenantId, run.id, { ...plan.filter, limit: query.limit }),
+    json: await runTcasesRepo.listRunTcasesJson(db, actor.tenantId, run.id, {
+      ...plan.filter,
+      limit: query.limit,
+    }),
   };
 }
 
@@ -167,8 +171,8 @@ async function foldersOf(db: Db, tenantId: string, projectId: string, rows: { fo
 
 /** Results of a case in a run, oldest first, each with its author and its links' integrations (D24). */
 async function listCaseResults(db: Db, tenantId: string, projectId: string, runId: number, tcaseId: string) {
-  const rows = await repo.listResults(db, tenantId, runId, tcaseId);
-  const links = await repo.listResultLinks(
+  const rows = await resultsRepo.listResults(db, tenantId, runId, tcaseId);
+  const links = await resultsRepo.listResultLinks(
     db,
     tenantId,
     rows.map((r) => r.id),
@@ -233,7 +237,7 @@ export async function getRunTcase(
   ref: string,
 ): Promise<RunTcaseDetail> {
   const { project, run } = await getRunForRead(db, actor, projectRef, runId);
-  const row = await repo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
+  const row = await runTcasesRepo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
   if (!row) throw notFound(`test case "${ref}" not found in run ${run.id}`);
   const version = row.pinned_version ?? row.latest_version;
   const tcase = await getTcaseAtVersion(db, files, actor.tenantId, row.tcase_id, version);
