@@ -81,24 +81,10 @@ export async function onTcasesChanged(
     bump(runId, 'open', count);
   }
   for (const c of locked) {
-    for (const status of await runTcasesRepo.moveInRunReturningStatus(
-      db,
-      tenantId,
-      c.runId,
-      c.back,
-      1,
-      now,
-    )) {
+    for (const status of await runTcasesRepo.setInRun(db, tenantId, c.runId, c.back, 1, now)) {
       bump(c.runId, status, 1);
     }
-    for (const status of await runTcasesRepo.moveInRunReturningStatus(
-      db,
-      tenantId,
-      c.runId,
-      c.leave,
-      0,
-      now,
-    )) {
+    for (const status of await runTcasesRepo.setInRun(db, tenantId, c.runId, c.leave, 0, now)) {
       bump(c.runId, status, -1);
     }
   }

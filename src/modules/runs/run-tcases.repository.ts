@@ -79,24 +79,7 @@ export const freezeRunTcases = (db: Db, tenantId: string, runId: number) =>
     .where('run_id', '=', runId)
     .execute();
 
-/** Membership rows of these cases in the run (in it or not any more). */
-export const listRunTcaseMembership = async (db: Db, tenantId: string, runId: number, tcaseIds: string[]) => {
-  const out: { tcase_id: string; in_run: number }[] = [];
-  for (const part of chunks(tcaseIds)) {
-    out.push(
-      ...(await db
-        .selectFrom('run_tcases')
-        .select(['tcase_id', 'in_run'])
-        .where('tenant_id', '=', tenantId)
-        .where('run_id', '=', runId)
-        .where('tcase_id', 'in', part)
-        .execute()),
-    );
-  }
-  return out;
-};
-
-/** Membership rows of these cases in any of these runs: propagation asks once for every open live run. */
+/** Membership rows (in the run or not any more) of these cases in these runs: propagation asks once for every open live run. */
 export const listMembershipInRuns = async (
   db: Db,
   tenantId: string,
@@ -121,10 +104,11 @@ export const listMembershipInRuns = async (
 };
 
 /**
- * setInRun for propagation (the run lock is held): changes only rows not yet in the wanted state and answers
- * their statuses, so the run's counters move by exactly what changed.
+ * Moves cases in or out of a run (its lock is held). A case that leaves keeps its row, status and results (D17),
+ * so when it comes back it shows the status of its latest result again (D18). Changes only rows not yet in the
+ * wanted state and answers their statuses, so the run's counters move by exactly what changed.
  */
-export const moveInRunReturningStatus = async (
+export const setInRun = async (
   db: Db,
   tenantId: string,
   runId: number,
@@ -349,25 +333,10 @@ export interface RunTcaseStateRow {
 
 /**
  * The run test cases (in_run = 1) named by id, sequence number or legacy id. Reads `tcases` in the same
- * query (as the runs module does for its lists) so that thousands of references resolve in a few
+ * query (as the run's list does) so that thousands of references resolve in a few
  * statements, each on an index: ids on the run_tcases key, seqs and legacy ids on the tcases indexes.
  */
 export function findRunTcaseStates(db: Db, tenantId: string, runId: number, projectId: string) {
-  const base = () =>
-    db
-      .selectFrom('run_tcases as rt')
-      .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-      .select([
-        'rt.tcase_id',
-        't.seq',
-        't.legacy_id',
-        'rt.status',
-        'rt.version',
-        't.version as latest_version',
-      ])
-      .where('rt.tenant_id', '=', tenantId)
-      .where('rt.run_id', '=', runId)
-      .where('rt.in_run', '=', 1);
   // By seq or legacy id, the test case comes first: SQLite reads the CROSS JOIN in the order written, and
   // otherwise walked the whole run (all 10,000 cases of it) to find 20 seqs (9 ms instead of 0.06 ms).
   const byCase = () => stateByCase(db, tenantId, runId, projectId);
@@ -381,7 +350,7 @@ export function findRunTcaseStates(db: Db, tenantId: string, runId: number, proj
     byIds: (ids: string[]) =>
       ids.length === 1
         ? oneStateById.execute(db, tenantId, runId, ids[0])
-        : inChunks(ids, (part) => base().where('rt.tcase_id', 'in', part).execute()),
+        : inChunks(ids, (part) => stateBase(db, tenantId, runId).where('rt.tcase_id', 'in', part).execute()),
     bySeqs: (seqs: number[]) =>
       seqs.length === 1
         ? oneStateBySeq.execute(db, tenantId, runId, projectId, seqs[0])
@@ -393,11 +362,19 @@ export function findRunTcaseStates(db: Db, tenantId: string, runId: number, proj
   };
 }
 
+const STATE_COLUMNS = [
+  'rt.tcase_id',
+  't.seq',
+  't.legacy_id',
+  'rt.status',
+  'rt.version',
+  't.version as latest_version',
+] as const;
 const stateBase = (db: Db, tenantId: string, runId: number) =>
   db
     .selectFrom('run_tcases as rt')
     .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-    .select(['rt.tcase_id', 't.seq', 't.legacy_id', 'rt.status', 'rt.version', 't.version as latest_version'])
+    .select(STATE_COLUMNS)
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
     .where('rt.in_run', '=', 1);
@@ -409,7 +386,7 @@ const stateByCase = (db: Db, tenantId: string, runId: number, projectId: string)
   db
     .selectFrom('tcases as t')
     .crossJoin('run_tcases as rt')
-    .select(['rt.tcase_id', 't.seq', 't.legacy_id', 'rt.status', 'rt.version', 't.version as latest_version'])
+    .select(STATE_COLUMNS)
     .whereRef('rt.tcase_id', '=', 't.id')
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
@@ -487,18 +464,3 @@ const updateOneState = prepareQuery(
       .where('run_id', '=', runId)
       .where('tcase_id', '=', tcaseId),
 );
-
-// ---- counts for tests and benchmarks ----
-
-export const countRunTcases = async (db: Db, tenantId: string, runId: number) =>
-  Number(
-    (
-      await db
-        .selectFrom('run_tcases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('tenant_id', '=', tenantId)
-        .where('run_id', '=', runId)
-        .where('in_run', '=', 1)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );

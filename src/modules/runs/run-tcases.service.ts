@@ -18,7 +18,7 @@ import {
   type RunTcaseDetail,
   type RunTcaseListItem,
 } from './runs.schemas.js';
-import { getRunForRead } from './runs.service.js';
+import { getRunForRead, joinedUser } from './runs.service.js';
 
 /** `cf_<systemName>` query keys → accepted values (OR within a field, AND across fields). */
 function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] {
@@ -204,16 +204,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     tcaseId: r.tcase_id,
     tcaseVersion: String(r.tcase_version), // docs/api-decisions.md#response-shapes: a string
     authorId: r.author_id ?? 0,
-    author:
-      r.author_id !== null && r.author_email !== null
-        ? {
-            id: r.author_id,
-            email: r.author_email,
-            name: r.author_name ?? '',
-            avatar: r.author_avatar,
-            role: r.author_role ?? '',
-          }
-        : null,
+    author: joinedUser(r.author_id, r.author_email, r.author_name, r.author_avatar, r.author_role),
     status: r.status,
     comment: r.comment,
     links: linksByResult.get(r.id) ?? [],

@@ -92,19 +92,14 @@ export const findRunIdByTitle = async (
 export const insertRun = async (db: Db, row: Insertable<RunsTable>) =>
   (await db.insertInto('runs').values(row).returning('id').executeTakeFirstOrThrow()).id;
 
-/** Closes the run if it is open; false when it was closed already (a concurrent close lost). */
-export const markClosed = async (db: Db, tenantId: string, runId: number, userId: number, now: string) =>
-  Number(
-    (
-      await db
-        .updateTable('runs')
-        .set({ closed_at: now, closed_by: userId, updated_at: now })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', runId)
-        .where('closed_at', 'is', null)
-        .executeTakeFirst()
-    ).numUpdatedRows,
-  ) === 1;
+/** Closes the run (its lock is held and it was open). */
+export const markClosed = (db: Db, tenantId: string, runId: number, userId: number, now: string) =>
+  db
+    .updateTable('runs')
+    .set({ closed_at: now, closed_by: userId, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', runId)
+    .execute();
 
 export interface ListRunsFilter {
   closed?: boolean;

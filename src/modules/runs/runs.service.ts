@@ -43,6 +43,17 @@ const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 // ---- mapping ----
 
+/** A user read by a join (a run's assignee, a result's author); null when there is none, or it is gone. */
+export function joinedUser(
+  id: number | null,
+  email: string | null,
+  name: string | null,
+  avatar: string | null,
+  role: string | null,
+): { id: number; email: string; name: string; avatar: string | null; role: string } | null {
+  return id !== null && email !== null ? { id, email, name: name ?? '', avatar, role: role ?? '' } : null;
+}
+
 function toRun(row: repo.RunWithRelationsRow, project: Project, include: ReadonlySet<RunInclude>): Run {
   const counts = Object.fromEntries(STATUS_IDS.map((s) => [s, row[`cnt_${s}`]])) as Record<StatusId, number>;
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -59,16 +70,15 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     milestone:
       include.has('milestone') && row.milestone_title !== null ? { title: row.milestone_title } : null,
     assignmentId: row.assignment_id,
-    assignment:
-      include.has('assignment') && row.assignment_id !== null && row.assignee_email !== null
-        ? {
-            id: row.assignment_id,
-            email: row.assignee_email,
-            name: row.assignee_name ?? '',
-            avatar: row.assignee_avatar,
-            role: row.assignee_role ?? '',
-          }
-        : null,
+    assignment: include.has('assignment')
+      ? joinedUser(
+          row.assignment_id,
+          row.assignee_email,
+          row.assignee_name,
+          row.assignee_avatar,
+          row.assignee_role,
+        )
+      : null,
     configurationId: row.configuration_id,
     configuration:
       include.has('configuration') && row.configuration_id !== null && row.configuration_title !== null
@@ -212,11 +222,11 @@ export async function closeRun(
   runId: number,
 ): Promise<{ message: string }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  await findRunOr404(db, actor.tenantId, project.id, runId);
   await db.transaction().execute(async (trx) => {
-    if (!(await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso()))) {
-      throw conflict(`run ${runId} is already closed`);
-    }
+    // The run's lock first, as for every write of run state: a result written meanwhile is in or out, never half.
+    const run = await findRunInfoOr404(trx, actor.tenantId, project.id, runId, true);
+    if (run.closedAt !== null) throw conflict(`run ${runId} is already closed`);
+    await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso());
     await runTcasesRepo.freezeRunTcases(trx, actor.tenantId, runId);
   });
   return { message: 'Run closed' };
@@ -246,7 +256,7 @@ export async function addRunTcases(
   const ids = await assertSelectableTcaseIds(db, actor.tenantId, project.id, tcaseIds, '/tcaseIds');
   return writeRunTcases(db, actor.tenantId, project.id, runId, async (trx, now, counts) => {
     const rows = new Map(
-      (await runTcasesRepo.listRunTcaseMembership(trx, actor.tenantId, runId, ids)).map((r) => [
+      (await runTcasesRepo.listMembershipInRuns(trx, actor.tenantId, [runId], ids)).map((r) => [
         r.tcase_id,
         r.in_run,
       ]),
@@ -261,14 +271,7 @@ export async function addRunTcases(
     );
     bumpStatus(counts, 'open', inserted.get(runId) ?? 0);
     // A case that comes back shows the status of its latest result again (D18).
-    for (const status of await runTcasesRepo.moveInRunReturningStatus(
-      trx,
-      actor.tenantId,
-      runId,
-      back,
-      1,
-      now,
-    )) {
+    for (const status of await runTcasesRepo.setInRun(trx, actor.tenantId, runId, back, 1, now)) {
       bumpStatus(counts, status, 1);
     }
     return { added: fresh.length + back.length };
@@ -287,7 +290,7 @@ export async function removeRunTcases(
   const ids = [...new Set(tcaseIds)];
   return writeRunTcases(db, actor.tenantId, project.id, runId, async (trx, now, counts) => {
     const inRun = new Set(
-      (await runTcasesRepo.listRunTcaseMembership(trx, actor.tenantId, runId, ids))
+      (await runTcasesRepo.listMembershipInRuns(trx, actor.tenantId, [runId], ids))
         .filter((r) => r.in_run === 1)
         .map((r) => r.tcase_id),
     );
@@ -295,14 +298,7 @@ export async function removeRunTcases(
     if (absent.length)
       throw badRequest(`test cases not in run ${runId}: ${absent.slice(0, 20).join(', ')}`, '/tcaseIds');
     // A case that leaves keeps its row, status and results (D17).
-    for (const status of await runTcasesRepo.moveInRunReturningStatus(
-      trx,
-      actor.tenantId,
-      runId,
-      ids,
-      0,
-      now,
-    )) {
+    for (const status of await runTcasesRepo.setInRun(trx, actor.tenantId, runId, ids, 0, now)) {
       bumpStatus(counts, status, -1);
     }
     return { removed: ids.length };
