@@ -1,6 +1,6 @@
 /**
  * `npm run bench:web`: the web application in headless Chromium against a real server process, printed as a
- * table with the targets of issue 13 beside the figures. Today: what the sign-in page costs to load (cold
+ * table with the web application's targets beside the figures. Today: what the sign-in page costs to load (cold
  * cache). The repository page's figures (first cases shown, filtering, rows in the DOM) join when it exists.
  */
 import os from 'node:os';

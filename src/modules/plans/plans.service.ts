@@ -9,10 +9,10 @@ import { resolveProject } from '../projects/projects.service.js';
 import {
   checkTitleAndDescription,
   insertPreparedRun,
-  listPlanRuns,
   prepareRun,
   type PreparedRun,
-} from '../runs/runs.service.js';
+} from '../runs/run-creation.service.js';
+import { listPlanRuns } from '../runs/runs.service.js';
 import * as repo from './plans.repository.js';
 import { PLAN_TITLE_MAX, type CreatePlanBody, type Plan, type PlanWithRuns } from './plans.schemas.js';
 

@@ -32,6 +32,7 @@ import {
 export {
   getTcaseAtVersion,
   getTcasesAtVersions,
+  listTcaseKinds,
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
