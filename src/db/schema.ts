@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AdminTables } from './tables/admin.js';
 import type { ExecutionTables } from './tables/execution.js';
 import type { FilesTables } from './tables/files.js';
+import type { JobsTables } from './tables/jobs.js';
 import type { RepositoryTables } from './tables/repository.js';
 
 /**
@@ -315,4 +316,9 @@ export interface CoreTables {
   statuses: StatusesTable;
 }
 
-export type Database = CoreTables & RepositoryTables & FilesTables & ExecutionTables & AdminTables;
+export type Database = CoreTables &
+  RepositoryTables &
+  FilesTables &
+  ExecutionTables &
+  AdminTables &
+  JobsTables;

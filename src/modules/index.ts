@@ -21,6 +21,7 @@ import { customFieldsRoutes } from './custom-fields/custom-fields.routes.js';
 import { accountsRoutes } from './accounts/accounts.routes.js';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -45,6 +46,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   customFieldsRoutes,
   accountsRoutes,
   apiKeysRoutes,
+  webhooksRoutes,
 ];
 
 /** Route plugins of the web application's private API (extensions.md), under `/api`. */

@@ -7,6 +7,7 @@ import * as m0005 from './0005_execution.js';
 import * as m0006 from './0006_admin.js';
 import * as m0007 from './0007_run_time_spent.js';
 import * as m0008 from './0008_result_plain_links.js';
+import * as m0010 from './0010_outbox_webhooks.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0006_admin': m0006,
   '0007_run_time_spent': m0007,
   '0008_result_plain_links': m0008,
+  // Numbered 0010: 0009 is taken by another branch; the lead fixes the numbering at merge.
+  '0010_outbox_webhooks': m0010,
 };

@@ -19,6 +19,7 @@ import type {
   ResultStatus,
 } from './results.schemas.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
+import { enqueueResultEvents } from '../webhooks/webhook-events.js';
 
 /** A batch lists at most this many problems; the message says how many there were. */
 const MAX_DETAILS = 50;
@@ -178,7 +179,15 @@ async function writeResults(
       throw validationError(errors, what);
     }
 
-    return { ids: await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now) };
+    const ids = await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now);
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      ids.map((id, i) => ({ id, tcaseId: resolved[i]!.tcase_id, status: items[i].status })),
+      !notInRun,
+    );
+    return { ids };
   });
 }
 
@@ -536,6 +545,17 @@ async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | 
       now,
     );
     kept.forEach((i, j) => (ids[i] = written[j]));
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      kept.map((i, j) => ({
+        id: written[j],
+        tcaseId: found.get(group[i].item.ref)!.tcase_id,
+        status: group[i].item.status,
+      })),
+      false,
+    );
   }
   return ids;
 }

@@ -29,6 +29,7 @@ import {
   type RunInclude,
   type RunType,
 } from './runs.schemas.js';
+import { enqueueEvent } from '../webhooks/webhook-events.js';
 
 export type RunRow = Selectable<RunsTable>;
 
@@ -366,6 +367,12 @@ export async function insertPreparedRun(
     cnt_custom4: 0,
   });
   await repo.insertRunTcases(trx, actor.tenantId, id, run.tcaseIds, now);
+  await enqueueEvent(trx, {
+    tenantId: actor.tenantId,
+    projectId,
+    type: 'run_created',
+    object: { id, title: run.title, type: run.type, planId, tcaseCount: run.tcaseIds.length },
+  });
   // D17: a static run shows, forever, the version each case had at creation.
   if (run.type === 'static') await repo.pinRunTcasesToLatest(trx, actor.tenantId, id);
   return id;
@@ -514,12 +521,18 @@ export async function closeRun(
   runId: number,
 ): Promise<{ message: string }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  await findRunOr404(db, actor.tenantId, project.id, runId);
+  const run = await findRunOr404(db, actor.tenantId, project.id, runId);
   await db.transaction().execute(async (trx) => {
     if (!(await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso()))) {
       throw conflict(`run ${runId} is already closed`);
     }
     await repo.freezeRunTcases(trx, actor.tenantId, runId);
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'run_closed',
+      object: { id: runId, title: run.title },
+    });
   });
   return { message: 'Run closed' };
 }

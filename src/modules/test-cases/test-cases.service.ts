@@ -51,6 +51,7 @@ import {
 } from './test-cases.schemas.js';
 import { storedOf, toTcases } from './test-cases.view.js';
 import { isHttpUrl } from '../../lib/urls.js';
+import { enqueueEvent } from '../webhooks/webhook-events.js';
 
 export const TITLE_MAX = 511;
 /**
@@ -976,6 +977,12 @@ export async function createTestCase(
       project.id,
       cases.map((c) => c.id),
     );
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'tcase_created',
+      object: { id, seq: firstSeq, title: spec.title, folderId: input.folderId },
+    });
     return { id, seq: firstSeq };
   });
   return result;
@@ -1029,6 +1036,12 @@ export async function bulkCreateTestCases(
       project.id,
       cases.map((c) => c.id),
     );
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'tcases_created',
+      object: { folderId, tcases: cases.map((c) => ({ id: c.id, seq: c.seq, title: c.spec.title })) },
+    });
     return { tcases: cases.map((c) => ({ id: c.id, seq: c.seq })) };
   });
 }
@@ -1152,6 +1165,18 @@ export async function updateTestCase(
     }
     await syncLinks(trx, actor.tenantId, linkUpdates);
     await onTcasesChanged(trx, actor.tenantId, project.id, [...changed]);
+    if (changed.size > 0)
+      await enqueueEvent(trx, {
+        tenantId: actor.tenantId,
+        projectId: project.id,
+        type: 'tcase_edited',
+        object: {
+          id: row.id,
+          seq: row.seq,
+          title: stored?.title ?? row.title,
+          version: stored ? row.latest_version + 1 : row.latest_version,
+        },
+      });
   });
   return { message: 'Test case updated' };
 }

@@ -1,0 +1,271 @@
+import type { Db } from '../db/create-db.js';
+import { forUpdateSkipLocked } from '../db/dialect.js';
+import type { JobsTable } from '../db/tables/jobs.js';
+
+/**
+ * The job outbox (issue 15 §1): a job is a row of `jobs`, inserted in the transaction of the change that causes
+ * it, so it exists exactly when the change does. Runners (src/jobs/runner.ts) claim rows with a lease; the
+ * lease's token guards every later write, so a runner whose lease expired (it was presumed dead and another took
+ * the job) changes nothing. Only this file and runner.ts touch the table.
+ */
+
+export type JobStatus = JobsTable['status'];
+
+export interface NewJob {
+  tenantId: string;
+  kind: string;
+  payload: unknown;
+  queueKey?: string | null;
+  /** When it may first run; now by default. */
+  runAt?: string;
+  maxAttempts?: number;
+}
+
+export interface ClaimedJob {
+  id: number;
+  tenantId: string;
+  kind: string;
+  queueKey: string | null;
+  payload: unknown;
+  /** 1 on the first run; counts runs whose lease expired too. */
+  attempt: number;
+  maxAttempts: number;
+  createdAt: string;
+  /** The claim's token: the runner holds the job while the row carries it. */
+  token: string;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Inserts jobs; call with the transaction of the change that causes them. One statement for any number. */
+export async function enqueueJobs(trx: Db, jobs: NewJob[], nowMs = Date.now()): Promise<void> {
+  if (jobs.length === 0) return;
+  const now = iso(nowMs);
+  await trx
+    .insertInto('jobs')
+    .values(
+      jobs.map((j) => ({
+        tenant_id: j.tenantId,
+        kind: j.kind,
+        queue_key: j.queueKey ?? null,
+        payload: JSON.stringify(j.payload),
+        status: 'pending' as const,
+        max_attempts: j.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        run_at: j.runAt ?? now,
+        created_at: now,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        finished_at: null,
+      })),
+    )
+    .execute();
+  wakeLocalRunners();
+}
+
+// Runners of this process are woken at once (after the enqueuing transaction, since a claim waits for it on
+// SQLite's one connection, and PostgreSQL's NOTIFY arrives at commit); other processes by NOTIFY or their poll.
+const localWakers = new Set<() => void>();
+export function onLocalEnqueue(wake: () => void): () => void {
+  localWakers.add(wake);
+  return () => localWakers.delete(wake);
+}
+function wakeLocalRunners(): void {
+  for (const wake of localWakers) wake();
+}
+
+export interface ClaimOptions {
+  token: string;
+  nowMs: number;
+  leaseMs: number;
+  limit: number;
+  kinds: string[];
+}
+
+/**
+ * Claims up to `limit` jobs that are due (pending with run_at passed, or running with an expired lease: its
+ * runner died), oldest first. Of jobs sharing a queue key only the first is taken, and none while another of
+ * its queue is running under a live lease, so a queue's jobs run one at a time in order.
+ * PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent claims take different rows; SQLite: the transaction
+ * (BEGIN IMMEDIATE) holds the write lock, so claims across processes take turns.
+ */
+export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
+  if (o.limit <= 0 || o.kinds.length === 0) return [];
+  const now = iso(o.nowMs);
+  return db.transaction().execute(async (trx) => {
+    const candidates = await forUpdateSkipLocked(
+      trx,
+      trx
+        .selectFrom('jobs')
+        .select(['id', 'queue_key'])
+        .where('kind', 'in', o.kinds)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
+            eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('queue_key', 'is', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('jobs as busy')
+                  .select('busy.id')
+                  .whereRef('busy.queue_key', '=', 'jobs.queue_key')
+                  .where('busy.status', '=', 'running')
+                  .where('busy.locked_until', '>=', now)
+                  .whereRef('busy.id', '<>', 'jobs.id'),
+              ),
+            ),
+          ]),
+        )
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(o.limit * 4),
+    ).execute();
+    const seen = new Set<string>();
+    const ids: number[] = [];
+    for (const c of candidates) {
+      if (c.queue_key !== null) {
+        if (seen.has(c.queue_key)) continue;
+        seen.add(c.queue_key);
+      }
+      ids.push(Number(c.id));
+      if (ids.length >= o.limit) break;
+    }
+    if (ids.length === 0) return [];
+    const rows = await trx
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running' as const,
+        locked_by: o.token,
+        locked_until: iso(o.nowMs + o.leaseMs),
+        attempts: eb('attempts', '+', 1),
+      }))
+      .where('id', 'in', ids)
+      .returningAll()
+      .execute();
+    return rows
+      .map((r) => ({
+        id: Number(r.id),
+        tenantId: r.tenant_id,
+        kind: r.kind,
+        queueKey: r.queue_key,
+        payload: JSON.parse(r.payload) as unknown,
+        attempt: Number(r.attempts),
+        maxAttempts: Number(r.max_attempts),
+        createdAt: r.created_at,
+        token: o.token,
+      }))
+      .sort((a, b) => a.id - b.id);
+  });
+}
+
+const held = (trx: Db, ids: number[], token: string) =>
+  trx
+    .updateTable('jobs')
+    .where('id', 'in', ids)
+    .where('locked_by', '=', token)
+    .where('status', '=', 'running');
+
+/** Marks claimed jobs done; answers how many were still held (a lost lease changes nothing). */
+export async function completeJobs(
+  trx: Db,
+  ids: number[],
+  token: string,
+  nowMs = Date.now(),
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await held(trx, ids, token)
+    .set({ status: 'done', locked_by: null, locked_until: null, finished_at: iso(nowMs) })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Puts a claimed job back to run at `runAtMs`; false when the lease was lost. */
+export async function retryJob(
+  trx: Db,
+  id: number,
+  token: string,
+  runAtMs: number,
+  error: string,
+): Promise<boolean> {
+  const r = await held(trx, [id], token)
+    .set({ status: 'pending', locked_by: null, locked_until: null, run_at: iso(runAtMs), last_error: error })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The terminal failed state: kept (visible, retryable by an admin) until retention removes it. */
+export async function failJob(
+  trx: Db,
+  id: number,
+  token: string,
+  error: string,
+  nowMs = Date.now(),
+): Promise<boolean> {
+  const r = await held(trx, [id], token)
+    .set({
+      status: 'failed',
+      locked_by: null,
+      locked_until: null,
+      last_error: error,
+      finished_at: iso(nowMs),
+    })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** An admin's retry of a failed job: pending again, due now, with a fresh count of attempts. */
+export async function retryFailedJob(
+  db: Db,
+  tenantId: string,
+  id: number,
+  nowMs = Date.now(),
+): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', attempts: 0, run_at: iso(nowMs), finished_at: null, last_error: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) > 0) wakeLocalRunners();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Exponential back-off with jitter: base·2^(attempt-1), capped, then a random half to all of it. */
+export function backoffMs(
+  attempt: number,
+  random: () => number = Math.random,
+  baseMs = 10_000,
+  capMs = 3_600_000,
+): number {
+  const full = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** Deletes finished (done or failed) jobs older than `cutoff`, `batchSize` per statement; answers how many. */
+export async function purgeFinishedJobs(db: Db, cutoff: string, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await db
+      .deleteFrom('jobs')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('finished_at', '<', cutoff)
+          .where('status', 'in', ['done', 'failed'])
+          .limit(batchSize),
+      )
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    total += n;
+    if (n < batchSize) return total;
+  }
+}
