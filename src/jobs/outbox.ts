@@ -86,8 +86,9 @@ export interface ClaimOptions {
 
 /**
  * Claims up to `limit` jobs that are due (pending with run_at passed, or running with an expired lease: its
- * runner died), oldest first. Of jobs sharing a queue key only the first is taken, and none while another of
- * its queue is running under a live lease, so a queue's jobs run one at a time in order.
+ * runner died), oldest first. Of jobs sharing a queue key only the first due one is taken, and none while
+ * another of its queue runs under a live lease, so a queue's jobs run one at a time, in order (a job waiting
+ * for its retry lets the later ones pass).
  * PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent claims take different rows; SQLite: the transaction
  * (BEGIN IMMEDIATE) holds the write lock, so claims across processes take turns.
  */
@@ -113,12 +114,23 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
             eb.not(
               eb.exists(
                 eb
-                  .selectFrom('jobs as busy')
-                  .select('busy.id')
-                  .whereRef('busy.queue_key', '=', 'jobs.queue_key')
-                  .where('busy.status', '=', 'running')
-                  .where('busy.locked_until', '>=', now)
-                  .whereRef('busy.id', '<>', 'jobs.id'),
+                  .selectFrom('jobs as other')
+                  .select('other.id')
+                  .whereRef('other.queue_key', '=', 'jobs.queue_key')
+                  .whereRef('other.id', '<>', 'jobs.id')
+                  .where((o) =>
+                    o.or([
+                      o.and([o('other.status', '=', 'running'), o('other.locked_until', '>=', now)]),
+                      // An earlier job of the queue that is due goes first; one waiting for its retry does not
+                      // hold the queue up. Concurrent PostgreSQL claims see it as pending even while another
+                      // claim takes it, so they never take the job after it.
+                      o.and([
+                        o('other.status', '=', 'pending'),
+                        o('other.run_at', '<=', now),
+                        o('other.id', '<', eb.ref('jobs.id')),
+                      ]),
+                    ]),
+                  ),
               ),
             ),
           ]),

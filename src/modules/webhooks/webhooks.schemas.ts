@@ -25,6 +25,7 @@ const HeaderMap = Type.Record(
   Type.String({ maxLength: 4096 }),
   {
     description: 'extra request headers (encrypted at rest; never returned, only their names)',
+    additionalProperties: false,
   },
 );
 
