@@ -37,6 +37,8 @@ export interface Config {
   uploadMaxRequestBytes: number;
   /** Issue 15: finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
   jobRetentionDays: number;
+  /** How long a job's claim lasts: a job whose process died is taken again after it. Above the 10 s send timeout. */
+  jobLeaseSeconds: number;
   /** CASEBOOK_WEBHOOK_ALLOW_PRIVATE: outbound requests may reach private, loopback and link-local addresses. */
   webhookAllowPrivate: boolean;
   /** CASEBOOK_OUTBOUND_ALLOW: host names and networks outbound requests may reach although private. */
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       0,
       36500,
     ),
+    jobLeaseSeconds: intSetting('CASEBOOK_JOB_LEASE_SECONDS', env.CASEBOOK_JOB_LEASE_SECONDS, 60, 11, 86_400),
     webhookAllowPrivate: boolSetting(
       'CASEBOOK_WEBHOOK_ALLOW_PRIVATE',
       env.CASEBOOK_WEBHOOK_ALLOW_PRIVATE,

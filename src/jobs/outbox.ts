@@ -1,5 +1,5 @@
 import type { Db } from '../db/create-db.js';
-import { forUpdateSkipLocked } from '../db/dialect.js';
+import { forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
 import type { JobsTable } from '../db/tables/jobs.js';
 
 /**
@@ -82,6 +82,13 @@ export interface ClaimOptions {
   leaseMs: number;
   limit: number;
   kinds: string[];
+  /**
+   * Claims of one key take turns (PostgreSQL: an advisory lock to the end of the transaction), and `within`
+   * runs in the claiming transaction: work that must happen in claim order (fanning events out) is then done
+   * by one runner at a time, oldest first. SQLite's claims take turns anyway.
+   */
+  serialKey?: string;
+  within?: (trx: Db, jobs: ClaimedJob[]) => Promise<void>;
 }
 
 /**
@@ -96,6 +103,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
   if (o.limit <= 0 || o.kinds.length === 0) return [];
   const now = iso(o.nowMs);
   return db.transaction().execute(async (trx) => {
+    if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
     const candidates = await forUpdateSkipLocked(
       trx,
       trx
@@ -161,7 +169,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
       .where('id', 'in', ids)
       .returningAll()
       .execute();
-    return rows
+    const claimed = rows
       .map((r) => ({
         id: Number(r.id),
         tenantId: r.tenant_id,
@@ -174,6 +182,8 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
         token: o.token,
       }))
       .sort((a, b) => a.id - b.id);
+    if (o.within) await o.within(trx, claimed);
+    return claimed;
   });
 }
 
@@ -280,4 +290,31 @@ export async function purgeFinishedJobs(db: Db, cutoff: string, batchSize: numbe
     total += n;
     if (n < batchSize) return total;
   }
+}
+
+/** When the next job of these kinds falls due (a retry's run_at, a lease's end), or undefined when none is waiting. */
+export async function nextDueAt(db: Db, kinds: string[]): Promise<number | undefined> {
+  if (kinds.length === 0) return undefined;
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      eb
+        .selectFrom('jobs')
+        .select((e) => e.fn.min('run_at').as('t'))
+        .where('status', '=', 'pending')
+        .where('kind', 'in', kinds)
+        .as('pending_at'),
+      eb
+        .selectFrom('jobs')
+        .select((e) => e.fn.min('locked_until').as('t'))
+        .where('status', '=', 'running')
+        .where('kind', 'in', kinds)
+        .as('lease_at'),
+    ])
+    .limit(1)
+    .executeTakeFirst();
+  const times = [row?.pending_at, row?.lease_at]
+    .filter((t): t is string => typeof t === 'string')
+    .map((t) => Date.parse(t));
+  return times.length > 0 ? Math.min(...times) : undefined;
 }

@@ -5,6 +5,7 @@ import {
   claimJobs,
   completeJobs,
   failJob,
+  nextDueAt,
   onLocalEnqueue,
   retryJob,
   type ClaimedJob,
@@ -36,6 +37,12 @@ export interface JobContext {
  */
 export interface JobHandler {
   batch?: number;
+  /**
+   * Batch kinds only: run inside the claiming transaction, one runner at a time (in every process), so jobs are
+   * handled in the order they were written. A batch that fails there is claimed again the ordinary way, so its
+   * failures count attempts and back off.
+   */
+  inClaim?: boolean;
   run(db: Db, jobs: ClaimedJob[], ctx: JobContext): Promise<void>;
 }
 
@@ -140,17 +147,25 @@ export class JobRunner {
       }
       if (this.stopped) break;
       if (n > 0 && this.inFlight.size < this.o.concurrency) continue;
-      await this.sleep();
+      // Nothing announces a retry falling due or a dead runner's lease ending: wake for the earliest of them.
+      let waitMs = this.o.pollMs;
+      try {
+        const due = await nextDueAt(this.db, [...this.batchKinds, ...this.singleKinds]);
+        if (due !== undefined) waitMs = Math.max(10, Math.min(waitMs, due - this.o.now() + 5));
+      } catch (err) {
+        this.o.log?.error({ err }, 'job look-ahead failed');
+      }
+      await this.sleep(waitMs);
     }
   }
 
-  private sleep(): Promise<void> {
+  private sleep(ms: number): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.o.pollMs);
+      const timer = setTimeout(done, ms);
       // A finished job frees a slot: look again.
       const race = [...this.inFlight];
       function done() {
@@ -172,13 +187,38 @@ export class JobRunner {
     let claimed = 0;
     for (const kind of this.batchKinds) {
       const handler = this.o.handlers[kind];
-      const jobs = await claimJobs(this.db, {
+      const claim = {
         token,
         nowMs: this.o.now(),
         leaseMs: this.o.leaseMs,
         limit: handler.batch!,
         kinds: [kind],
-      });
+      };
+      if (handler.inClaim) {
+        try {
+          const done = await claimJobs(this.db, {
+            ...claim,
+            serialKey: `jobs:${kind}`,
+            within: async (trx, jobs) => {
+              const finished = new Set<number>();
+              if (jobs.length > 0) await handler.run(trx, jobs, this.context(finished));
+              const rest = jobs.filter((j) => !finished.has(j.id));
+              if (rest.length > 0)
+                await completeJobs(
+                  trx,
+                  rest.map((j) => j.id),
+                  token,
+                  this.o.now(),
+                );
+            },
+          });
+          claimed += done.length;
+          continue;
+        } catch (err) {
+          this.o.log?.error({ err, kind }, 'jobs failed in their claim; running them one claim at a time');
+        }
+      }
+      const jobs = await claimJobs(this.db, claim);
       claimed += jobs.length;
       if (jobs.length > 0) await this.execute(handler, jobs);
     }

@@ -15,6 +15,8 @@ import { DELIVERY_JOB } from './webhook-delivery.js';
  */
 export const webhookFanout: JobHandler = {
   batch: 200,
+  // In claim order, one runner at a time: a webhook's deliveries are queued in event order.
+  inClaim: true,
   async run(db, jobs, ctx) {
     const events = jobs.map((j) => j.payload as OutboxEvent);
     const tenants = [...new Set(events.map((e) => e.tenantId))];
@@ -78,7 +80,9 @@ export const webhookFanout: JobHandler = {
         }
       });
     }
-    await db.transaction().execute(async (trx) => {
+    const inTransaction = <T>(work: (trx: typeof db) => Promise<T>) =>
+      db.isTransaction ? work(db) : db.transaction().execute(work);
+    await inTransaction(async (trx) => {
       await repo.insertDeliveries(trx, deliveries);
       await enqueueJobs(trx, deliveryJobs, ctx.now());
       // A lease lost meanwhile (this runner was presumed dead): roll back, the new holder fans out.
