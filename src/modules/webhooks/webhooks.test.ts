@@ -326,7 +326,7 @@ describeEachDb(
       const answers = [503, 500, 429, 200];
       h.receiver.respond = () => ({
         status: answers.shift()!,
-        headers: answers.length === 1 ? { 'retry-after': '3' } : {},
+        headers: (answers.length === 1 ? { 'retry-after': '3' } : {}) as Record<string, string>,
       });
       await createRun(t, project);
       await h.drain();
