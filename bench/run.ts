@@ -63,7 +63,11 @@ const SIZES = QUICK
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 const want = (name: string) => !only || only.has(name);
 // webhook-batch delivers to a receiver on 127.0.0.1, which the SSRF guard refuses unless told otherwise.
-if (want('webhook-batch')) process.env.CASEBOOK_WEBHOOK_ALLOW_PRIVATE = 'true';
+// It signs with a secret, which needs an encryption key.
+if (want('webhook-batch')) {
+  process.env.CASEBOOK_WEBHOOK_ALLOW_PRIVATE = 'true';
+  process.env.CASEBOOK_SECRET_KEY ??= 'bench-secret-key-0123456789';
+}
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 interface Row {

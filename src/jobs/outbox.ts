@@ -104,41 +104,31 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
   const now = iso(o.nowMs);
   return db.transaction().execute(async (trx) => {
     if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
+    const due = (eb: any, t: string) =>
+      eb.or([
+        eb.and([eb(`${t}.status`, '=', 'pending'), eb(`${t}.run_at`, '<=', now)]),
+        eb.and([eb(`${t}.status`, '=', 'running'), eb(`${t}.locked_until`, '<', now)]),
+      ]);
+    // Due jobs, oldest first, of queues with nothing running under a live lease.
     const candidates = await forUpdateSkipLocked(
       trx,
       trx
         .selectFrom('jobs')
         .select(['id', 'queue_key'])
         .where('kind', 'in', o.kinds)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
-            eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
-          ]),
-        )
+        .where((eb) => due(eb, 'jobs'))
         .where((eb) =>
           eb.or([
             eb('queue_key', 'is', null),
             eb.not(
               eb.exists(
                 eb
-                  .selectFrom('jobs as other')
-                  .select('other.id')
-                  .whereRef('other.queue_key', '=', 'jobs.queue_key')
-                  .whereRef('other.id', '<>', 'jobs.id')
-                  .where((o) =>
-                    o.or([
-                      o.and([o('other.status', '=', 'running'), o('other.locked_until', '>=', now)]),
-                      // An earlier job of the queue that is due goes first; one waiting for its retry does not
-                      // hold the queue up. Concurrent PostgreSQL claims see it as pending even while another
-                      // claim takes it, so they never take the job after it.
-                      o.and([
-                        o('other.status', '=', 'pending'),
-                        o('other.run_at', '<=', now),
-                        o('other.id', '<', eb.ref('jobs.id')),
-                      ]),
-                    ]),
-                  ),
+                  .selectFrom('jobs as busy')
+                  .select('busy.id')
+                  .whereRef('busy.queue_key', '=', 'jobs.queue_key')
+                  .where('busy.status', '=', 'running')
+                  .where('busy.locked_until', '>=', now)
+                  .whereRef('busy.id', '<>', 'jobs.id'),
               ),
             ),
           ]),
@@ -147,16 +137,33 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
         .orderBy('id')
         .limit(o.limit * 4),
     ).execute();
-    const seen = new Set<string>();
     const ids: number[] = [];
+    const queues = new Set<string>();
     for (const c of candidates) {
-      if (c.queue_key !== null) {
-        if (seen.has(c.queue_key)) continue;
-        seen.add(c.queue_key);
-      }
-      ids.push(Number(c.id));
-      if (ids.length >= o.limit) break;
+      if (c.queue_key === null) ids.push(Number(c.id));
+      else queues.add(c.queue_key);
     }
+    if (queues.size > 0) {
+      // Of a queue only its head runs: the due job with the lowest id (the oldest, even when a retry made a
+      // later one due first). A head another PostgreSQL claim is taking right now is locked: SKIP LOCKED passes
+      // it and the queue is left alone, rather than its next job taken out of order.
+      const heads = await forUpdateSkipLocked(
+        trx,
+        trx
+          .selectFrom('jobs')
+          .select('id')
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('jobs as q')
+              .select((e) => e.fn.min('q.id').as('id'))
+              .where('q.queue_key', 'in', [...queues])
+              .where((e) => due(e, 'q'))
+              .groupBy('q.queue_key'),
+          ),
+      ).execute();
+      ids.push(...heads.map((h) => Number(h.id)));
+    }
+    ids.splice(o.limit);
     if (ids.length === 0) return [];
     const rows = await trx
       .updateTable('jobs')
@@ -239,24 +246,6 @@ export async function failJob(
       finished_at: iso(nowMs),
     })
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
-/** An admin's retry of a failed job: pending again, due now, with a fresh count of attempts. */
-export async function retryFailedJob(
-  db: Db,
-  tenantId: string,
-  id: number,
-  nowMs = Date.now(),
-): Promise<boolean> {
-  const r = await db
-    .updateTable('jobs')
-    .set({ status: 'pending', attempts: 0, run_at: iso(nowMs), finished_at: null, last_error: null })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('status', '=', 'failed')
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) wakeLocalRunners();
   return Number(r.numUpdatedRows) > 0;
 }
 
