@@ -1,6 +1,8 @@
 import type { Db } from '../db/create-db.js';
 import { forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
+import type { SelectQueryBuilder } from 'kysely';
 import type { JobsTable } from '../db/tables/jobs.js';
+import type { Database } from '../db/schema.js';
 
 /**
  * The job outbox (issue 15 §1): a job is a row of `jobs`, inserted in the transaction of the change that causes
@@ -109,34 +111,53 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
         eb.and([eb(`${t}.status`, '=', 'pending'), eb(`${t}.run_at`, '<=', now)]),
         eb.and([eb(`${t}.status`, '=', 'running'), eb(`${t}.locked_until`, '<', now)]),
       ]);
-    // Due jobs, oldest first, of queues with nothing running under a live lease.
-    const candidates = await forUpdateSkipLocked(
-      trx,
-      trx
+    // Queues with a job running under a live lease wait; their backlog is passed over in the index, not
+    // checked row by row (a webhook with thousands of deliveries waiting behind one in flight).
+    const busy = (
+      await trx
         .selectFrom('jobs')
-        .select(['id', 'queue_key'])
+        .select('queue_key')
+        .distinct()
         .where('kind', 'in', o.kinds)
-        .where((eb) => due(eb, 'jobs'))
-        .where((eb) =>
-          eb.or([
-            eb('queue_key', 'is', null),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('jobs as busy')
-                  .select('busy.id')
-                  .whereRef('busy.queue_key', '=', 'jobs.queue_key')
-                  .where('busy.status', '=', 'running')
-                  .where('busy.locked_until', '>=', now)
-                  .whereRef('busy.id', '<>', 'jobs.id'),
-              ),
-            ),
-          ]),
+        .where('status', '=', 'running')
+        .where('locked_until', '>=', now)
+        .where('queue_key', 'is not', null)
+        .execute()
+    ).map((r) => r.queue_key!);
+    const idle = <QB extends SelectQueryBuilder<Database, 'jobs', any>>(qb: QB): QB =>
+      busy.length === 0
+        ? qb
+        : (qb.where((eb) => eb.or([eb('queue_key', 'is', null), eb('queue_key', 'not in', busy)])) as QB);
+    // Due jobs, oldest first: pending ones whose time has come, and running ones whose runner died.
+    const candidates = [
+      ...(await forUpdateSkipLocked(
+        trx,
+        idle(
+          trx
+            .selectFrom('jobs')
+            .select(['id', 'queue_key'])
+            .where('kind', 'in', o.kinds)
+            .where('status', '=', 'running')
+            .where('locked_until', '<', now),
         )
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(o.limit * 4),
-    ).execute();
+          .orderBy('id')
+          .limit(o.limit * 4),
+      ).execute()),
+      ...(await forUpdateSkipLocked(
+        trx,
+        idle(
+          trx
+            .selectFrom('jobs')
+            .select(['id', 'queue_key'])
+            .where('kind', 'in', o.kinds)
+            .where('status', '=', 'pending')
+            .where('run_at', '<=', now),
+        )
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(o.limit * 4),
+      ).execute()),
+    ];
     const ids: number[] = [];
     const queues = new Set<string>();
     for (const c of candidates) {

@@ -151,7 +151,9 @@ export class JobRunner {
       let waitMs = this.o.pollMs;
       try {
         const due = await nextDueAt(this.db, [...this.batchKinds, ...this.singleKinds]);
-        if (due !== undefined) waitMs = Math.max(10, Math.min(waitMs, due - this.o.now() + 5));
+        // A job already due was not claimed because its queue is busy: the job in flight wakes us when it ends
+        // (here), or the poll (elsewhere). Looking again at once would spin on claims that find nothing.
+        if (due !== undefined && due > this.o.now()) waitMs = Math.min(waitMs, due - this.o.now() + 5);
       } catch (err) {
         this.o.log?.error({ err }, 'job look-ahead failed');
       }

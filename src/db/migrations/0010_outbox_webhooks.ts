@@ -30,7 +30,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('jobs_ready_idx').on('jobs').columns(['status', 'run_at', 'id']).execute();
+  // Claims and the look-ahead read due jobs of some kinds in run_at order.
+  await db.schema
+    .createIndex('jobs_ready_idx')
+    .on('jobs')
+    .columns(['kind', 'status', 'run_at', 'id'])
+    .execute();
   await db.schema.createIndex('jobs_queue_idx').on('jobs').columns(['queue_key', 'status']).execute();
   await db.schema.createIndex('jobs_finished_idx').on('jobs').columns(['finished_at']).execute();
 
