@@ -486,6 +486,10 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
       });
       const withHook = await batchLoad();
       const share = withHook.rps / without.rps;
+      log(
+        `  without: ${fmt(without.rps * 500)} results/s (p50 ${without.p50} ms); with: ${fmt(withHook.rps * 500)} results/s ` +
+          `(p50 ${withHook.p50} ms): ${fmt(share * 100, 1)} %`,
+      );
       add('record results, batches of 500, 4 clients, one webhook', {
         throughput: `${fmt(withHook.rps * 500)} results/s`,
         p50: `${withHook.p50} ms`,
@@ -513,8 +517,17 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
       );
       const enqueued = performance.now();
       const deadline = Date.now() + 15 * 60_000;
-      while (receiver.events(run.id) < EVENTS && Date.now() < deadline)
+      log(
+        `  ${fmt(EVENTS)} batches posted in ${fmt((enqueued - t0) / 1000, 1)} s; waiting for their deliveries`,
+      );
+      let lastLog = Date.now();
+      while (receiver.events(run.id) < EVENTS && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          log(`  ${fmt(receiver.events(run.id))} delivered after ${fmt((performance.now() - t0) / 1000)} s`);
+        }
+      }
       const delivered = receiver.events(run.id);
       const secs = (performance.now() - t0) / 1000;
       log(
