@@ -121,3 +121,68 @@ for (const target of ['sqlite', 'postgres'] as const) {
     }, 180_000);
   });
 }
+
+describe('webhooks with serve --workers 2 on SQLite (a file)', () => {
+  let database: ScaleDatabase | undefined;
+  let receiver: Receiver | undefined;
+  afterAll(async () => {
+    killLeftovers();
+    await receiver?.close();
+    await database?.drop();
+  }, 60_000);
+
+  it('delivers every event once, in order, while two processes claim jobs from one file', async () => {
+    database = await createScaleDatabase('sqlite');
+    receiver = await startReceiver();
+    const inFlight = new Set<string>();
+    let overlaps = 0;
+    receiver.respond = async (req) => {
+      const id = req.headers['x-casebook-delivery'] as string;
+      if (inFlight.has(id)) overlaps++;
+      inFlight.add(id);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight.delete(id);
+      return { status: 200 };
+    };
+    const server = await startServer({ databaseUrl: database.url, dataDir: database.dataDir, workers: 2 });
+    const key = server.bannerKey();
+    expect(key, server.output()).toBeDefined();
+    const api = client(server.url, key!);
+    const { code, tcaseIds } = await seedProject(api, 'WKR', 20);
+    const run = ok(
+      await api.post(`/project/${code}/run`, {
+        title: 'Workers',
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds }],
+      }),
+      'create run',
+    );
+    ok(
+      await api.post('/webhook', {
+        name: 'W',
+        endpoint: `${receiver.url}/w`,
+        eventTypes: ['results_created'],
+      }),
+      'create webhook',
+    );
+    const ids: number[][] = [];
+    // Sequential requests, spread by the cluster over both workers: their events are in request order.
+    for (let i = 0; i < 30; i++) {
+      const body = ok(
+        await api.post(`/project/${code}/run/${run.id}/result/batch`, resultBatch(tcaseIds, 3, `w${i}`, i)),
+        'batch',
+      );
+      ids.push(body.ids);
+    }
+    const deadline = Date.now() + 60_000;
+    while (receiver.requests.length < ids.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1_500)); // nothing more arrives
+    expect(await server.stop()).toBe(0);
+    expect(overlaps).toBe(0);
+    expect(
+      receiver.requests.map((r) => JSON.parse(r.body).object.results.map((x: { id: number }) => x.id)),
+    ).toEqual(ids);
+    expect(new Set(receiver.requests.map((r) => r.headers['x-casebook-event-id'])).size).toBe(ids.length);
+  }, 180_000);
+});
