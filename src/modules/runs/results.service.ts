@@ -22,6 +22,7 @@ import type {
 } from './results.schemas.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
 import { seqOf } from '../../lib/ids.js';
+import { enqueueResultEvents } from '../webhooks/webhook-events.service.js';
 
 /** A batch lists at most this many problems; the message says how many there were. */
 const MAX_DETAILS = 50;
@@ -181,9 +182,23 @@ async function writeResults(
     }
     if (hooks?.beforeWrite) for (const item of items) await hooks.beforeWrite(trx, item);
 
-    return {
-      ids: await applyResults(trx, tenantId, run, items, resolved as runTcasesRepo.RunTcaseStateRow[], now),
-    };
+    const ids = await applyResults(
+      trx,
+      tenantId,
+      run,
+      items,
+      resolved as runTcasesRepo.RunTcaseStateRow[],
+      now,
+    );
+    // Single results (notInRun given) are one event each; a batch is one event (issue 15 §2).
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      ids.map((id, i) => ({ id, tcaseId: resolved[i]!.tcase_id, status: items[i].status })),
+      !notInRun,
+    );
+    return { ids };
   });
 }
 
@@ -582,6 +597,17 @@ async function writeTogether(
       now,
     );
     kept.forEach((i, j) => (ids[i] = written[j]));
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      kept.map((i, j) => ({
+        id: written[j],
+        tcaseId: found.get(group[i].item.ref)!.tcase_id,
+        status: group[i].item.status,
+      })),
+      false,
+    );
   }
   return ids;
 }

@@ -14,6 +14,7 @@ import { getUser } from '../users/users.service.js';
 import * as runTcasesRepo from './run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import { RUN_DESCRIPTION_MAX, RUN_TITLE_MAX, type QueryPlan, type RunType } from './runs.schemas.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
  * Making a run: the body's rules (D9, D16, query plans), the selection of its test cases, and the insert with its
@@ -287,6 +288,12 @@ export async function insertPreparedRun(
     run.tcaseIds.map((tcaseId) => ({ runId: id, tcaseId })),
     now,
   );
+  await enqueueEvent(trx, {
+    tenantId: actor.tenantId,
+    projectId,
+    type: 'run_created',
+    object: { id, title: run.title, type: run.type, planId, tcaseCount: run.tcaseIds.length },
+  });
   // D17: a static run shows, forever, the version each case had at creation.
   if (run.type === 'static') await runTcasesRepo.pinRunTcasesToLatest(trx, actor.tenantId, id);
   return id;

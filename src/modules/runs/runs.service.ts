@@ -30,6 +30,7 @@ import {
   type RunInclude,
   type RunType,
 } from './runs.schemas.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
  * Runs: create, clone, list, close; cases added to and removed from static_struct runs (D17); and the run checks
@@ -228,6 +229,12 @@ export async function closeRun(
     if (run.closedAt !== null) throw conflict(`run ${runId} is already closed`);
     await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso());
     await runTcasesRepo.freezeRunTcases(trx, actor.tenantId, runId);
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'run_closed',
+      object: { id: runId, title: run.title },
+    });
   });
   return { message: 'Run closed' };
 }
