@@ -3,7 +3,7 @@
  * `npm run check` and `.ci/run`). Type-only imports count for circles (they still tie two files together) but not
  * for the layer rules: a type says nothing about who runs what.
  *
- * Named exceptions are listed in each rule with the reason; phase 2 of the run-state work removes the results ones.
+ * Named exceptions are listed in each rule with the reason.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -36,13 +36,7 @@ module.exports = {
         'The caller identity lives in src/auth.',
       from: {
         path: '^src/modules/',
-        pathNot: [
-          '\\.routes\\.ts$',
-          '\\.schemas\\.ts$',
-          '^src/modules/index\\.ts$',
-          // Phase 2 (run state): results.service.ts still takes Actor from http/auth.ts (a type re-export there).
-          '^src/modules/results/results\\.service\\.ts$',
-        ],
+        pathNot: ['\\.routes\\.ts$', '\\.schemas\\.ts$', '^src/modules/index\\.ts$'],
       },
       to: { path: '^src/http/' },
     },
@@ -79,7 +73,7 @@ module.exports = {
       severity: 'error',
       comment:
         "A repository queries its own module's tables and imports no other module's files. The reads that join " +
-        "other modules' tables for speed (runs.repository.ts: run lists and run test cases; api-keys.repository.ts: " +
+        "other modules' tables for speed (runs/*.repository.ts: run lists, run test cases, results' authors; api-keys.repository.ts: " +
         'the project and membership of the key statement) are written as SQL joins, not imports, and are listed ' +
         'in docs/architecture.md.',
       from: { path: '^src/modules/([^/]+)/[^/]+\\.repository\\.ts$' },

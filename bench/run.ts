@@ -8,6 +8,7 @@
  *   npm run bench -- --db sqlite     one database
  *   npm run bench -- --quick         a small data set, short runs (a smoke run of the harness)
  *   npm run bench -- --only list-run,record-batch
+ *   npm run bench -- --only webhook-batch   result batches with one webhook subscribed, and 10,000 events delivered
  *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),
  *                                    covering the scenarios only (the server restarts after the data set is made)
@@ -31,6 +32,7 @@ import { Client, mapLimit } from './lib/client.js';
 import { generateDataset, type Dataset } from './lib/generate.js';
 import { insertAuditEvents } from './lib/audit-fill.js';
 import { freePort, startBaselineServer, startBenchServer, type BenchServer } from './lib/server.js';
+import { startWebhookReceiver } from './lib/webhook-receiver.js';
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +62,12 @@ const SIZES = QUICK
     };
 const only = values.only ? new Set(values.only.split(',')) : undefined;
 const want = (name: string) => !only || only.has(name);
+// webhook-batch delivers to a receiver on 127.0.0.1, which the SSRF guard refuses unless told otherwise.
+// It signs with a secret, which needs an encryption key.
+if (want('webhook-batch')) {
+  process.env.CASEBOOK_WEBHOOK_ALLOW_PRIVATE = 'true';
+  process.env.CASEBOOK_SECRET_KEY ??= 'bench-secret-key-0123456789';
+}
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 interface Row {
@@ -437,6 +445,102 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
         ratio: `${fmt((m.rps / baseline.rps) * 100, 2)} % of baseline req/s`,
         met: perSec >= target,
       });
+    }
+
+    if (want('webhook-batch')) {
+      // Issue 15: result batches with one webhook subscribed to results_created, against the same load without
+      // it (the events are written to the outbox either way; the difference is fanning out and sending).
+      log(`== ${dbName}: record batches of 500 without and with one webhook`);
+      const receiver = await startWebhookReceiver();
+      const batchLoad = () => {
+        let n = 0;
+        return load({
+          url: api,
+          connections: 4,
+          requests: [
+            {
+              method: 'POST',
+              path: `/api/public/v0/project/BEN/run/${data.bigRunId}/result/batch`,
+              headers: json,
+              setupRequest: (req) => {
+                const items = Array.from({ length: 500 }, () => {
+                  n++;
+                  return {
+                    tcaseId: ids[n % ids.length],
+                    status: n % 5 === 0 ? 'failed' : 'passed',
+                    comment: 'ok',
+                  };
+                });
+                return { ...req, body: JSON.stringify({ items }) };
+              },
+            },
+          ],
+        });
+      };
+      const without = await batchLoad();
+      await client.post('/webhook', {
+        name: 'bench',
+        endpoint: `${receiver.url}/hook`,
+        eventTypes: ['results_created'],
+        secret: 'bench-webhook-secret',
+      });
+      const withHook = await batchLoad();
+      const share = withHook.rps / without.rps;
+      log(
+        `  without: ${fmt(without.rps * 500)} results/s (p50 ${without.p50} ms); with: ${fmt(withHook.rps * 500)} results/s ` +
+          `(p50 ${withHook.p50} ms): ${fmt(share * 100, 1)} %`,
+      );
+      add('record results, batches of 500, 4 clients, one webhook', {
+        throughput: `${fmt(withHook.rps * 500)} results/s`,
+        p50: `${withHook.p50} ms`,
+        p99: `${withHook.p99} ms`,
+        target: '≥ 80 % of without',
+        ratio: `${fmt(share * 100, 1)} % of ${fmt(without.rps * 500)} results/s without`,
+        met: share >= 0.8,
+      });
+
+      // 10,000 events, each from a result batch request, into a run of their own: all must reach the receiver.
+      const EVENTS = QUICK ? 1_000 : 10_000;
+      const run = await client.post<{ id: number }>('/project/BEN/run', {
+        title: `Webhook events ${Date.now()}`,
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds: ids.slice(0, 100) }],
+      });
+      const t0 = performance.now();
+      await mapLimit(
+        Array.from({ length: EVENTS }, (_, i) => i),
+        8,
+        (i) =>
+          client.post(`/project/BEN/run/${run.id}/result/batch`, {
+            items: [{ tcaseId: ids[i % 100], status: i % 3 === 0 ? 'failed' : 'passed' }],
+          }),
+      );
+      const enqueued = performance.now();
+      const deadline = Date.now() + 15 * 60_000;
+      log(
+        `  ${fmt(EVENTS)} batches posted in ${fmt((enqueued - t0) / 1000, 1)} s; waiting for their deliveries`,
+      );
+      let lastLog = Date.now();
+      while (receiver.events(run.id) < EVENTS && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (Date.now() - lastLog > 30_000) {
+          lastLog = Date.now();
+          log(`  ${fmt(receiver.events(run.id))} delivered after ${fmt((performance.now() - t0) / 1000)} s`);
+        }
+      }
+      const delivered = receiver.events(run.id);
+      const secs = (performance.now() - t0) / 1000;
+      log(
+        `  ${fmt(EVENTS)} batches posted in ${fmt((enqueued - t0) / 1000, 1)} s; ${fmt(delivered)} events delivered ` +
+          `${fmt(secs, 1)} s after the first (${fmt(receiver.requests())} requests received in all)`,
+      );
+      add(`${fmt(EVENTS)} result-batch events delivered to one webhook`, {
+        throughput: `${fmt(delivered / secs, 1)} events/s`,
+        target: `all ${fmt(EVENTS)} delivered`,
+        ratio: `${fmt(delivered)} delivered, last ${fmt(secs - (enqueued - t0) / 1000, 1)} s after the last batch`,
+        met: delivered === EVENTS,
+      });
+      await receiver.close();
     }
 
     if (want('create-with-live-runs')) {

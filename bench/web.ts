@@ -1,6 +1,6 @@
 /**
  * `npm run bench:web`: the web application in headless Chromium against a real server process, printed as a
- * table with the targets of issue 13 beside the figures. Today: what the sign-in page costs to load (cold
+ * table with the web application's targets beside the figures. Today: what the sign-in page costs to load (cold
  * cache); the repository page on a generated project of 10,000 cases in 500 folders (first cases shown, filtering,
  * rows in the DOM while scrolling it all) and the same page on 50,000 cases (`BENCH_WEB_50K=0` skips that part).
  */

@@ -13,7 +13,7 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import { devicePageRoutes } from './modules/oauth/device-page.routes.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
-import { ResultGroupCommit, type GroupCommitHooks } from './modules/results/results.service.js';
+import { ResultGroupCommit, type GroupCommitHooks } from './modules/runs/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
@@ -79,7 +79,7 @@ export async function buildApp({
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { strict: false } },
-    // Issue 11: errors found before a route runs answer the D7 body too.
+    // docs/api-decisions.md#hostile-input: errors found before a route runs answer the D7 body too.
     clientErrorHandler,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -89,7 +89,7 @@ export async function buildApp({
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   app.decorate('ctx', createContext(config));
   app.setValidatorCompiler(validatorCompiler);
-  // Issue 11: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
+  // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {
     if (!route.schema) return;
     const schema = { ...route.schema };

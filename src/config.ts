@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkAllowEntry } from './lib/ssrf.js';
 
 /** Every setting of the service, read once at start from the environment and command-line flags. */
 export interface Config {
@@ -40,6 +41,14 @@ export interface Config {
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
   uploadMaxRequestBytes: number;
+  /** Issue 15: finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
+  jobRetentionDays: number;
+  /** How long a job's claim lasts: a job whose process died is taken again after it. Above the 10 s send timeout. */
+  jobLeaseSeconds: number;
+  /** CASEBOOK_WEBHOOK_ALLOW_PRIVATE: outbound requests may reach private, loopback and link-local addresses. */
+  webhookAllowPrivate: boolean;
+  /** CASEBOOK_OUTBOUND_ALLOW: host names and networks outbound requests may reach although private. */
+  outboundAllow: string[];
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +129,14 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
   if (ownerPassword !== undefined && ownerPassword.length < 8) {
     throw new ConfigError('CASEBOOK_OWNER_PASSWORD must be at least 8 characters');
   }
+  const outboundAllow = (env.CASEBOOK_OUTBOUND_ALLOW ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of outboundAllow) {
+    const problem = checkAllowEntry(entry);
+    if (problem) throw new ConfigError(`CASEBOOK_OUTBOUND_ALLOW: ${problem}`);
+  }
   const secretKey = env.CASEBOOK_SECRET_KEY ?? '';
   if (secretKey !== '' && secretKey.length < 16) {
     throw new ConfigError('CASEBOOK_SECRET_KEY must be at least 16 characters');
@@ -162,6 +179,20 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       1,
       1024 ** 4,
     ),
+    jobRetentionDays: intSetting(
+      'CASEBOOK_JOB_RETENTION_DAYS',
+      env.CASEBOOK_JOB_RETENTION_DAYS,
+      30,
+      0,
+      36500,
+    ),
+    jobLeaseSeconds: intSetting('CASEBOOK_JOB_LEASE_SECONDS', env.CASEBOOK_JOB_LEASE_SECONDS, 60, 11, 86_400),
+    webhookAllowPrivate: boolSetting(
+      'CASEBOOK_WEBHOOK_ALLOW_PRIVATE',
+      env.CASEBOOK_WEBHOOK_ALLOW_PRIVATE,
+      false,
+    ),
+    outboundAllow,
     uploadMaxFiles: intSetting('CASEBOOK_UPLOAD_MAX_FILES', env.CASEBOOK_UPLOAD_MAX_FILES, 100, 1, 100_000),
     uploadMaxRequestBytes: intSetting(
       'CASEBOOK_UPLOAD_MAX_REQUEST_BYTES',

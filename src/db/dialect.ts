@@ -256,3 +256,12 @@ export async function selectJsonArray<QB extends AnySelect>(
     yield ']}';
   })();
 }
+
+/**
+ * Job claims (src/jobs/outbox.ts). PostgreSQL: SELECT ... FOR UPDATE SKIP LOCKED, so processes claiming at once
+ * each take other rows instead of waiting for one another. SQLite: the claim's transaction (BEGIN IMMEDIATE)
+ * holds the database's write lock, so claims take turns.
+ */
+export function forUpdateSkipLocked<QB extends AnySelect>(db: QueryExecutorProvider, qb: QB): QB {
+  return dialectOf(db) === 'postgres' ? (qb.forUpdate().skipLocked() as QB) : qb;
+}

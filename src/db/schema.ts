@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AdminTables } from './tables/admin.js';
 import type { ExecutionTables } from './tables/execution.js';
 import type { FilesTables } from './tables/files.js';
+import type { JobsTables } from './tables/jobs.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
 
@@ -330,4 +331,5 @@ export type Database = CoreTables &
   FilesTables &
   ExecutionTables &
   AdminTables &
-  OAuthTables;
+  OAuthTables &
+  JobsTables;

@@ -209,5 +209,3 @@ export async function requestSource(app: FastifyInstance, req: FastifyRequest): 
   };
 }
 
-/** results.service.ts still takes the caller's identity from here; it moves to auth/actor.ts with phase 2. */
-export type { Actor } from '../auth/actor.js';

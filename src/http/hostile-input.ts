@@ -2,7 +2,7 @@ import type { Ajv, SchemaValidateFunction } from 'ajv';
 import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 
 /**
- * Issue 11: what a request may carry is decided once, here, for every route — not route by route. Each
+ * docs/api-decisions.md#hostile-input: what a request may carry is decided once, here, for every route — not route by route. Each
  * route's params, query and body schema is rewritten when the route is registered (app.ts, onRoute),
  * so validation and the OpenAPI document state the same limits:
  *

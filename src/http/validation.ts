@@ -14,7 +14,7 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
-    // Issue 11: NaN and Infinity (`1e309`) are not numbers a client may send.
+    // docs/api-decisions.md (hostile input): NaN and Infinity (`1e309`) are not numbers a client may send.
     strictNumbers: true,
   });
   addFormats(ajv);
@@ -27,18 +27,25 @@ const strictAjv = makeAjv(false);
 const coercingAjv = makeAjv(true);
 
 /** Property names of a query schema whose value is an array: `include=a,b` is split into `['a','b']`. */
-function arrayProps(schema: any): string[] {
+function arrayProps(schema: QuerySchema | undefined): string[] {
   const props = schema?.properties ?? {};
   return Object.keys(props).filter((k) => props[k]?.type === 'array');
 }
 
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+/** What the query-string wrapper reads of a route's schema: which properties (or patterns) take lists. */
+interface QuerySchema {
+  properties?: Record<string, { type?: unknown } | undefined>;
+  patternProperties?: Record<string, { type?: unknown } | undefined>;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return strictAjv.compile(schema as object);
   const validate: ValidateFunction = coercingAjv.compile(schema as object);
   if (httpPart !== 'querystring') return validate;
-  const lists = arrayProps(schema);
-  const patternLists = Object.entries((schema as any)?.patternProperties ?? {})
-    .filter(([, s]: [string, any]) => s?.type === 'array')
+  const query = schema as QuerySchema | undefined;
+  const lists = arrayProps(query);
+  const patternLists = Object.entries(query?.patternProperties ?? {})
+    .filter(([, s]) => s?.type === 'array')
     .map(([p]) => new RegExp(p));
   const wrapped = ((data: Record<string, unknown>) => {
     if (data && typeof data === 'object') {
@@ -52,7 +59,7 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
       }
     }
     const ok = validate(data);
-    (wrapped as any).errors = validate.errors;
+    (wrapped as { errors?: ValidateFunction['errors'] }).errors = validate.errors;
     return ok;
   }) as unknown as ValidateFunction;
   return wrapped;

@@ -10,3 +10,10 @@ export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/**
+ * Rows per multi-row statement of `columns` bound values each, for the hot writes of thousands of rows (results):
+ * SQLite binds at most 32,766 variables per statement and PostgreSQL 65,535; a budget of 16,000 keeps both far
+ * away while writing thousands of rows in a few statements.
+ */
+export const rowsPerStatement = (columns: number): number => Math.max(1, Math.floor(16_000 / columns));

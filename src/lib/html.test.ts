@@ -8,7 +8,7 @@ describe('sanitizeHtmlField', () => {
     const differing: string[] = [];
     for (let code = 0; code <= 0xffff; code++) {
       const ch = String.fromCharCode(code);
-      // NUL is dropped by both (issue 11): PostgreSQL cannot store it; tested below.
+      // NUL is dropped by both (docs/api-decisions.md#hostile-input): PostgreSQL cannot store it; tested below.
       if ('<>&\u0000'.includes(ch)) continue;
       const text = `a${ch}b ${ch}`;
       if (sanitizeHtmlFieldFully(text) !== text) differing.push(code.toString(16));

@@ -95,7 +95,7 @@ const NULS = /\u0000/g;
  * equivalence character by character.
  */
 export function sanitizeHtmlField(html: string): string {
-  // Issue 11: NUL cannot be stored on PostgreSQL; html fields are free text, so it is dropped, not refused.
+  // docs/api-decisions.md#hostile-input: NUL cannot be stored on PostgreSQL; html fields are free text, so it is dropped, not refused.
   if (html.includes('\u0000')) html = html.replace(NULS, '');
   if (!MAY_CHANGE.test(html)) return html;
   return sanitizeHtml(html, OPTIONS);

@@ -55,7 +55,7 @@ const INT32_MAX = 2_147_483_647;
 
 /**
  * A test-case reference that is a sequence number (all digits, within the column's range), or
- * undefined: `2147483648` cannot be a seq and must not reach PostgreSQL as one (issue 11).
+ * undefined: `2147483648` cannot be a seq and must not reach PostgreSQL as one (docs/api-decisions.md#hostile-input).
  */
 export function seqOf(ref: string): number | undefined {
   if (!/^\d{1,10}$/.test(ref)) return undefined;

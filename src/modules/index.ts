@@ -11,7 +11,7 @@ import { usersRoutes } from './users/users.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { runsRoutes } from './runs/runs.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
-import { resultsRoutes } from './results/results.routes.js';
+import { resultsRoutes } from './runs/results.routes.js';
 import { runLogsRoutes } from './run-logs/run-logs.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { requirementsRoutes } from './requirements/requirements.routes.js';
@@ -22,6 +22,7 @@ import { accountsPrivateRoutes, accountsRoutes } from './accounts/accounts.route
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -46,6 +47,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   customFieldsRoutes,
   accountsRoutes,
   apiKeysRoutes,
+  webhooksRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */

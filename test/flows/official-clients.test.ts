@@ -3,7 +3,7 @@ import { describeEachDb } from '../helpers/test-app.js';
 import { createProject } from '../helpers/factories.js';
 
 /**
- * Issue 10: requests the official clients send, replayed as they send them (their headers, their bodies and
+ * Requests the official clients send, replayed as they send them (their headers, their bodies and
  * nothing more), each with the answer the client needs and what was stored.
  * - the upload CLI (qas-cli): `Authorization: ApiKey …`, `Accept` and `Content-Type: application/json` on
  *   every request (a GET too), and its `User-Agent`;

@@ -3,7 +3,7 @@ import { describeEachDb } from '../helpers/test-app.js';
 import { createProject } from '../helpers/factories.js';
 
 /**
- * Issue 3 "done when": a folder tree, custom fields, tags, a shared step and a shared precondition, a
+ * The repository round trip: a folder tree, custom fields, tags, a shared step and a shared precondition, a
  * template with two parameter sets, then everything read back through list and get with every include.
  */
 describeEachDb('flow: test case repository', (t) => {

@@ -20,7 +20,7 @@ import {
 } from './servers.js';
 
 /**
- * Issue 6, point 5: `casebook backup --to FILE` copies a SQLite database consistently while the server keeps
+ * `casebook backup --to FILE` copies a SQLite database consistently while the server keeps
  * writing to it (docs/operations.md). PostgreSQL is backed up with pg_dump, which the command says.
  */
 

@@ -16,7 +16,7 @@ import {
 } from './servers.js';
 
 /**
- * Issue 6, point 4: the server is killed with SIGKILL while result batches pour in (D11: a batch is one
+ * The server is killed with SIGKILL while result batches pour in (D11: a batch is one
  * transaction). After a restart on the same database, every acknowledged result is there exactly once, no batch
  * is half-written, and the status counters agree with the stored results.
  */

@@ -19,7 +19,7 @@ import {
 import { POSTGRES_URL } from '../helpers/databases.js';
 
 /**
- * Issue 6, point 3: several server processes on one database stay correct. Two independent `casebook serve`
+ * Several server processes on one database stay correct. Two independent `casebook serve`
  * processes, one of them with `--workers 2` (node:cluster), so three processes write to one database, hammered
  * concurrently over HTTP. Sizes are small enough for CI's two cores, large enough that requests overlap.
  */

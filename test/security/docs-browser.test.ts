@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { describeEachDb } from '../helpers/test-app.js';
 
 /**
- * Issue 11 §4: a self-hoster on plain HTTP under a LAN name must get a working /docs page. Chromium
+ * A self-hoster on plain HTTP under a LAN name must get a working /docs page. Chromium
  * treats localhost as secure, so the page is opened as `casebook.lan`, which Chromium's own resolver
  * maps to 127.0.0.1: no traffic leaves the loopback address. Skipped when Chromium is not installed.
  */

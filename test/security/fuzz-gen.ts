@@ -1,7 +1,7 @@
 import { fc } from '@fast-check/vitest';
 
 /**
- * Hostile requests generated from the service's own OpenAPI document (issue 11): for each operation,
+ * Hostile requests generated from the service's own OpenAPI document (docs/api-decisions.md#hostile-input): for each operation,
  * requests whose path parameters, query parameters or body carry values an attacker would try.
  */
 
@@ -62,7 +62,7 @@ export function operationsFrom(doc: any, extra: string[] = []): Operation[] {
   return ops;
 }
 
-/** Strings that reached the database or the serialiser unchecked (issue 11), and their relatives. */
+/** Strings that reached the database or the serialiser unchecked (before docs/api-decisions.md#hostile-input), and their relatives. */
 export const HOSTILE_STRINGS = [
   '1e309',
   '-1e309',
@@ -282,7 +282,7 @@ export function hostileRequest(op: Operation, valid: (name: string) => string): 
   return fc.oneof(...kinds);
 }
 
-/** The values every parameter and body field gets in the sweep: the cases issue 11 found. */
+/** The values every parameter and body field gets in the sweep: the cases the hostile-input rules were written for. */
 export const SWEEP_STRINGS = [
   '1e309',
   'Infinity',

@@ -8,10 +8,10 @@ import { clientFor } from './matrix.js';
 import { hostileRequest, operationsFrom, sweep, type HostileRequest, type Operation } from './fuzz-gen.js';
 
 /**
- * Issue 11: every route of the OpenAPI document (and the routes it hides), sent hostile values as the
+ * docs/api-decisions.md#hostile-input: every route of the OpenAPI document (and the routes it hides), sent hostile values as the
  * tenant's owner. No answer may be a 5xx, every error answers the D7 body, and a refused write leaves
  * the main tables as they were. Each route gets a deterministic sweep (every parameter and body field with
- * the values issue 11 found) and RUNS_PER_ROUTE random requests; a time limit bounds each database.
+ * the values found when the hostile-input rules were written) and RUNS_PER_ROUTE random requests; a time limit bounds each database.
  * The seed is fixed in CI and printed (with the failing request) on failure; FUZZ_SEED replays it,
  * FUZZ_ROUTES=<regex> picks routes, FUZZ_TIME_MS raises the time limit.
  */

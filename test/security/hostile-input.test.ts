@@ -7,7 +7,7 @@ import { populateProject, tableCounts, type ProjectData } from './fixtures.js';
 import { clientFor } from './matrix.js';
 import type { Client } from './route-table.js';
 
-/** Issue 11 §2–4: each hostile input the fuzzer found, answered in the validation layer, never 5xx. */
+/** docs/api-decisions.md#hostile-input: each hostile input the fuzzer found, answered in the validation layer, never 5xx. */
 
 const expectD7 = (res: ApiResponse, status: number) => {
   expect(res.status, res.text).toBe(status);

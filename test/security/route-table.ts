@@ -94,6 +94,20 @@ const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   return r.body.id;
 };
 
+// localhost resolves from /etc/hosts and the SSRF guard refuses it: a ping records a failed delivery and no
+// request leaves the machine.
+const webhookBody = (c: MatrixCtx) => ({
+  name: `W ${c.unique()}`,
+  endpoint: 'https://localhost:9/hook',
+  eventTypes: ['run_created'],
+});
+const newWebhook = (c: MatrixCtx) => idOf(c.asOwner('POST', '/webhook', { body: webhookBody(c) }));
+const pingedWebhook = async (c: MatrixCtx) => {
+  const webhookId = await newWebhook(c);
+  const deliveryId = await idOf(c.asOwner('POST', `/webhook/${webhookId}/ping`));
+  return { webhookId, deliveryId };
+};
+
 const multipart = (field: string, name: string, content: string) => {
   const boundary = 'matrix-boundary-7d1f';
   return {
@@ -770,6 +784,55 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       if (linked.status !== 200) throw new Error(`link failed: ${JSON.stringify(linked.body)}`);
       return { path: `${c.p}/integration/${id}` };
     },
+    ok: 200,
+  },
+
+  // ---- webhooks (D3: admin, tenant-wide; issue 15) ----
+  'GET /api/public/v0/webhook': { auth: 'admin', prepare: () => ({ path: '/webhook' }), ok: 200 },
+  'POST /api/public/v0/webhook': {
+    auth: 'admin',
+    prepare: (c) => ({ path: '/webhook', body: webhookBody(c) }),
+    ok: 201,
+  },
+  'GET /api/public/v0/webhook/:webhookId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/webhook/:webhookId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}`, body: { enabled: false } }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/webhook/:webhookId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/webhook/:webhookId/delivery': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}/delivery` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/webhook/:webhookId/delivery/:deliveryId': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const { webhookId, deliveryId } = await pingedWebhook(c);
+      return { path: `/webhook/${webhookId}/delivery/${deliveryId}` };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/webhook/:webhookId/delivery/:deliveryId/redeliver': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const { webhookId, deliveryId } = await pingedWebhook(c);
+      return { path: `/webhook/${webhookId}/delivery/${deliveryId}/redeliver` };
+    },
+    ok: 201,
+  },
+  'POST /api/public/v0/webhook/:webhookId/ping': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}/ping` }),
     ok: 200,
   },
 

@@ -9,12 +9,13 @@ import { resolveProject } from '../projects/projects.service.js';
 import {
   checkTitleAndDescription,
   insertPreparedRun,
-  listPlanRuns,
   prepareRun,
   type PreparedRun,
-} from '../runs/runs.service.js';
+} from '../runs/run-creation.service.js';
+import { listPlanRuns } from '../runs/runs.service.js';
 import * as repo from './plans.repository.js';
 import { PLAN_TITLE_MAX, type CreatePlanBody, type Plan, type PlanWithRuns } from './plans.schemas.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 function toPlan(row: repo.PlanRow, runIds: number[]): Plan {
   const plan: Plan = {
@@ -127,7 +128,14 @@ export async function createPlan(
         created_at: now,
         updated_at: now,
       });
-      for (const run of prepared) await insertPreparedRun(trx, actor, project.id, run, planId);
+      const runIds: number[] = [];
+      for (const run of prepared) runIds.push(await insertPreparedRun(trx, actor, project.id, run, planId));
+      await enqueueEvent(trx, {
+        tenantId: actor.tenantId,
+        projectId: project.id,
+        type: 'plan_created',
+        object: { id: planId, title, runIds },
+      });
       return planId;
     });
     return { id };

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/create-db.js';
 import { parseJson } from '../../lib/json.js';
+import { bumpStatus } from '../../lib/statuses.js';
 import { nowIso } from '../../lib/time.js';
+import * as runTcasesRepo from './run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import type { QueryPlan } from './runs.schemas.js';
-import { evaluatePlans } from './runs.service.js';
+import { evaluatePlans } from './run-creation.service.js';
 
 /*
  * Propagation of test-case changes into open live runs (D17). It sits above both modules: runs select test
@@ -36,7 +38,7 @@ export async function onTcasesChanged(
     matchingByPlans.set(run.query_plans, new Set(await evaluatePlans(db, tenantId, projectId, plans, ids)));
   }
   const membership = new Map<number, Map<string, number>>(runs.map((run) => [run.id, new Map()]));
-  for (const row of await repo.listMembershipInRuns(
+  for (const row of await runTcasesRepo.listMembershipInRuns(
     db,
     tenantId,
     runs.map((run) => run.id),
@@ -71,25 +73,20 @@ export async function onTcasesChanged(
   if (locked.length === 0) return;
   const now = nowIso();
   // Under the run locks, the counters move by exactly the rows that changed (no recount of the whole run).
-  const deltas = new Map<number, Partial<Record<repo.CountedStatus, number>>>(
-    locked.map((c) => [c.runId, {}]),
-  );
-  const bump = (runId: number, status: string, by: number) => {
-    const d = deltas.get(runId)!;
-    const s = status as repo.CountedStatus;
-    d[s] = (d[s] ?? 0) + by;
-  };
+  const moves = new Map<number, repo.CounterMove>(locked.map((c) => [c.runId, { counts: {} }]));
+  const bump = (runId: number, status: string, by: number) =>
+    bumpStatus(moves.get(runId)!.counts, status, by);
   const joins = locked.flatMap((c) => c.join.map((tcaseId) => ({ runId: c.runId, tcaseId })));
-  for (const [runId, count] of await repo.insertOpenRunTcasesInRuns(db, tenantId, joins, now)) {
+  for (const [runId, count] of await runTcasesRepo.insertOpenRunTcases(db, tenantId, joins, now)) {
     bump(runId, 'open', count);
   }
   for (const c of locked) {
-    for (const status of await repo.moveInRunReturningStatus(db, tenantId, c.runId, c.back, 1, now)) {
+    for (const status of await runTcasesRepo.setInRun(db, tenantId, c.runId, c.back, 1, now)) {
       bump(c.runId, status, 1);
     }
-    for (const status of await repo.moveInRunReturningStatus(db, tenantId, c.runId, c.leave, 0, now)) {
+    for (const status of await runTcasesRepo.setInRun(db, tenantId, c.runId, c.leave, 0, now)) {
       bump(c.runId, status, -1);
     }
   }
-  await repo.touchRunsAddingCounters(db, tenantId, deltas, now);
+  await repo.addToRunCounters(db, tenantId, moves, now);
 }

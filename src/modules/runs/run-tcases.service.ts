@@ -8,7 +8,8 @@ import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.j
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
 import type { FilesContext } from '../files/files.service.js';
 import { getTcaseAtVersion } from '../test-cases/test-cases.service.js';
-import * as repo from './runs.repository.js';
+import * as resultsRepo from './results.repository.js';
+import * as runTcasesRepo from './run-tcases.repository.js';
 import {
   RUN_TCASE_SORT_FIELDS,
   type Result,
@@ -17,7 +18,7 @@ import {
   type RunTcaseDetail,
   type RunTcaseListItem,
 } from './runs.schemas.js';
-import { getRunForRead } from './runs.service.js';
+import { getRunForRead, joinedUser } from './runs.service.js';
 
 /** `cf_<systemName>` query keys → accepted values (OR within a field, AND across fields). */
 function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] {
@@ -52,7 +53,7 @@ async function listItems(
   query: ListRunTcasesQuery,
 ): Promise<RunTcaseListItem[]> {
   const { tags, cf, filterAfter, withFolder } = plan;
-  const rows = await repo.listRunTcases(db, actor.tenantId, run.id, {
+  const rows = await runTcasesRepo.listRunTcases(db, actor.tenantId, run.id, {
     ...plan.filter,
     withVersionData: filterAfter,
     limit: filterAfter ? undefined : query.limit,
@@ -149,7 +150,10 @@ export async function listRunTcasesResponse(
   const { run, plan } = await planRunTcaseList(db, actor, projectRef, runId, query);
   if (plan.filterAfter || plan.withFolder) return { tcases: await listItems(db, actor, run, plan, query) };
   return {
-    json: await repo.listRunTcasesJson(db, actor.tenantId, run.id, { ...plan.filter, limit: query.limit }),
+    json: await runTcasesRepo.listRunTcasesJson(db, actor.tenantId, run.id, {
+      ...plan.filter,
+      limit: query.limit,
+    }),
   };
 }
 
@@ -167,8 +171,8 @@ async function foldersOf(db: Db, tenantId: string, projectId: string, rows: { fo
 
 /** Results of a case in a run, oldest first, each with its author and its links' integrations (D24). */
 async function listCaseResults(db: Db, tenantId: string, projectId: string, runId: number, tcaseId: string) {
-  const rows = await repo.listResults(db, tenantId, runId, tcaseId);
-  const links = await repo.listResultLinks(
+  const rows = await resultsRepo.listResults(db, tenantId, runId, tcaseId);
+  const links = await resultsRepo.listResultLinks(
     db,
     tenantId,
     rows.map((r) => r.id),
@@ -200,16 +204,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     tcaseId: r.tcase_id,
     tcaseVersion: String(r.tcase_version), // docs/api-decisions.md#response-shapes: a string
     authorId: r.author_id ?? 0,
-    author:
-      r.author_id !== null && r.author_email !== null
-        ? {
-            id: r.author_id,
-            email: r.author_email,
-            name: r.author_name ?? '',
-            avatar: r.author_avatar,
-            role: r.author_role ?? '',
-          }
-        : null,
+    author: joinedUser(r.author_id, r.author_email, r.author_name, r.author_avatar, r.author_role),
     status: r.status,
     comment: r.comment,
     links: linksByResult.get(r.id) ?? [],
@@ -233,7 +228,7 @@ export async function getRunTcase(
   ref: string,
 ): Promise<RunTcaseDetail> {
   const { project, run } = await getRunForRead(db, actor, projectRef, runId);
-  const row = await repo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
+  const row = await runTcasesRepo.findRunTcaseByRef(db, actor.tenantId, run.projectId, run.id, ref);
   if (!row) throw notFound(`test case "${ref}" not found in run ${run.id}`);
   const version = row.pinned_version ?? row.latest_version;
   const tcase = await getTcaseAtVersion(db, files, actor.tenantId, row.tcase_id, version);

@@ -1,5 +1,6 @@
 import { Html } from '../../http/schemas.js';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TInteger } from 'typebox';
+import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 import {
   CustomFieldValue,
   Step,
@@ -116,17 +117,10 @@ export const ListRunsQuery = Type.Object(
 );
 export type ListRunsQuery = Static<typeof ListRunsQuery>;
 
+/** `all` and one count per status id (lib/statuses.ts). */
 export const StatusCounts = Type.Object({
   all: Type.Integer(),
-  blocked: Type.Integer(),
-  failed: Type.Integer(),
-  open: Type.Integer(),
-  passed: Type.Integer(),
-  skipped: Type.Integer(),
-  custom1: Type.Integer(),
-  custom2: Type.Integer(),
-  custom3: Type.Integer(),
-  custom4: Type.Integer(),
+  ...(Object.fromEntries(STATUS_IDS.map((s) => [s, Type.Integer()])) as Record<StatusId, TInteger>),
 });
 export type StatusCounts = Static<typeof StatusCounts>;
 

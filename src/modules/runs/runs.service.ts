@@ -1,33 +1,27 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunsTable } from '../../db/tables/execution.js';
-import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  notFound,
-  type ErrorDetail,
-  validationFailed,
-} from '../../errors.js';
-import { sanitizeHtmlField } from '../../lib/html.js';
+import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
+import { bumpStatus, STATUS_IDS, type StatusCounts, type StatusId } from '../../lib/statuses.js';
 import { nowIso } from '../../lib/time.js';
-import { getConfiguration } from '../configurations/configurations.service.js';
-import { listFoldersByIds } from '../folders/folders.service.js';
-import { assertMilestoneUsable } from '../milestones/milestones.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
-import { getTagsByIds } from '../tags/tags.service.js';
 import { selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
-import { atLeast } from '../../auth/roles.js';
-import { getUser } from '../users/users.service.js';
+import {
+  assertRunRefs,
+  assertSelectableTcaseIds,
+  checkTitleAndDescription,
+  evaluatePlans,
+  insertStandaloneRun,
+  prepareRun,
+  type PreparedRun,
+} from './run-creation.service.js';
+import * as runTcasesRepo from './run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
-  RUN_DESCRIPTION_MAX,
   RUN_INCLUDES,
-  RUN_TITLE_MAX,
   type CloneRunBody,
   type CreateRunBody,
   type ListRunsQuery,
@@ -36,6 +30,13 @@ import {
   type RunInclude,
   type RunType,
 } from './runs.schemas.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
+
+/*
+ * Runs: create, clone, list, close; cases added to and removed from static_struct runs (D17); and the run checks
+ * of every write into a run (results, logs) and of its reads. Making a run is run-creation.service.ts; its test
+ * cases as shown run-tcases.service.ts; results results.service.ts; test-case changes propagation.service.ts.
+ */
 
 export type RunRow = Selectable<RunsTable>;
 
@@ -43,18 +44,19 @@ const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 // ---- mapping ----
 
+/** A user read by a join (a run's assignee, a result's author); null when there is none, or it is gone. */
+export function joinedUser(
+  id: number | null,
+  email: string | null,
+  name: string | null,
+  avatar: string | null,
+  role: string | null,
+): { id: number; email: string; name: string; avatar: string | null; role: string } | null {
+  return id !== null && email !== null ? { id, email, name: name ?? '', avatar, role: role ?? '' } : null;
+}
+
 function toRun(row: repo.RunWithRelationsRow, project: Project, include: ReadonlySet<RunInclude>): Run {
-  const counts = {
-    blocked: row.cnt_blocked,
-    failed: row.cnt_failed,
-    open: row.cnt_open,
-    passed: row.cnt_passed,
-    skipped: row.cnt_skipped,
-    custom1: row.cnt_custom1,
-    custom2: row.cnt_custom2,
-    custom3: row.cnt_custom3,
-    custom4: row.cnt_custom4,
-  };
+  const counts = Object.fromEntries(STATUS_IDS.map((s) => [s, row[`cnt_${s}`]])) as Record<StatusId, number>;
   const all = Object.values(counts).reduce((a, b) => a + b, 0);
   return {
     id: row.id,
@@ -69,16 +71,15 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     milestone:
       include.has('milestone') && row.milestone_title !== null ? { title: row.milestone_title } : null,
     assignmentId: row.assignment_id,
-    assignment:
-      include.has('assignment') && row.assignment_id !== null && row.assignee_email !== null
-        ? {
-            id: row.assignment_id,
-            email: row.assignee_email,
-            name: row.assignee_name ?? '',
-            avatar: row.assignee_avatar,
-            role: row.assignee_role ?? '',
-          }
-        : null,
+    assignment: include.has('assignment')
+      ? joinedUser(
+          row.assignment_id,
+          row.assignee_email,
+          row.assignee_name,
+          row.assignee_avatar,
+          row.assignee_role,
+        )
+      : null,
     configurationId: row.configuration_id,
     configuration:
       include.has('configuration') && row.configuration_id !== null && row.configuration_title !== null
@@ -101,304 +102,6 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
 }
 
 const ALL_INCLUDES: ReadonlySet<RunInclude> = new Set(RUN_INCLUDES);
-
-// ---- validation shared by runs, clones and plan runs ----
-
-export interface RunRefsInput {
-  milestoneId?: number;
-  assignmentId?: number;
-  configurationId?: string;
-}
-
-/** D9: a missing milestone, user or configuration named in a body is a 400; milestones must be open, assignees active and above viewer. */
-export async function assertRunRefs(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  input: RunRefsInput,
-  path = '',
-): Promise<void> {
-  if (input.milestoneId !== undefined) {
-    await assertMilestoneUsable(db, tenantId, projectId, input.milestoneId, `${path}/milestoneId`);
-  }
-  if (input.assignmentId !== undefined) {
-    const where = `${path}/assignmentId`;
-    const user = await getUser(db, tenantId, input.assignmentId).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-      throw err;
-    });
-    if (!user) throw badRequest(`user ${input.assignmentId} does not exist`, where);
-    if (!user.active) throw badRequest(`user ${input.assignmentId} is deactivated`, where);
-    if (!atLeast(user.role, 'test-runner')) {
-      throw badRequest(`user ${input.assignmentId} is a viewer and cannot be assigned a run`, where);
-    }
-  }
-  if (input.configurationId !== undefined) {
-    const found = await getConfiguration(db, tenantId, projectId, input.configurationId);
-    if (!found) {
-      throw badRequest(
-        `configuration "${input.configurationId}" does not exist in this project`,
-        `${path}/configurationId`,
-      );
-    }
-  }
-}
-
-/** Title 1–255 characters (trimmed) and description ≤ 512 characters, sanitised (D22). */
-export function checkTitleAndDescription(
-  title: string,
-  description: string | undefined,
-  path = '',
-  errors: ErrorDetail[] = [],
-): { title: string; description: string } {
-  const trimmed = title.trim();
-  if (trimmed.length === 0 || trimmed.length > RUN_TITLE_MAX) {
-    errors.push({ path: `${path}/title`, message: `run title must be 1-${RUN_TITLE_MAX} characters` });
-  }
-  if (description !== undefined && description.length > RUN_DESCRIPTION_MAX) {
-    errors.push({
-      path: `${path}/description`,
-      message: `run description must be at most ${RUN_DESCRIPTION_MAX} characters`,
-    });
-  }
-  return { title: trimmed, description: sanitizeHtmlField(description ?? '') };
-}
-
-/**
- * D16 and rule 4: every id must name a published standalone or filled test case of the project; a 400
- * names the offending ids by reason. Duplicates are dropped (docs/api-decisions.md#run-creation-by-the-uploader), first occurrence wins.
- */
-export async function assertSelectableTcaseIds(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  ids: string[],
-  path: string,
-): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return [];
-  const ok = new Set(await selectMatchingTcaseIds(db, tenantId, projectId, { tcaseIds: unique }));
-  const bad = unique.filter((id) => !ok.has(id));
-  if (bad.length === 0) return unique;
-  const kinds = new Map((await repo.listTcaseKinds(db, tenantId, projectId, bad)).map((r) => [r.id, r]));
-  const drafts: string[] = [];
-  const templates: string[] = [];
-  const missing: string[] = [];
-  for (const id of bad) {
-    const kind = kinds.get(id);
-    if (!kind || kind.deleted_at !== null) missing.push(id);
-    else if (kind.is_draft === 1) drafts.push(id);
-    else if (kind.type === 'template') templates.push(id);
-    else missing.push(id);
-  }
-  const list = (ids: string[]) => ids.slice(0, 20).join(', ') + (ids.length > 20 ? ', …' : '');
-  const errors: ErrorDetail[] = [];
-  if (missing.length)
-    errors.push({ path, message: `test cases not found in this project: ${list(missing)}` });
-  if (drafts.length)
-    errors.push({ path, message: `draft test cases cannot be added to a run: ${list(drafts)}` });
-  if (templates.length) {
-    errors.push({
-      path,
-      message: `templates cannot be added to a run, only their filled test cases: ${list(templates)}`,
-    });
-  }
-  throw fail(errors);
-}
-
-/** Unknown folders or tags in a filter are a 400 (D9: a missing thing named in a body). */
-async function assertFilterRefs(db: Db, tenantId: string, projectId: string, plan: QueryPlan, path: string) {
-  const errors: ErrorDetail[] = [];
-  if (plan.folderIds && plan.folderIds.length > 0) {
-    const found = new Set((await listFoldersByIds(db, tenantId, projectId, plan.folderIds)).map((f) => f.id));
-    const missing = [...new Set(plan.folderIds)].filter((id) => !found.has(id));
-    if (missing.length) {
-      errors.push({
-        path: `${path}/folderIds`,
-        message: `folders not found in this project: ${missing.join(', ')}`,
-      });
-    }
-  }
-  if (plan.tagIds && plan.tagIds.length > 0) {
-    const found = await getTagsByIds(db, tenantId, plan.tagIds);
-    const missing = [...new Set(plan.tagIds)].filter((id) => !found.has(id));
-    if (missing.length)
-      errors.push({ path: `${path}/tagIds`, message: `tags not found: ${missing.join(', ')}` });
-  }
-  if (errors.length) throw fail(errors);
-}
-
-const filtersOf = (plan: QueryPlan) => ({
-  folderIds: plan.folderIds,
-  tagIds: plan.tagIds,
-  priorities: plan.priorities,
-});
-
-/** docs/api-decisions.md#query-plans: the union of the plans, each an AND of its filters (empty = unrestricted). */
-export async function evaluatePlans(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  plans: QueryPlan[],
-  onlyAmong?: string[],
-): Promise<string[]> {
-  const out = new Set<string>();
-  for (const plan of plans) {
-    // An explicit empty list selects nothing (docs/api-decisions.md#query-plans: an empty run), unlike an omitted one.
-    if (plan.tcaseIds !== undefined && plan.tcaseIds.length === 0) continue;
-    const ids = await selectMatchingTcaseIds(
-      db,
-      tenantId,
-      projectId,
-      { ...filtersOf(plan), tcaseIds: plan.tcaseIds },
-      onlyAmong,
-    );
-    for (const id of ids) out.add(id);
-  }
-  return [...out];
-}
-
-/** A validated run, ready to insert. */
-export interface PreparedRun {
-  type: RunType;
-  title: string;
-  description: string;
-  milestoneId: number | null;
-  assignmentId: number | null;
-  configurationId: string | null;
-  queryPlans: QueryPlan[];
-  tcaseIds: string[];
-}
-
-export interface RunInput extends RunRefsInput {
-  title: string;
-  description?: string;
-  type: RunType;
-  queryPlans: QueryPlan[];
-}
-
-/** Validates a run body (D9, D16, docs/api-decisions.md#run-types-and-propagation rule 4) and resolves its test cases. */
-export async function prepareRun(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  input: RunInput,
-  path = '',
-): Promise<PreparedRun> {
-  const errors: ErrorDetail[] = [];
-  const { title, description } = checkTitleAndDescription(input.title, input.description, path, errors);
-  const plans = input.queryPlans;
-  if (input.type === 'live') {
-    if (plans.length === 0)
-      errors.push({ path: `${path}/queryPlans`, message: 'a live run needs at least one query plan' });
-    plans.forEach((plan, i) => {
-      if (plan.tcaseIds !== undefined) {
-        errors.push({
-          path: `${path}/queryPlans/${i}/tcaseIds`,
-          message: 'live runs select test cases by filters only; tcaseIds is not allowed',
-        });
-      }
-    });
-  } else if (plans.length !== 1) {
-    errors.push({ path: `${path}/queryPlans`, message: `a ${input.type} run takes exactly one query plan` });
-  }
-  if (errors.length) throw fail(errors);
-  await assertRunRefs(db, tenantId, projectId, input, path);
-  const stored: QueryPlan[] = [];
-  for (const [i, plan] of plans.entries()) {
-    await assertFilterRefs(db, tenantId, projectId, plan, `${path}/queryPlans/${i}`);
-    const normalised: QueryPlan = { ...plan };
-    if (plan.tcaseIds !== undefined) {
-      normalised.tcaseIds = await assertSelectableTcaseIds(
-        db,
-        tenantId,
-        projectId,
-        plan.tcaseIds,
-        `${path}/queryPlans/${i}/tcaseIds`,
-      );
-    }
-    stored.push(normalised);
-  }
-  // Static and static_struct runs fix their set now; live runs too start from what matches now.
-  const tcaseIds = await evaluatePlans(db, tenantId, projectId, stored);
-  return {
-    type: input.type,
-    title,
-    description,
-    milestoneId: input.milestoneId ?? null,
-    assignmentId: input.assignmentId ?? null,
-    configurationId: input.configurationId ?? null,
-    queryPlans: stored,
-    tcaseIds,
-  };
-}
-
-/** Inserts a prepared run with its test cases and counters; call inside a transaction. */
-export async function insertPreparedRun(
-  trx: Db,
-  actor: Actor,
-  projectId: string,
-  run: PreparedRun,
-  planId: number | null = null,
-): Promise<number> {
-  const now = nowIso();
-  const id = await repo.insertRun(trx, {
-    tenant_id: actor.tenantId,
-    project_id: projectId,
-    type: run.type,
-    title: run.title,
-    description: run.description,
-    plan_id: planId,
-    plan_key: planId ?? 0,
-    milestone_id: run.milestoneId,
-    assignment_id: run.assignmentId,
-    configuration_id: run.configurationId,
-    is_automated: actor.via === 'key' ? 1 : 0, // D19
-    time_spent: null,
-    query_plans: JSON.stringify(run.queryPlans),
-    created_by: actor.userId,
-    created_at: now,
-    updated_at: now,
-    closed_at: null,
-    closed_by: null,
-    cnt_open: run.tcaseIds.length,
-    cnt_passed: 0,
-    cnt_failed: 0,
-    cnt_blocked: 0,
-    cnt_skipped: 0,
-    cnt_custom1: 0,
-    cnt_custom2: 0,
-    cnt_custom3: 0,
-    cnt_custom4: 0,
-  });
-  await repo.insertRunTcases(trx, actor.tenantId, id, run.tcaseIds, now);
-  // D17: a static run shows, forever, the version each case had at creation.
-  if (run.type === 'static') await repo.pinRunTcasesToLatest(trx, actor.tenantId, id);
-  return id;
-}
-
-/** D10: the 409 for a taken run title ends with `conflicting run id: <id>` so uploaders can reuse the run. */
-async function titleConflict(db: Db, tenantId: string, projectId: string, title: string): Promise<AppError> {
-  const id = await repo.findRunIdByTitle(db, tenantId, projectId, 0, title);
-  return conflict(`a run titled "${title}" exists in this project; conflicting run id: ${id ?? 'unknown'}`);
-}
-
-async function insertStandaloneRun(
-  db: Db,
-  actor: Actor,
-  projectId: string,
-  run: PreparedRun,
-): Promise<number> {
-  const existing = await repo.findRunIdByTitle(db, actor.tenantId, projectId, 0, run.title);
-  if (existing !== undefined) throw await titleConflict(db, actor.tenantId, projectId, run.title);
-  try {
-    return await db.transaction().execute((trx) => insertPreparedRun(trx, actor, projectId, run));
-  } catch (err) {
-    // A concurrent creator took the title after our check: the unique index decided (D10).
-    if (isUniqueViolation(err)) throw await titleConflict(db, actor.tenantId, projectId, run.title);
-    throw err;
-  }
-}
 
 // ---- endpoints ----
 
@@ -475,7 +178,7 @@ export async function cloneRun(
     tcaseIds = await evaluatePlans(db, actor.tenantId, project.id, queryPlans);
   } else {
     // The source's set, minus cases deleted since (they cannot join a new run); versions are those of now.
-    const inSource = await repo.listInRunTcaseIds(db, actor.tenantId, source.id);
+    const inSource = await runTcasesRepo.listInRunTcaseIds(db, actor.tenantId, source.id);
     tcaseIds = inSource.length
       ? await selectMatchingTcaseIds(db, actor.tenantId, project.id, {}, inSource)
       : [];
@@ -507,7 +210,7 @@ async function findRunInfoOr404(
   runId: number,
   lock = false,
 ): Promise<RunInfo> {
-  const run = await (lock ? repo.findRunInfoForWrite : repo.findRunInfo)(db, tenantId, projectId, runId);
+  const run = await (lock ? repo.lockRunForWrite : repo.findRunInfo)(db, tenantId, projectId, runId);
   if (!run) throw notFound(`run ${runId} not found`);
   return toRunInfo(run);
 }
@@ -520,12 +223,18 @@ export async function closeRun(
   runId: number,
 ): Promise<{ message: string }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  await findRunOr404(db, actor.tenantId, project.id, runId);
   await db.transaction().execute(async (trx) => {
-    if (!(await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso()))) {
-      throw conflict(`run ${runId} is already closed`);
-    }
-    await repo.freezeRunTcases(trx, actor.tenantId, runId);
+    // The run's lock first, as for every write of run state: a result written meanwhile is in or out, never half.
+    const run = await findRunInfoOr404(trx, actor.tenantId, project.id, runId, true);
+    if (run.closedAt !== null) throw conflict(`run ${runId} is already closed`);
+    await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso());
+    await runTcasesRepo.freezeRunTcases(trx, actor.tenantId, runId);
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'run_closed',
+      object: { id: runId, title: run.title },
+    });
   });
   return { message: 'Run closed' };
 }
@@ -552,17 +261,26 @@ export async function addRunTcases(
 ): Promise<{ added: number }> {
   const { project } = await openStaticStructRun(db, actor, projectRef, runId);
   const ids = await assertSelectableTcaseIds(db, actor.tenantId, project.id, tcaseIds, '/tcaseIds');
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    if (!(await repo.lockOpenRun(trx, actor.tenantId, runId, now))) throw conflict(`run ${runId} is closed`);
+  return writeRunTcases(db, actor.tenantId, project.id, runId, async (trx, now, counts) => {
     const rows = new Map(
-      (await repo.listRunTcaseMembership(trx, actor.tenantId, runId, ids)).map((r) => [r.tcase_id, r.in_run]),
+      (await runTcasesRepo.listMembershipInRuns(trx, actor.tenantId, [runId], ids)).map((r) => [
+        r.tcase_id,
+        r.in_run,
+      ]),
     );
     const fresh = ids.filter((id) => !rows.has(id));
     const back = ids.filter((id) => rows.get(id) === 0);
-    await repo.insertRunTcases(trx, actor.tenantId, runId, fresh, now);
-    await repo.setInRun(trx, actor.tenantId, runId, back, 1, now);
-    await repo.recountRuns(trx, actor.tenantId, [runId]);
+    const inserted = await runTcasesRepo.insertOpenRunTcases(
+      trx,
+      actor.tenantId,
+      fresh.map((tcaseId) => ({ runId, tcaseId })),
+      now,
+    );
+    bumpStatus(counts, 'open', inserted.get(runId) ?? 0);
+    // A case that comes back shows the status of its latest result again (D18).
+    for (const status of await runTcasesRepo.setInRun(trx, actor.tenantId, runId, back, 1, now)) {
+      bumpStatus(counts, status, 1);
+    }
     return { added: fresh.length + back.length };
   });
 }
@@ -575,22 +293,44 @@ export async function removeRunTcases(
   runId: number,
   tcaseIds: string[],
 ): Promise<{ removed: number }> {
-  await openStaticStructRun(db, actor, projectRef, runId);
+  const { project } = await openStaticStructRun(db, actor, projectRef, runId);
   const ids = [...new Set(tcaseIds)];
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    if (!(await repo.lockOpenRun(trx, actor.tenantId, runId, now))) throw conflict(`run ${runId} is closed`);
+  return writeRunTcases(db, actor.tenantId, project.id, runId, async (trx, now, counts) => {
     const inRun = new Set(
-      (await repo.listRunTcaseMembership(trx, actor.tenantId, runId, ids))
+      (await runTcasesRepo.listMembershipInRuns(trx, actor.tenantId, [runId], ids))
         .filter((r) => r.in_run === 1)
         .map((r) => r.tcase_id),
     );
     const absent = ids.filter((id) => !inRun.has(id));
     if (absent.length)
       throw badRequest(`test cases not in run ${runId}: ${absent.slice(0, 20).join(', ')}`, '/tcaseIds');
-    await repo.setInRun(trx, actor.tenantId, runId, ids, 0, now);
-    await repo.recountRuns(trx, actor.tenantId, [runId]);
+    // A case that leaves keeps its row, status and results (D17).
+    for (const status of await runTcasesRepo.setInRun(trx, actor.tenantId, runId, ids, 0, now)) {
+      bumpStatus(counts, status, -1);
+    }
     return { removed: ids.length };
+  });
+}
+
+/**
+ * A change of a run's test cases in one transaction: the run's lock first (409 when it was closed meanwhile), then
+ * `work`, which notes the status moves in `counts`, then the one counter write.
+ */
+async function writeRunTcases<T>(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  runId: number,
+  work: (trx: Db, now: string, counts: StatusCounts) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const locked = await repo.lockRunForWrite(trx, tenantId, projectId, runId);
+    if (!locked || locked.closed_at !== null) throw conflict(`run ${runId} is closed`);
+    const counts: StatusCounts = {};
+    const out = await work(trx, now, counts);
+    await repo.addToRunCounters(trx, tenantId, new Map([[runId, { counts }]]), now);
+    return out;
   });
 }
 
@@ -649,6 +389,6 @@ export async function resolveRunTcase(
   run: { id: number; projectId: string },
   ref: string,
 ): Promise<{ tcaseId: string; shownVersion: number } | undefined> {
-  const row = await repo.findRunTcaseByRef(db, tenantId, run.projectId, run.id, ref);
+  const row = await runTcasesRepo.findRunTcaseByRef(db, tenantId, run.projectId, run.id, ref);
   return row ? { tcaseId: row.tcase_id, shownVersion: row.pinned_version ?? row.latest_version } : undefined;
 }

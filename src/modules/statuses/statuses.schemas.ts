@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
 
-/** docs/api-decisions.md#shapes: the nine status ids and the named colours (never hex). */
-export const BUILT_IN_STATUS_IDS = ['open', 'passed', 'failed', 'blocked', 'skipped'] as const;
-export const CUSTOM_STATUS_IDS = ['custom1', 'custom2', 'custom3', 'custom4'] as const;
-export const STATUS_IDS = [...BUILT_IN_STATUS_IDS, ...CUSTOM_STATUS_IDS] as const;
-export type StatusId = (typeof STATUS_IDS)[number];
+import { STATUS_IDS } from '../../lib/statuses.js';
+
+/** docs/api-decisions.md#shapes: the nine status ids (one list, lib/statuses.ts) and the named colours (never hex). */
+export { BUILT_IN_STATUS_IDS, CUSTOM_STATUS_IDS, STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 export const STATUS_COLORS = [
   'blue',
   'gray',

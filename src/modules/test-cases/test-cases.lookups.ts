@@ -119,3 +119,18 @@ export async function getTcasesAtVersions(
   });
   return toTcases(db, tenantId, ordered, { include: FULL, files });
 }
+
+/** What the named test cases of a project are (type, draft, deleted), to explain why they cannot join a run. */
+export async function listTcaseKinds(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  ids: string[],
+): Promise<{ id: string; type: string; isDraft: boolean; deleted: boolean }[]> {
+  return (await repo.listTcaseKinds(db, tenantId, projectId, ids)).map((r) => ({
+    id: r.id,
+    type: r.type,
+    isDraft: r.is_draft === 1,
+    deleted: r.deleted_at !== null,
+  }));
+}

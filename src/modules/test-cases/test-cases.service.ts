@@ -24,6 +24,7 @@ import {
   specOf,
   syncLinks,
 } from './test-cases.versions.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
  * The test-case service: the writes live here; lookups for other modules, listing, write input, templates and
@@ -32,6 +33,7 @@ import {
 export {
   getTcaseAtVersion,
   getTcasesAtVersions,
+  listTcaseKinds,
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
@@ -130,6 +132,12 @@ export async function createTestCase(
       project.id,
       cases.map((c) => c.id),
     );
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'tcase_created',
+      object: { id, seq: firstSeq, title: spec.title, folderId: input.folderId },
+    });
     return { id, seq: firstSeq };
   });
   return result;
@@ -184,6 +192,12 @@ export async function bulkCreateTestCases(
       project.id,
       cases.map((c) => c.id),
     );
+    await enqueueEvent(trx, {
+      tenantId: actor.tenantId,
+      projectId: project.id,
+      type: 'tcases_created',
+      object: { folderId, tcases: cases.map((c) => ({ id: c.id, seq: c.seq, title: c.spec.title })) },
+    });
     return { tcases: cases.map((c) => ({ id: c.id, seq: c.seq })) };
   });
 }
@@ -303,6 +317,18 @@ export async function updateTestCase(
     }
     await syncLinks(trx, actor.tenantId, linkUpdates);
     await tcasesChanged(trx, actor.tenantId, project.id, [...changed]);
+    if (changed.size > 0)
+      await enqueueEvent(trx, {
+        tenantId: actor.tenantId,
+        projectId: project.id,
+        type: 'tcase_edited',
+        object: {
+          id: row.id,
+          seq: row.seq,
+          title: stored?.title ?? row.title,
+          version: stored ? row.latest_version + 1 : row.latest_version,
+        },
+      });
   });
   return { message: 'Test case updated' };
 }

@@ -11140,10 +11140,10 @@ export interface paths {
                                 } | null;
                                 statusCounts: {
                                     all: number;
-                                    blocked: number;
-                                    failed: number;
                                     open: number;
                                     passed: number;
+                                    failed: number;
+                                    blocked: number;
                                     skipped: number;
                                     custom1: number;
                                     custom2: number;
@@ -13537,10 +13537,10 @@ export interface paths {
                                 } | null;
                                 statusCounts: {
                                     all: number;
-                                    blocked: number;
-                                    failed: number;
                                     open: number;
                                     passed: number;
+                                    failed: number;
+                                    blocked: number;
                                     skipped: number;
                                     custom1: number;
                                     custom2: number;
@@ -13768,7 +13768,7 @@ export interface paths {
                          * @description passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)
                          * @enum {string}
                          */
-                        status: "passed" | "failed" | "blocked" | "skipped" | "open" | "custom1" | "custom2" | "custom3" | "custom4";
+                        status: "open" | "passed" | "failed" | "blocked" | "skipped" | "custom1" | "custom2" | "custom3" | "custom4";
                         /** @description HTML, sanitised on write (D22); left out, it is stored as "" (D26) */
                         comment?: string;
                         /** @description milliseconds, stored rounded to a whole number; null when unknown */
@@ -14009,7 +14009,7 @@ export interface paths {
                              * @description passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)
                              * @enum {string}
                              */
-                            status: "passed" | "failed" | "blocked" | "skipped" | "open" | "custom1" | "custom2" | "custom3" | "custom4";
+                            status: "open" | "passed" | "failed" | "blocked" | "skipped" | "custom1" | "custom2" | "custom3" | "custom4";
                             /** @description HTML, sanitised on write (D22); left out, it is stored as "" (D26) */
                             comment?: string;
                             /** @description milliseconds, stored rounded to a whole number; null when unknown */

@@ -2,15 +2,17 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ResultsTable, RunTcasesTable } from '../../db/tables/execution.js';
 import { isRetryableTransactionError } from '../../db/dialect.js';
-import type { Actor } from '../../http/auth.js';
-import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import type { Actor } from '../../auth/actor.js';
+import { AppError, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
-import { getRunForResults, resolveRunTcase } from '../runs/runs.service.js';
+import { getRunForResults, resolveRunTcase } from './runs.service.js';
 import { activeStatusIds } from '../statuses/statuses.service.js';
+import { BUILT_IN_STATUS_IDS, bumpStatus, type StatusCounts } from '../../lib/statuses.js';
 import * as repo from './results.repository.js';
-import { BUILT_IN_STATUS_IDS } from '../statuses/statuses.schemas.js';
+import * as runTcasesRepo from './run-tcases.repository.js';
+import * as runsRepo from './runs.repository.js';
 import type {
   BatchResultItem,
   BatchResultsBody,
@@ -20,6 +22,7 @@ import type {
 } from './results.schemas.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../lib/urls.js';
 import { seqOf } from '../../lib/ids.js';
+import { enqueueResultEvents } from '../webhooks/webhook-events.service.js';
 
 /** A batch lists at most this many problems; the message says how many there were. */
 const MAX_DETAILS = 50;
@@ -102,11 +105,7 @@ async function validateItems(
 function validationError(errors: ErrorDetail[], what: string): AppError {
   const shown = errors.slice(0, MAX_DETAILS);
   const more = errors.length > shown.length ? ` (and ${errors.length - shown.length} more)` : '';
-  return new AppError(
-    'VALIDATION_FAILED',
-    `${what}: ${shown.map((e) => `${e.path}: ${e.message}`).join('; ')}${more}`,
-    shown,
-  );
+  return validationFailed(shown, `${what}: ${shown.map((e) => `${e.path}: ${e.message}`).join('; ')}${more}`);
 }
 
 /**
@@ -125,7 +124,7 @@ function commentSanitiser(): (html: string) => string {
   };
 }
 
-/** An all-digit reference is a sequence number, possibly zero-padded (extensions.md §1). */
+/** An all-digit reference is a sequence number, possibly zero-padded (docs/api-decisions.md#wire-rules). */
 const isSeqRef = (ref: string): boolean => seqOf(ref) !== undefined;
 
 /** Runs `work` in a transaction, again when the database asks for a retry (deadlock, serialisation). */
@@ -161,7 +160,8 @@ async function writeResults(
   return inTransaction(db, async (trx) => {
     hooks?.onTransaction?.(items.length);
     const now = nowIso();
-    if (!(await repo.lockOpenRun(trx, tenantId, run.id))) throw conflict('run is closed');
+    const locked = await runsRepo.lockRunForWrite(trx, tenantId, run.projectId, run.id);
+    if (!locked || locked.closed_at !== null) throw conflict('run is closed');
 
     const found = await findInRun(trx, tenantId, run, items);
 
@@ -182,7 +182,23 @@ async function writeResults(
     }
     if (hooks?.beforeWrite) for (const item of items) await hooks.beforeWrite(trx, item);
 
-    return { ids: await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now) };
+    const ids = await applyResults(
+      trx,
+      tenantId,
+      run,
+      items,
+      resolved as runTcasesRepo.RunTcaseStateRow[],
+      now,
+    );
+    // Single results (notInRun given) are one event each; a batch is one event (issue 15 §2).
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      ids.map((id, i) => ({ id, tcaseId: resolved[i]!.tcase_id, status: items[i].status })),
+      !notInRun,
+    );
+    return { ids };
   });
 }
 
@@ -195,10 +211,10 @@ async function findInRun(
   tenantId: string,
   run: { id: number; projectId: string },
   items: ResultInput[],
-): Promise<Map<string, repo.RunTcaseStateRow>> {
-  const find = repo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
+): Promise<Map<string, runTcasesRepo.RunTcaseStateRow>> {
+  const find = runTcasesRepo.findRunTcaseStates(trx, tenantId, run.id, run.projectId);
   const refs = [...new Set(items.map((it) => it.ref))];
-  const found = new Map<string, repo.RunTcaseStateRow>();
+  const found = new Map<string, runTcasesRepo.RunTcaseStateRow>();
   for (const row of await find.byIds(refs.filter((r) => !isSeqRef(r)))) found.set(row.tcase_id, row);
   const seqRefs = refs.filter(isSeqRef);
   if (seqRefs.length > 0) {
@@ -226,7 +242,7 @@ async function applyResults(
   tenantId: string,
   run: { id: number; type: string },
   items: ResultInput[],
-  resolved: repo.RunTcaseStateRow[],
+  resolved: runTcasesRepo.RunTcaseStateRow[],
   now: string,
 ): Promise<number[]> {
   // D17/D18, applied item by item: a result records the version the run shows at that moment; in
@@ -275,17 +291,13 @@ async function applyResults(
   );
   if (linkRows.length > 0) await repo.insertResultLinks(trx, linkRows);
 
-  const deltas: Partial<Record<repo.CounterColumn, number>> = {};
-  const bump = (status: string, by: number) => {
-    const col = repo.COUNTER_COLUMNS[status as ResultStatus];
-    if (col) deltas[col] = (deltas[col] ?? 0) + by;
-  };
+  const counts: StatusCounts = {};
   const tcaseRows: Insertable<RunTcasesTable>[] = [];
   for (const [tcaseId, s] of state) {
     const last = items[s.last];
     const newStatus = last.status;
-    bump(s.oldStatus, -1);
-    bump(newStatus, +1);
+    bumpStatus(counts, s.oldStatus, -1);
+    bumpStatus(counts, newStatus, +1);
     tcaseRows.push({
       tenant_id: tenantId,
       run_id: run.id,
@@ -299,11 +311,11 @@ async function applyResults(
       updated_at: now,
     });
   }
-  await repo.updateRunTcaseStates(trx, tcaseRows);
+  await runTcasesRepo.updateRunTcaseStates(trx, tcaseRows);
   // timeSpent: every result's time counts, a later result for the same case included (it is time spent).
   let timeSpent: number | null = null;
   for (const row of resultRows) if (row.time_taken != null) timeSpent = (timeSpent ?? 0) + row.time_taken;
-  await repo.finishRunWrite(trx, tenantId, run.id, now, deltas, timeSpent);
+  await runsRepo.addToRunCounters(trx, tenantId, new Map([[run.id, { counts, timeSpent }]]), now);
   return resultIds;
 }
 
@@ -322,7 +334,7 @@ function comparePaths(a: string, b: string): number {
 }
 
 /**
- * Adds one result to a run test case named by id, seq or legacy id (public-api.md "Results"): 404 for
+ * Adds one result to a run test case named by id, seq or legacy id (docs/api-decisions.md D18): 404 for
  * an unknown project, run or test case not in the run, 403 archived project, 409 closed run, 400 for an
  * inactive status (D23) or a link to an integration not linked to the project (D24). Status rules D18.
  *
@@ -585,6 +597,17 @@ async function writeTogether(
       now,
     );
     kept.forEach((i, j) => (ids[i] = written[j]));
+    await enqueueResultEvents(
+      trx,
+      tenantId,
+      run,
+      kept.map((i, j) => ({
+        id: written[j],
+        tcaseId: found.get(group[i].item.ref)!.tcase_id,
+        status: group[i].item.status,
+      })),
+      false,
+    );
   }
   return ids;
 }

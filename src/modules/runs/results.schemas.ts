@@ -1,19 +1,10 @@
 import { Html } from '../../http/schemas.js';
+import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 import { Type, type Static } from 'typebox';
 
-/** public-api.md "Result": the five built-in statuses and custom1–4 (D23: custom ones only while active). */
-export const RESULT_STATUSES = [
-  'passed',
-  'failed',
-  'blocked',
-  'skipped',
-  'open',
-  'custom1',
-  'custom2',
-  'custom3',
-  'custom4',
-] as const;
-export type ResultStatus = (typeof RESULT_STATUSES)[number];
+/** docs/api-decisions.md#shapes: a result takes one of the nine status ids (D23: custom ones only while active). */
+export const RESULT_STATUSES = STATUS_IDS;
+export type ResultStatus = StatusId;
 
 /** Largest `timeTaken` we store (a 32-bit integer column on PostgreSQL). */
 export const MAX_TIME_TAKEN = 2_147_483_647;
@@ -94,7 +85,7 @@ export const ResultIdsResponse = Type.Object({
 });
 
 /**
- * public-api.md "ResultLink"; `integration` is null once the integration is no longer linked to the project.
+ * The QA Sphere result link (docs/api-decisions.md#shapes); `integration` is null once the integration is no longer linked to the project.
  * A plain link (D24) has neither `integrationId` nor `integration`.
  */
 export const ResultLink = Type.Object({
@@ -126,11 +117,11 @@ export const ResultAuthor = Type.Object({
   role: Type.String({ description: 'owner, admin, user, test-runner or viewer' }),
 });
 
-/** public-api.md "Result", as shown in a run test case's `results`. */
+/** A result (docs/api-decisions.md#shapes), as shown in a run test case's `results`. */
 export const Result = Type.Object({
   id: Type.Integer(),
   tcaseId: Type.String(),
-  tcaseVersion: Type.String({ description: 'typed as a string (public-api.md)' }),
+  tcaseVersion: Type.String({ description: 'typed as a string (docs/api-decisions.md#response-shapes)' }),
   authorId: Type.Integer(),
   author: Type.Union([ResultAuthor, Type.Null()], {
     description: 'null only when the user no longer exists',

@@ -6,7 +6,7 @@ import {
   ResultIdResponse,
   ResultIdsResponse,
 } from './results.schemas.js';
-import { RunParams, RunTcaseParams } from '../runs/runs.schemas.js';
+import { RunParams, RunTcaseParams } from './runs.schemas.js';
 import * as service from './results.service.js';
 
 export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {

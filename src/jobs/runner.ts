@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/create-db.js';
+import {
+  backoffMs,
+  claimJobs,
+  completeJobs,
+  failJob,
+  nextDueAt,
+  onLocalEnqueue,
+  retryJob,
+  type ClaimedJob,
+} from './outbox.js';
+import { listenPg } from './pg-listen.js';
+
+/** What a handler gets besides its job(s): the clock, and the job's transitions to make in its own transaction. */
+export interface JobContext {
+  now(): number;
+  /** Marks jobs done inside `trx` (with the handler's own writes); answers how many were still held. */
+  complete(trx: Db, jobs: ClaimedJob[]): Promise<number>;
+  /** Puts the job back for another attempt after the back-off (or `delayMs`); failed once attempts are used up. */
+  retry(
+    trx: Db,
+    job: ClaimedJob,
+    error: string,
+    delayMs?: number,
+  ): Promise<{ held: boolean; final: boolean; nextAt?: number }>;
+  /** The terminal failed state. */
+  fail(trx: Db, job: ClaimedJob, error: string): Promise<boolean>;
+  /** When the next attempt of `job` would be, or undefined when it was the last. */
+  nextAttemptAt(job: ClaimedJob, delayMs?: number): number | undefined;
+}
+
+/**
+ * One kind of job. `batch`: claimed up to `batch` at a time and given to one call (cheap jobs such as fanning
+ * an event out, done in one transaction); otherwise one job per call, up to the runner's concurrency at once.
+ * A handler that returns without finishing its job has it marked done; one that throws has it retried.
+ */
+export interface JobHandler {
+  batch?: number;
+  /**
+   * Batch kinds only: run inside the claiming transaction, one runner at a time (in every process), so jobs are
+   * handled in the order they were written. A batch that fails there is claimed again the ordinary way, so its
+   * failures count attempts and back off.
+   */
+  inClaim?: boolean;
+  run(db: Db, jobs: ClaimedJob[], ctx: JobContext): Promise<void>;
+}
+
+export interface JobRunnerOptions {
+  handlers: Record<string, JobHandler>;
+  /** Jobs of non-batch kinds in flight at once. */
+  concurrency?: number;
+  /** How long a claim lasts; a job whose runner died runs again after it. Longer than any job takes. */
+  leaseMs?: number;
+  /** Slow fallback poll (NOTIFY or a local enqueue wakes the runner sooner). */
+  pollMs?: number;
+  /** PostgreSQL URL to LISTEN on for new jobs. */
+  listenUrl?: string;
+  now?: () => number;
+  random?: () => number;
+  log?: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}
+
+/**
+ * The job runner (issue 15 §1): claims due jobs from the outbox (src/jobs/outbox.ts) and runs their handlers.
+ * Any number of runners, in any number of processes, may share one database: a claim is exclusive while its
+ * lease lasts, so a job runs again only when its runner died mid-way (at least once).
+ */
+export class JobRunner {
+  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log'>> & JobRunnerOptions;
+  private readonly batchKinds: string[];
+  private readonly singleKinds: string[];
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = true;
+  private loopDone: Promise<void> = Promise.resolve();
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private cleanup: (() => Promise<void> | void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    options: JobRunnerOptions,
+  ) {
+    this.o = {
+      concurrency: 8,
+      leaseMs: 60_000,
+      pollMs: 5_000,
+      now: Date.now,
+      random: Math.random,
+      ...options,
+    };
+    this.batchKinds = Object.keys(options.handlers).filter((k) => options.handlers[k].batch);
+    this.singleKinds = Object.keys(options.handlers).filter((k) => !options.handlers[k].batch);
+  }
+
+  /** Starts claiming in the background. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.cleanup.push(onLocalEnqueue(() => this.wake()));
+    if (this.o.listenUrl) {
+      this.cleanup.push(
+        listenPg(this.o.listenUrl, 'casebook_jobs', () => this.wake(), {
+          onError: (err) => this.o.log?.error({ err }, 'job notifications lost; listening again'),
+        }),
+      );
+    }
+    this.loopDone = this.loop();
+  }
+
+  /** Stops claiming and waits for the jobs in flight (SIGTERM): nothing is left half-done but by a lease. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.inFlight]);
+    for (const c of this.cleanup.splice(0)) await c();
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /**
+   * Runs due jobs until none is left (tests, with an injected clock): answers how many ran. Jobs whose retry is
+   * due later wait for the clock.
+   */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.step();
+      await Promise.allSettled([...this.inFlight]);
+      if (n === 0) return total;
+      total += n;
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      let n = 0;
+      try {
+        n = await this.step();
+      } catch (err) {
+        this.o.log?.error({ err }, 'job claim failed');
+      }
+      if (this.stopped) break;
+      if (n > 0 && this.inFlight.size < this.o.concurrency) continue;
+      // Nothing announces a retry falling due or a dead runner's lease ending: wake for the earliest of them.
+      let waitMs = this.o.pollMs;
+      try {
+        const due = await nextDueAt(this.db, [...this.batchKinds, ...this.singleKinds]);
+        // A job already due was not claimed because its queue is busy: the job in flight wakes us when it ends
+        // (here), or the poll (elsewhere). Looking again at once would spin on claims that find nothing.
+        if (due !== undefined && due > this.o.now()) waitMs = Math.min(waitMs, due - this.o.now() + 5);
+      } catch (err) {
+        this.o.log?.error({ err }, 'job look-ahead failed');
+      }
+      await this.sleep(waitMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      // A finished job frees a slot: look again.
+      const race = [...this.inFlight];
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        this.woken = false;
+        done();
+      };
+      for (const p of race) void p.then(() => this.wakeUp?.());
+    });
+  }
+
+  /** One claim of each sort of kind; answers how many jobs were claimed. */
+  private async step(): Promise<number> {
+    const token = randomUUID();
+    let claimed = 0;
+    for (const kind of this.batchKinds) {
+      const handler = this.o.handlers[kind];
+      const claim = {
+        token,
+        nowMs: this.o.now(),
+        leaseMs: this.o.leaseMs,
+        limit: handler.batch!,
+        kinds: [kind],
+      };
+      if (handler.inClaim) {
+        try {
+          const done = await claimJobs(this.db, {
+            ...claim,
+            serialKey: `jobs:${kind}`,
+            within: async (trx, jobs) => {
+              const finished = new Set<number>();
+              if (jobs.length > 0) await handler.run(trx, jobs, this.context(finished));
+              const rest = jobs.filter((j) => !finished.has(j.id));
+              if (rest.length > 0)
+                await completeJobs(
+                  trx,
+                  rest.map((j) => j.id),
+                  token,
+                  this.o.now(),
+                );
+            },
+          });
+          claimed += done.length;
+          continue;
+        } catch (err) {
+          this.o.log?.error({ err, kind }, 'jobs failed in their claim; running them one claim at a time');
+        }
+      }
+      const jobs = await claimJobs(this.db, claim);
+      claimed += jobs.length;
+      if (jobs.length > 0) await this.execute(handler, jobs);
+    }
+    const free = this.o.concurrency - this.inFlight.size;
+    if (free > 0 && this.singleKinds.length > 0) {
+      const jobs = await claimJobs(this.db, {
+        token,
+        nowMs: this.o.now(),
+        leaseMs: this.o.leaseMs,
+        limit: free,
+        kinds: this.singleKinds,
+      });
+      claimed += jobs.length;
+      for (const job of jobs) {
+        const p = this.execute(this.o.handlers[job.kind], [job]);
+        this.inFlight.add(p);
+        void p.finally(() => this.inFlight.delete(p));
+      }
+    }
+    return claimed;
+  }
+
+  private context(finished: Set<number>): JobContext {
+    const nextAttemptAt = (job: ClaimedJob, delayMs?: number) =>
+      job.attempt >= job.maxAttempts
+        ? undefined
+        : this.o.now() + (delayMs ?? backoffMs(job.attempt, this.o.random));
+    return {
+      now: this.o.now,
+      nextAttemptAt,
+      complete: async (trx, jobs) => {
+        for (const j of jobs) finished.add(j.id);
+        return completeJobs(
+          trx,
+          jobs.map((j) => j.id),
+          jobs[0]?.token ?? '',
+          this.o.now(),
+        );
+      },
+      retry: async (trx, job, error, delayMs) => {
+        finished.add(job.id);
+        const nextAt = nextAttemptAt(job, delayMs);
+        if (nextAt === undefined)
+          return { held: await failJob(trx, job.id, job.token, error, this.o.now()), final: true };
+        return { held: await retryJob(trx, job.id, job.token, nextAt, error), final: false, nextAt };
+      },
+      fail: async (trx, job, error) => {
+        finished.add(job.id);
+        return failJob(trx, job.id, job.token, error, this.o.now());
+      },
+    };
+  }
+
+  private async execute(handler: JobHandler, jobs: ClaimedJob[]): Promise<void> {
+    const finished = new Set<number>();
+    const ctx = this.context(finished);
+    try {
+      await handler.run(this.db, jobs, ctx);
+      const rest = jobs.filter((j) => !finished.has(j.id));
+      if (rest.length > 0)
+        await completeJobs(
+          this.db,
+          rest.map((j) => j.id),
+          rest[0].token,
+          this.o.now(),
+        );
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.o.log?.error({ err, jobs: jobs.map((j) => j.id) }, 'job failed');
+      for (const job of jobs.filter((j) => !finished.has(j.id))) {
+        try {
+          await ctx.retry(this.db, job, message);
+        } catch (e) {
+          // The lease will expire and the job run again.
+          this.o.log?.error({ err: e, job: job.id }, 'could not reschedule a failed job');
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { OutboundGuard } from './ssrf.js';
+
+export interface OutboundRequest {
+  url: string;
+  method?: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs?: number;
+  /** Bytes of the response body kept (the rest is read and dropped). */
+  keepBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  durationMs: number;
+}
+
+/**
+ * One HTTP(S) request through the SSRF guard: the URL is checked, the name resolved through the guard's lookup
+ * (the connection goes to the checked address, never to a second resolution), redirects are not followed (a 3xx
+ * is an answer like any other), and the whole exchange is bounded by `timeoutMs` (10 s).
+ * Network errors, the guard's refusals and timeouts reject.
+ */
+export function sendOutbound(guard: OutboundGuard, req: OutboundRequest): Promise<OutboundResponse> {
+  const started = Date.now();
+  const timeoutMs = req.timeoutMs ?? 10_000;
+  const keep = req.keepBytes ?? 4096;
+  return new Promise<OutboundResponse>((resolve, reject) => {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new Error(`unsupported scheme ${url.protocol}`);
+      guard.checkUrl(url);
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    const body = Buffer.from(req.body, 'utf8');
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(
+      url,
+      {
+        method: req.method ?? 'POST',
+        headers: { ...req.headers, 'content-length': String(body.length) },
+        lookup: guard.lookup as never,
+        // A fresh connection each time: a kept-alive one would skip the lookup, and with it the check.
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < keep) {
+            chunks.push(chunk.subarray(0, keep - kept));
+            kept += Math.min(chunk.length, keep - kept);
+          }
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            durationMs: Date.now() - started,
+          });
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+      },
+    );
+    const timer = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    request.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    request.end(body);
+  });
+}

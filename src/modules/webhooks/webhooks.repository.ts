@@ -1,0 +1,103 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
+
+export const listWebhooks = (db: Db, tenantId: string) =>
+  db.selectFrom('webhooks').selectAll().where('tenant_id', '=', tenantId).orderBy('name').execute();
+
+export const findWebhook = (db: Db, tenantId: string, id: string) =>
+  db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const findWebhookByName = (db: Db, tenantId: string, name: string) =>
+  db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+
+export const insertWebhook = (db: Db, row: Insertable<WebhooksTable>) =>
+  db.insertInto('webhooks').values(row).execute();
+
+export const updateWebhook = (db: Db, tenantId: string, id: string, values: Updateable<WebhooksTable>) =>
+  db.updateTable('webhooks').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+
+export const removeWebhook = (db: Db, tenantId: string, id: string) =>
+  db.deleteFrom('webhooks').where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+
+/** The enabled webhooks of some tenants (an event batch's fan-out reads them once). */
+export const enabledWebhooksOf = (db: Db, tenantIds: string[]) =>
+  db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('tenant_id', 'in', tenantIds)
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+
+export const insertDeliveries = async (db: Db, rows: Insertable<WebhookDeliveriesTable>[]) => {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+};
+
+export const findDelivery = (db: Db, tenantId: string, webhookId: string, id: string) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const findDeliveryById = (db: Db, id: string) =>
+  db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const updateDelivery = (db: Db, id: string, values: Updateable<WebhookDeliveriesTable>) =>
+  db.updateTable('webhook_deliveries').set(values).where('id', '=', id).execute();
+
+export const listDeliveries = (db: Db, tenantId: string, webhookId: string, limit: number, offset: number) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('webhook_id', '=', webhookId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+/** Deletes delivery records older than `cutoff`, `batchSize` per statement; answers how many. */
+export async function purgeDeliveriesBefore(db: Db, cutoff: string, batchSize: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const r = await db
+      .deleteFrom('webhook_deliveries')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('created_at', '<', cutoff)
+          .where('status', '<>', 'pending')
+          .limit(batchSize),
+      )
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    total += n;
+    if (n < batchSize) return total;
+  }
+}
+
+export const projectsByIds = (db: Db, tenantId: string, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('projects')
+        .select(['id', 'code', 'title'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
