@@ -5,7 +5,7 @@ import type { JobsTable } from '../db/tables/jobs.js';
 import type { Database } from '../db/schema.js';
 
 /**
- * The job outbox (issue 15 §1): a job is a row of `jobs`, inserted in the transaction of the change that causes
+ * The job outbox: a job is a row of `jobs`, inserted in the transaction of the change that causes
  * it, so it exists exactly when the change does. Runners (src/jobs/runner.ts) claim rows with a lease; the
  * lease's token guards every later write, so a runner whose lease expired (it was presumed dead and another took
  * the job) changes nothing. Only this file and runner.ts touch the table.

@@ -62,7 +62,7 @@ export interface JobRunnerOptions {
 }
 
 /**
- * The job runner (issue 15 §1): claims due jobs from the outbox (src/jobs/outbox.ts) and runs their handlers.
+ * The job runner: claims due jobs from the outbox (src/jobs/outbox.ts) and runs their handlers.
  * Any number of runners, in any number of processes, may share one database: a claim is exclusive while its
  * lease lasts, so a job runs again only when its runner died mid-way (at least once).
  */

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 
 /**
- * SSRF guard for every outbound request (webhooks, tracker calls; issue 15 §2): loopback, private, link-local,
+ * SSRF guard for every outbound request (webhooks, tracker calls): loopback, private, link-local,
  * shared, multicast, reserved and cloud-metadata addresses are refused, checked on the address the name
  * RESOLVED to at connection time (a lookup hook in the HTTP agent), so a name that resolves to 10.0.0.1, or one
  * re-pointed after a check (DNS rebinding), cannot reach the internal network. Configuration may allow them:

@@ -787,7 +787,7 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
   },
 
-  // ---- webhooks (D3: admin, tenant-wide; issue 15) ----
+  // ---- webhooks (D3: admin, tenant-wide) ----
   'GET /api/public/v0/webhook': { auth: 'admin', prepare: () => ({ path: '/webhook' }), ok: 200 },
   'POST /api/public/v0/webhook': {
     auth: 'admin',

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { bigIdColumn, dialectOf } from '../dialect.js';
 
-// The job outbox (issue 15 §1) and webhooks (§2).
+// The job outbox and webhooks.
 // Frozen once shipped: never edit a migration that has landed; add a new one.
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -190,7 +190,7 @@ async function writeResults(
       resolved as runTcasesRepo.RunTcaseStateRow[],
       now,
     );
-    // Single results (notInRun given) are one event each; a batch is one event (issue 15 §2).
+    // Single results (notInRun given) are one event each; a batch is one event.
     await enqueueResultEvents(
       trx,
       tenantId,

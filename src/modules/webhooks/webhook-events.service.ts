@@ -16,7 +16,7 @@ export interface NewEvent {
 }
 
 /**
- * Records events for webhooks in the outbox; call with the transaction of the change (issue 15 §1), so an event
+ * Records events for webhooks in the outbox; call with the transaction of the change, so an event
  * exists exactly when its change does. One row per event, one statement for all: the request pays an insert, the
  * fan-out to webhooks and the sending happen in the background.
  */
@@ -40,7 +40,7 @@ export async function enqueueEvents(trx: Db, events: NewEvent[]): Promise<void> 
 
 export const enqueueEvent = (trx: Db, event: NewEvent): Promise<void> => enqueueEvents(trx, [event]);
 
-/** Results: one `result_created` per single-result request, one `results_created` per batch (issue 15 §2). */
+/** Results: one `result_created` per single-result request, one `results_created` per batch (docs/api-decisions.md). */
 export async function enqueueResultEvents(
   trx: Db,
   tenantId: string,

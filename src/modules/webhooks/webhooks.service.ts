@@ -20,7 +20,7 @@ import type {
 } from './webhooks.schemas.js';
 
 /**
- * Webhooks (issue 15 §2; admin, tenant-wide, D3). Secrets and custom headers are sealed like integration
+ * Webhooks (admin, tenant-wide, D3). Secrets and custom headers are sealed like integration
  * credentials (src/lib/secret-box.ts, their own purpose); without CASEBOOK_SECRET_KEY they are refused with a 400
  * naming the setting, for the reasons given in integrations/credentials.ts.
  */
@@ -123,7 +123,7 @@ async function checkProjects(db: Db, tenantId: string, ids: string[], errors: Er
   });
 }
 
-/** webhook.created / webhook.deleted meta (public-api.md Events); recordAudit masks secret, headers, payload. */
+/** webhook.created / webhook.deleted meta (D25, docs/api-decisions.md#d25-audit-events); recordAudit masks secret, headers, payload. */
 function auditMeta(w: Webhook, row: Pick<Row, 'secret_enc' | 'headers_enc'>): AuditMeta {
   return {
     webhook_id: w.id,

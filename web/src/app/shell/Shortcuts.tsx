@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 
-// The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small (issue 13).
+// The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small.
 const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));
 
 interface ShortcutsContext {
