@@ -115,7 +115,8 @@ const repositoryRoute = createRoute({
   loader: ({ context, params, deps: { search } }) => {
     void context.queryClient.prefetchQuery(foldersQuery(params.code));
     void context.queryClient.prefetchQuery(tagsQuery(params.code));
-    if (search.folder === undefined) void context.queryClient.prefetchQuery(firstListPage(params.code, search));
+    if (search.folder === undefined)
+      void context.queryClient.prefetchQuery(firstListPage(params.code, search));
   },
   component: lazyRouteComponent(() => import('../features/repository/RepositoryPage'), 'RepositoryPage'),
 });
@@ -135,7 +136,14 @@ const newTestCaseRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([projectsRoute, projectRoute, runRoute, newTestCaseRoute, testCaseRoute, repositoryRoute]),
+  appRoute.addChildren([
+    projectsRoute,
+    projectRoute,
+    runRoute,
+    newTestCaseRoute,
+    testCaseRoute,
+    repositoryRoute,
+  ]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {
