@@ -6,6 +6,7 @@ import {
   AccountUserResponse,
   CreatedInvitation,
   EmailChangeBody,
+  NameChangeBody,
   InvitationIdParams,
   InvitationList,
   InviteBody,
@@ -165,6 +166,19 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.changePassword(db, req.actor, req.body, current ? sessionIdOf(current) : undefined);
       return { message: 'Password changed' };
     },
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      schema: {
+        tags,
+        summary: "Change one's display name",
+        body: NameChangeBody,
+        response: { 200: AccountUserResponse, ...errorResponses },
+      },
+    },
+    async (req) => ({ user: await service.changeName(db, req.actor, req.body.name) }),
   );
 
   app.post(

@@ -52,6 +52,11 @@ export const PasswordChangeBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const NameChangeBody = Type.Object(
+  { name: Type.String({ maxLength: 255 }) },
+  { additionalProperties: false },
+);
+
 export const EmailChangeBody = Type.Object(
   { email: Type.String({ maxLength: 255 }), password: Type.String({ maxLength: 1024 }) },
   { additionalProperties: false },

@@ -330,6 +330,12 @@ export async function resetPassword(
   await clearSignInFailures(db, source.tenantId, user.email);
 }
 
+/** Changes one's own display name (the web settings page); no password needed, nothing security-relevant changes. */
+export async function changeName(db: Db, actor: Actor, name: string): Promise<AccountUser> {
+  await users.setName(db, actor.tenantId, actor.userId, name);
+  return toAccountUser(await users.getUser(db, actor.tenantId, actor.userId));
+}
+
 /** Changes one's own e-mail (needs the current password; 409 when taken). Audits `email_change` with old and new. */
 export async function changeEmail(
   db: Db,
