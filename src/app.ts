@@ -10,7 +10,6 @@ import { validatorCompiler } from './http/validation.js';
 import { hardenSchema } from './http/hostile-input.js';
 import { newUuid } from './lib/ids.js';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
-import { devicePageRoutes } from './modules/oauth/device-page.routes.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { ResultGroupCommit, type GroupCommitHooks } from './modules/results/results.service.js';
@@ -150,8 +149,6 @@ export async function buildApp({
     },
     { prefix: '/api' },
   );
-  // The device sign-in's verification page (`qasphere auth login`), outside the APIs.
-  await app.register(devicePageRoutes);
   await installWebApp(app, webRoot ?? DEFAULT_WEB_ROOT);
 
   return app;
