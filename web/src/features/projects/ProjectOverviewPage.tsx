@@ -3,6 +3,8 @@ import { Link, useParams } from '@tanstack/react-router';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { projectCountsQuery, projectQuery } from './api';
+import { ProjectAdmin } from './ProjectAdmin';
+import './project-admin.css';
 
 const numberFormat = new Intl.NumberFormat();
 
@@ -43,6 +45,7 @@ export function ProjectOverviewPage() {
             <p className="page-subtitle">{p.overviewTitle}</p>
           )}
         </div>
+        <ProjectAdmin project={p} />
       </div>
 
       <div className="overview-grid">
