@@ -1,3 +1,4 @@
+import { createMailer, type Mailer } from './mail/mailer.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -19,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. */
+    mailer: Mailer | undefined;
     /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
     resultGroupCommit: ResultGroupCommit;
     /** Built once here and handed to the services that need it (context.ts). */
@@ -84,6 +87,9 @@ export async function buildApp({
   app.decorate('config', config);
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   app.decorate('ctx', createContext(config));
+  const mailer = createMailer(config);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer?.close());
   app.setValidatorCompiler(validatorCompiler);
   // Issue 11: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {

@@ -40,6 +40,13 @@ export interface Config {
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
   uploadMaxRequestBytes: number;
+  /**
+   * Outgoing mail (invitation and password-reset links): `smtp://user:pass@host:port` or `smtps://…`. Unset:
+   * no mail; an invitation's link is shown once to the admin who made it, a reset link is logged.
+   */
+  smtpUrl?: string;
+  /** The sender of that mail (`Name <address>` or an address). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -124,7 +131,29 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
   if (secretKey !== '' && secretKey.length < 16) {
     throw new ConfigError('CASEBOOK_SECRET_KEY must be at least 16 characters');
   }
+  const smtpUrl = env.CASEBOOK_SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^smtps?:$/.test(parsed.protocol) || !parsed.hostname) {
+      throw new ConfigError(
+        `CASEBOOK_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/[^@]*@/, '//****@')}"`,
+      );
+    }
+  }
+  const mailFrom = env.CASEBOOK_MAIL_FROM || `Casebook <casebook@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\r\n]*\S+@\S+[^\r\n]*$/.test(mailFrom)) {
+    throw new ConfigError(
+      `CASEBOOK_MAIL_FROM must be an e-mail address (optionally "Name <address>"), got "${mailFrom}"`,
+    );
+  }
   return {
+    smtpUrl,
+    mailFrom,
     port,
     host,
     databaseUrl,

@@ -285,10 +285,11 @@ export async function requestPasswordReset(
   source: RequestSource,
   email: string,
   publicUrl: string,
-): Promise<string | undefined> {
+): Promise<{ link: string; to: string } | undefined> {
   const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
   if (!user?.active) return undefined;
-  return issuePasswordReset(db, source, user, publicUrl);
+  // Mailed to the stored address, never to what was typed (a different spelling must not receive it).
+  return { link: await issuePasswordReset(db, source, user, publicUrl), to: user.email };
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */

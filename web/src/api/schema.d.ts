@@ -19718,8 +19718,10 @@ export interface paths {
                             invitedBy: number;
                             createdAt: string;
                             expiresAt: string;
-                            /** @description the one-time sign-up link; shown only in this answer */
-                            link: string;
+                            /** @description whether the link was e-mailed to the invitee (mail is configured) */
+                            emailed: boolean;
+                            /** @description the one-time sign-up link, shown only in this answer and only when it was not e-mailed: pass it on */
+                            link?: string;
                         };
                     };
                 };
