@@ -399,7 +399,12 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       const { user, password } = await person(t);
       const session = await signIn(t, user.email, password);
       for (const bad of ['BCDF-GHJK', 'not-a-code', '<script>x</script>']) {
-        const page = await browser(t, 'GET', `/api/oauth/device?user_code=${encodeURIComponent(bad)}`, session);
+        const page = await browser(
+          t,
+          'GET',
+          `/api/oauth/device?user_code=${encodeURIComponent(bad)}`,
+          session,
+        );
         expect(page.status, bad).toBe(404);
         expect(page.body).toEqual({
           code: 'NOT_FOUND',

@@ -112,7 +112,10 @@ const invitationRoute = createRoute({
 const requestResetRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password',
-  component: lazyRouteComponent(() => import('../features/auth/AccountLinkPages'), 'RequestPasswordResetPage'),
+  component: lazyRouteComponent(
+    () => import('../features/auth/AccountLinkPages'),
+    'RequestPasswordResetPage',
+  ),
 });
 const setPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -130,7 +133,9 @@ const deviceRoute = createRoute({
   path: '/device',
   validateSearch: (search: Record<string, unknown>): { user_code?: string } => {
     const code = search.user_code ?? search.code;
-    return typeof code === 'string' || typeof code === 'number' ? { user_code: String(code).slice(0, 64) } : {};
+    return typeof code === 'string' || typeof code === 'number'
+      ? { user_code: String(code).slice(0, 64) }
+      : {};
   },
   component: lazyRouteComponent(() => import('../features/device/DevicePage'), 'DevicePage'),
 });

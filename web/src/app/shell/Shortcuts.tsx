@@ -31,7 +31,14 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // Turned off in the settings (WCAG 2.1.4): `?` is just a key; the account menu still opens the list.
-      if (e.key === '?' && singleKeyShortcutsOn() && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target)) {
+      if (
+        e.key === '?' &&
+        singleKeyShortcutsOn() &&
+        !e.ctrlKey &&
+        !e.metaKey &&
+        !e.altKey &&
+        !isTyping(e.target)
+      ) {
         e.preventDefault();
         setOpen(true);
       }

@@ -198,8 +198,8 @@ export function RequestPasswordResetPage() {
     return (
       <AuthCard title="Check your e-mail">
         <p role="status">
-          If <strong>{email.trim()}</strong> has an account here, a link to set a new password is on its way. It
-          works once, within an hour. No e-mail? Ask your administrator for a reset link.
+          If <strong>{email.trim()}</strong> has an account here, a link to set a new password is on its way.
+          It works once, within an hour. No e-mail? Ask your administrator for a reset link.
         </p>
         <p>
           <Link to="/sign-in">Back to sign-in</Link>
@@ -208,7 +208,10 @@ export function RequestPasswordResetPage() {
     );
 
   return (
-    <AuthCard title="Reset your password" lede="Enter the e-mail address you sign in with. We send you a link to set a new password.">
+    <AuthCard
+      title="Reset your password"
+      lede="Enter the e-mail address you sign in with. We send you a link to set a new password."
+    >
       {formError && (
         <p className="form-error" role="alert">
           {formError}

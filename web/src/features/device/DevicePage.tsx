@@ -59,7 +59,9 @@ export function DevicePage() {
       <h1 className="page-title">Sign in a device</h1>
       {userCode === '' ? (
         <>
-          <p>Enter the code that the command line (for example <code>qasphere auth login</code>) shows you.</p>
+          <p>
+            Enter the code that the command line (for example <code>qasphere auth login</code>) shows you.
+          </p>
           <EnterCode />
         </>
       ) : (
@@ -112,7 +114,11 @@ function Decide({ userCode }: { userCode: string }) {
     return (
       <div className="notice" role="alert">
         <p className="status-title">
-          {v.status === 'expired' ? 'This code has expired' : v.status === 'denied' ? 'This sign-in was denied' : 'This code was approved already'}
+          {v.status === 'expired'
+            ? 'This code has expired'
+            : v.status === 'denied'
+              ? 'This sign-in was denied'
+              : 'This code was approved already'}
         </p>
         <p>
           {v.status === 'expired'

@@ -111,7 +111,12 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
   };
 
   return (
-    <Dialog title={`Edit ${project.code}`} isOpen onOpenChange={(o) => !o && close()} isDismissable={!save.isPending}>
+    <Dialog
+      title={`Edit ${project.code}`}
+      isOpen
+      onOpenChange={(o) => !o && close()}
+      isDismissable={!save.isPending}
+    >
       {formError && (
         <p className="form-error" role="alert">
           {formError}
@@ -126,7 +131,12 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
         }}
       >
         <TextField label="Title" name="title" isRequired autoFocus value={title} onChange={setTitle} />
-        <TextField label="Overview heading" name="overviewTitle" value={overviewTitle} onChange={setOverviewTitle} />
+        <TextField
+          label="Overview heading"
+          name="overviewTitle"
+          value={overviewTitle}
+          onChange={setOverviewTitle}
+        />
         <TextField
           label="Description"
           name="overviewDescription"
@@ -195,10 +205,15 @@ function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: 
   });
   const matches = typed.trim().toUpperCase() === project.code.toUpperCase();
   return (
-    <Dialog title={`Delete ${project.title}?`} isOpen onOpenChange={(o) => !o && onClose()} isDismissable={!remove.isPending}>
+    <Dialog
+      title={`Delete ${project.title}?`}
+      isOpen
+      onOpenChange={(o) => !o && onClose()}
+      isDismissable={!remove.isPending}
+    >
       <p>
-        This deletes the project <strong>{project.code}</strong> with all its test cases, runs, results and files. It
-        cannot be undone. Archive the project instead to keep it readable.
+        This deletes the project <strong>{project.code}</strong> with all its test cases, runs, results and
+        files. It cannot be undone. Archive the project instead to keep it readable.
       </p>
       {remove.isError && (
         <p className="form-error" role="alert">

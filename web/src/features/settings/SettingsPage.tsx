@@ -92,7 +92,11 @@ function ProfileSection() {
     },
     onSuccess: (changed) => {
       setPassword('');
-      setSaved(changed.length ? `Your ${changed.join(' and ')} ${changed.length > 1 ? 'were' : 'was'} saved.` : 'Nothing changed.');
+      setSaved(
+        changed.length
+          ? `Your ${changed.join(' and ')} ${changed.length > 1 ? 'were' : 'was'} saved.`
+          : 'Nothing changed.',
+      );
     },
     onError: errors.show,
     onSettled: () => queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true }),
@@ -115,7 +119,15 @@ function ProfileSection() {
         }}
       >
         <TextField label="Name" name="name" autoComplete="name" isRequired value={name} onChange={setName} />
-        <TextField label="E-mail" name="email" type="email" autoComplete="email" isRequired value={email} onChange={setEmail} />
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          isRequired
+          value={email}
+          onChange={setEmail}
+        />
         {emailChanged && (
           <TextField
             label="Current password"
@@ -280,12 +292,14 @@ function TwoFactorSection() {
   const disable = () => {
     const code = totp.trim();
     const second = /^\d{6}$/.test(code) ? { totp: code } : { recoveryCode: code };
-    return unwrap(api.POST('/api/public/v0/users/me/2fa/disable', { body: { password, ...second } })).then(() => {
-      reset();
-      setCodes(undefined);
-      setSaved('Two-factor sign-in is off.');
-      void refresh();
-    });
+    return unwrap(api.POST('/api/public/v0/users/me/2fa/disable', { body: { password, ...second } })).then(
+      () => {
+        reset();
+        setCodes(undefined);
+        setSaved('Two-factor sign-in is off.');
+        void refresh();
+      },
+    );
   };
 
   return (
@@ -296,7 +310,11 @@ function TwoFactorSection() {
       {status.isPending ? (
         <Loading label="Loading two-factor status…" />
       ) : status.isError ? (
-        <ErrorState title="The two-factor status could not be loaded." error={status.error} onRetry={() => status.refetch()} />
+        <ErrorState
+          title="The two-factor status could not be loaded."
+          error={status.error}
+          onRetry={() => status.refetch()}
+        />
       ) : (
         <>
           <p>
@@ -461,8 +479,8 @@ function ApiKeysSection() {
         API keys and signed-in devices
       </h2>
       <p className="muted">
-        Keys let scripts and the command line act as you. Devices signed in with <code>qasphere auth login</code>{' '}
-        are listed here too.
+        Keys let scripts and the command line act as you. Devices signed in with{' '}
+        <code>qasphere auth login</code> are listed here too.
       </p>
       <FormError message={errors.formError} />
       <Form
@@ -473,7 +491,14 @@ function ApiKeysSection() {
           create.mutate();
         }}
       >
-        <TextField label="New key name" name="name" isRequired value={name} onChange={setName} placeholder="e.g. CI uploads" />
+        <TextField
+          label="New key name"
+          name="name"
+          isRequired
+          value={name}
+          onChange={setName}
+          placeholder="e.g. CI uploads"
+        />
         <Button type="submit" variant="primary" isPending={create.isPending}>
           Create key
         </Button>
@@ -497,9 +522,15 @@ function ApiKeysSection() {
       {keys.isPending ? (
         <Loading label="Loading your keys…" />
       ) : keys.isError ? (
-        <ErrorState title="Your keys could not be loaded." error={keys.error} onRetry={() => keys.refetch()} />
+        <ErrorState
+          title="Your keys could not be loaded."
+          error={keys.error}
+          onRetry={() => keys.refetch()}
+        />
       ) : active.length === 0 ? (
-        <EmptyState title="No keys yet.">Create one above to use the API or the upload command line.</EmptyState>
+        <EmptyState title="No keys yet.">
+          Create one above to use the API or the upload command line.
+        </EmptyState>
       ) : (
         <ul className="key-list" aria-label="Your API keys">
           {active.map((k) => (
@@ -525,15 +556,17 @@ function ApiKeysSection() {
         onOpenChange={(open) => !open && setRevoking(undefined)}
         isDismissable={!revoke.isPending}
       >
-        <p>
-          “{revoking?.name}” stops working at once. Anything that uses it will be refused.
-        </p>
+        <p>“{revoking?.name}” stops working at once. Anything that uses it will be refused.</p>
         {revoke.isError && <FormError message={sentence(revoke.error.message)} />}
         <div className="dialog-actions">
           <Button slot="close" isDisabled={revoke.isPending}>
             Cancel
           </Button>
-          <Button variant="danger" isPending={revoke.isPending} onPress={() => revoking && revoke.mutate(revoking.id)}>
+          <Button
+            variant="danger"
+            isPending={revoke.isPending}
+            onPress={() => revoking && revoke.mutate(revoking.id)}
+          >
             {revoking?.kind === 'device' ? 'Sign out device' : 'Revoke key'}
           </Button>
         </div>
@@ -553,7 +586,8 @@ function KeyboardSection() {
         <span className="switch-track" aria-hidden="true">
           <span className="switch-thumb" />
         </span>
-        Single-key shortcuts (<kbd>?</kbd>, <kbd>/</kbd>, <kbd>j</kbd>, <kbd>k</kbd>, <kbd>n</kbd>, <kbd>e</kbd>)
+        Single-key shortcuts (<kbd>?</kbd>, <kbd>/</kbd>, <kbd>j</kbd>, <kbd>k</kbd>, <kbd>n</kbd>,{' '}
+        <kbd>e</kbd>)
       </Switch>
       <p className="muted">
         Turn them off if you use speech input or they get in your way. Shortcuts with Ctrl or ⌘ keep working.
