@@ -539,11 +539,12 @@ function ApiKeysSection() {
                 <span className="key-name">{k.name}</span>
                 {k.kind === 'device' && <span className="badge">Device sign-in</span>}
                 <span className="muted key-meta">
-                  Created {when(k.createdAt)} · last used {when(k.lastUsedAt)}
+                  Created {when(k.createdAt)} ·{' '}
+                  {k.lastUsedAt ? `last used ${when(k.lastUsedAt)}` : 'never used'}
                   {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : ''}
                 </span>
               </div>
-              <Button variant="danger" aria-label={`Revoke ${k.name}`} onPress={() => setRevoking(k)}>
+              <Button aria-label={`Revoke ${k.name}`} onPress={() => setRevoking(k)}>
                 Revoke
               </Button>
             </li>
