@@ -256,6 +256,22 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     expect(await withKey()).toBe(401);
   });
 
+  it('changes the name, and shows an API error next to the field it concerns', async () => {
+    await page.goto(url('/settings'));
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await profile.getByLabel('Name').fill('Olivia Owner');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByText('Your name was saved.').waitFor();
+    await page.getByRole('button', { name: /Account: Olivia Owner/ }).waitFor();
+
+    const password = page.getByRole('region', { name: 'Password' });
+    await password.getByLabel('Current password').fill('not my password');
+    await password.getByLabel('New password').fill('a brand new password');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('the current password is not correct').waitFor();
+    await look(page, 'settings-field-error');
+  });
+
   it('turns single-key shortcuts off: `?` then does nothing, the menu still lists them', async () => {
     await page.goto(url('/settings'));
     await page.getByRole('heading', { name: 'Your settings' }).waitFor();
