@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 
@@ -24,6 +25,13 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
           </div>
         ))}
       </dl>
+      <p className="muted">
+        Single-key shortcuts can be turned off in{' '}
+        <Link to="/settings" onClick={onClose}>
+          your settings
+        </Link>
+        .
+      </p>
       <div className="dialog-actions">
         <Button slot="close" variant="primary">
           Close
