@@ -1,3 +1,4 @@
+import { createMailer, type Mailer } from './mail/mailer.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -10,7 +11,6 @@ import { validatorCompiler } from './http/validation.js';
 import { hardenSchema } from './http/hostile-input.js';
 import { newUuid } from './lib/ids.js';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
-import { devicePageRoutes } from './modules/oauth/device-page.routes.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { ResultGroupCommit, type GroupCommitHooks } from './modules/runs/results.service.js';
@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. */
+    mailer: Mailer | undefined;
     /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
     resultGroupCommit: ResultGroupCommit;
     /** Built once here and handed to the services that need it (context.ts). */
@@ -88,6 +90,9 @@ export async function buildApp({
   app.decorate('config', config);
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   app.decorate('ctx', createContext(config));
+  const mailer = createMailer(config);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer?.close());
   app.setValidatorCompiler(validatorCompiler);
   // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {
@@ -153,8 +158,6 @@ export async function buildApp({
     },
     { prefix: '/api' },
   );
-  // The device sign-in's verification page (`qasphere auth login`), outside the APIs.
-  await app.register(devicePageRoutes);
   if (webRoot !== null) await installWebApp(app, webRoot ?? DEFAULT_WEB_ROOT);
 
   return app;

@@ -41,7 +41,7 @@ export interface Config {
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
   uploadMaxRequestBytes: number;
-  /** Issue 15: finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
+  /** Finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
   jobRetentionDays: number;
   /** How long a job's claim lasts: a job whose process died is taken again after it. Above the 10 s send timeout. */
   jobLeaseSeconds: number;
@@ -49,6 +49,13 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** CASEBOOK_OUTBOUND_ALLOW: host names and networks outbound requests may reach although private. */
   outboundAllow: string[];
+  /**
+   * Outgoing mail (invitation and password-reset links): `smtp://user:pass@host:port` or `smtps://…`. Unset:
+   * no mail; an invitation's link is shown once to the admin who made it, a reset link is logged.
+   */
+  smtpUrl?: string;
+  /** The sender of that mail (`Name <address>` or an address). */
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -141,7 +148,29 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
   if (secretKey !== '' && secretKey.length < 16) {
     throw new ConfigError('CASEBOOK_SECRET_KEY must be at least 16 characters');
   }
+  const smtpUrl = env.CASEBOOK_SMTP_URL || undefined;
+  if (smtpUrl !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(smtpUrl);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^smtps?:$/.test(parsed.protocol) || !parsed.hostname) {
+      throw new ConfigError(
+        `CASEBOOK_SMTP_URL must be smtp://[user:pass@]host[:port] or smtps://…, got "${smtpUrl.replace(/\/\/[^@]*@/, '//****@')}"`,
+      );
+    }
+  }
+  const mailFrom = env.CASEBOOK_MAIL_FROM || `Casebook <casebook@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\r\n]*\S+@\S+[^\r\n]*$/.test(mailFrom)) {
+    throw new ConfigError(
+      `CASEBOOK_MAIL_FROM must be an e-mail address (optionally "Name <address>"), got "${mailFrom}"`,
+    );
+  }
   return {
+    smtpUrl,
+    mailFrom,
     port,
     host,
     databaseUrl,

@@ -79,6 +79,12 @@ describe('the web application served by the service', () => {
     '/project/ABC/run/12',
     '/project/ABC/tcase/7',
     '/sign-in?returnTo=%2Fproject%2FABC',
+    // The device sign-in's verification_uri[_complete] (and the CLI's ?code= fallback) is a page of the app.
+    '/device',
+    '/device?user_code=BCDF-GHJK',
+    '/device?code=BCDF-GHJK',
+    '/invite/abc',
+    '/reset-password/abc',
     '/no/such/page',
   ])('answers the application page %s with index.html when HTML is asked for', async (url) => {
     const res = await app.inject({ method: 'GET', url, headers: html });

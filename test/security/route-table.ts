@@ -83,10 +83,10 @@ export interface RouteRow {
 }
 
 /**
- * Routes outside `/api/` that need no authentication: health checks, the API documentation and the device
- * sign-in's verification page (it signs the person in through the API, whose routes are rows here).
+ * Routes outside `/api/` that need no authentication: health checks and the API documentation (the device
+ * sign-in's verification page is a page of the web application; its API routes are rows here).
  */
-export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/device'];
+export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs'];
 
 const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
@@ -1016,6 +1016,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
           key: c.actor.key,
         }),
     }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/users/me': {
+    auth: 'viewer',
+    prepare: (c) => ({ path: '/users/me', body: { name: `Renamed ${c.unique()}` } }),
     ok: 200,
   },
   'POST /api/public/v0/users/me/email': {

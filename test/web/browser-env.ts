@@ -64,7 +64,7 @@ export interface RunningService {
 }
 
 /** A real server process (built server + built web) on a free loopback port over SQLite in a temp dir. */
-export async function startService(): Promise<RunningService> {
+export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-browser-'));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -81,6 +81,7 @@ export async function startService(): Promise<RunningService> {
       CASEBOOK_OWNER_PASSWORD: OWNER.password,
       CASEBOOK_SECRET_KEY: 'browser-test-secret-key-0123456789',
       CASEBOOK_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import {
   AccountUserResponse,
   CreatedInvitation,
   EmailChangeBody,
+  NameChangeBody,
   InvitationIdParams,
   InvitationList,
   InviteBody,
@@ -27,6 +28,7 @@ import {
   RegisterResponse,
 } from './accounts.schemas.js';
 import * as service from './accounts.service.js';
+import { invitationMail, passwordResetMail } from '../../mail/mailer.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
@@ -65,10 +67,22 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const invitation = await service.inviteUser(db, req.actor, req.body, config.publicUrl);
-      // No mail is configured: the operator reads the link from the answer or the log and passes it on.
-      req.log.info({ invitationLink: invitation.link }, 'user invited (no mail configured)');
-      return reply.code(201).send(invitation);
+      const { link, ...invitation } = await service.inviteUser(db, req.actor, req.body, config.publicUrl);
+      if (app.mailer) {
+        try {
+          await app.mailer.send(
+            invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
+          );
+          return reply.code(201).send({ ...invitation, emailed: true });
+        } catch (err) {
+          // The invitation exists: the admin gets the link to pass on rather than an error.
+          req.log.error({ err }, 'invitation mail could not be sent; the link is in the answer');
+        }
+      } else {
+        // No mail is configured: the operator reads the link from the answer or the log and passes it on.
+        req.log.info({ invitationLink: link }, 'user invited (no mail configured)');
+      }
+      return reply.code(201).send({ ...invitation, emailed: false, link });
     },
   );
 
@@ -165,6 +179,19 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.changePassword(db, req.actor, req.body, current ? sessionIdOf(current) : undefined);
       return { message: 'Password changed' };
     },
+  );
+
+  app.patch(
+    '/users/me',
+    {
+      schema: {
+        tags,
+        summary: "Change one's display name",
+        body: NameChangeBody,
+        response: { 200: AccountUserResponse, ...errorResponses },
+      },
+    },
+    async (req) => ({ user: await service.changeName(db, req.actor, req.body.name) }),
   );
 
   app.post(
@@ -302,14 +329,21 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const link = await service.requestPasswordReset(
+      const issued = await service.requestPasswordReset(
         db,
         await requestSource(app, req),
         req.body.email,
         config.publicUrl,
       );
-      // No mail is configured: the operator reads the link from the log and passes it on.
-      if (link) req.log.info({ passwordResetLink: link }, 'password reset requested (no mail configured)');
+      if (issued && app.mailer) {
+        // Not awaited: how long the answer takes must not tell whether the account exists.
+        app.mailer
+          .send(passwordResetMail(issued.to, issued.link))
+          .catch((err: unknown) => req.log.error({ err }, 'password reset mail could not be sent'));
+      } else if (issued) {
+        // No mail is configured: the operator reads the link from the log and passes it on.
+        req.log.info({ passwordResetLink: issued.link }, 'password reset requested (no mail configured)');
+      }
       return { message: 'If the account exists, a reset link has been issued' };
     },
   );

@@ -27,7 +27,13 @@ export const Invitation = Type.Object({
 
 export const CreatedInvitation = Type.Object({
   ...Invitation.properties,
-  link: Type.String({ description: 'the one-time sign-up link; shown only in this answer' }),
+  emailed: Type.Boolean({ description: 'whether the link was e-mailed to the invitee (mail is configured)' }),
+  link: Type.Optional(
+    Type.String({
+      description:
+        'the one-time sign-up link, shown only in this answer and only when it was not e-mailed: pass it on',
+    }),
+  ),
 });
 
 export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
@@ -49,6 +55,11 @@ export const TransferOwnershipBody = Type.Object(
 
 export const PasswordChangeBody = Type.Object(
   { currentPassword: Type.String({ maxLength: 1024 }), newPassword: Type.String({ maxLength: 1024 }) },
+  { additionalProperties: false },
+);
+
+export const NameChangeBody = Type.Object(
+  { name: Type.String({ maxLength: 255 }) },
   { additionalProperties: false },
 );
 

@@ -285,10 +285,11 @@ export async function requestPasswordReset(
   source: RequestSource,
   email: string,
   publicUrl: string,
-): Promise<string | undefined> {
+): Promise<{ link: string; to: string } | undefined> {
   const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
   if (!user?.active) return undefined;
-  return issuePasswordReset(db, source, user, publicUrl);
+  // Mailed to the stored address, never to what was typed (a different spelling must not receive it).
+  return { link: await issuePasswordReset(db, source, user, publicUrl), to: user.email };
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */
@@ -328,6 +329,12 @@ export async function resetPassword(
     await recordAudit(trx, { ...source, userId: user.id }, 'password_reset');
   });
   await clearSignInFailures(db, source.tenantId, user.email);
+}
+
+/** Changes one's own display name (the web settings page); no password needed, nothing security-relevant changes. */
+export async function changeName(db: Db, actor: Actor, name: string): Promise<AccountUser> {
+  await users.setName(db, actor.tenantId, actor.userId, name);
+  return toAccountUser(await users.getUser(db, actor.tenantId, actor.userId));
 }
 
 /** Changes one's own e-mail (needs the current password; 409 when taken). Audits `email_change` with old and new. */

@@ -68,6 +68,7 @@ describeEachDb('accounts', (t) => {
         invitedBy: t.ownerId,
         createdAt: expect.any(String),
         expiresAt: expect.any(String),
+        emailed: false,
         link: expect.stringMatching(/^http:\/\/casebook\.test\/invite\/[\w-]{40,}$/),
       });
       expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(7 * 24 * 3600_000);
@@ -491,6 +492,36 @@ describeEachDb('accounts', (t) => {
         .executeTakeFirstOrThrow();
       expect(row.email).toBe(user.email);
       expect((await auditRows(t, 'email_change')).filter((e) => e.user_id === user.id)).toEqual([]);
+    });
+  });
+
+  describe('display name', () => {
+    it("changes one's own name, trimmed, and answers the account", async () => {
+      const user = await userWithPassword(t);
+      const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
+      const res = await t.request('PATCH', '/users/me', { key, body: { name: '  Ada Lovelace ' } });
+      expect(res.status).toBe(200);
+      expect(res.body.user).toMatchObject({ id: user.id, name: 'Ada Lovelace', email: user.email });
+      const row = await t.db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.name).toBe('Ada Lovelace');
+    });
+
+    it('answers 400 naming the field for a blank name and changes nothing', async () => {
+      const user = await userWithPassword(t);
+      const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
+      const res = await t.request('PATCH', '/users/me', { key, body: { name: '   ' } });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ path: '/name', message: 'name must be 1-255 characters' }]);
+      const row = await t.db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.name).toBe('Person');
     });
   });
 });

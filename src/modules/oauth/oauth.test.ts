@@ -212,27 +212,11 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       wait(interval);
       expect((await poll(code.device_code)).body).toEqual(oauthError('authorization_pending'));
 
-      // 3. The person opens verification_uri_complete, signs in, sees the code and the client, approves.
-      const path =
-        new URL(code.verification_uri_complete).pathname + new URL(code.verification_uri_complete).search;
-      const anonymous = await t.app.inject({ method: 'GET', url: path });
-      expect(anonymous.statusCode).toBe(200);
-      expect(anonymous.headers['content-type']).toMatch(/^text\/html/);
-      expect(anonymous.body).toContain('id="sign-in"');
-      expect(anonymous.body).not.toContain('<script>');
-      expect(anonymous.headers['content-security-policy']).toContain("script-src 'self'");
-      // An approve button must not be framed by another site (clickjacking).
-      expect(anonymous.headers['x-frame-options']).toBe('DENY');
-      const script = await t.app.inject({ method: 'GET', url: '/device.js' });
-      expect(script.statusCode).toBe(200);
-      expect(script.headers['content-type']).toMatch(/^text\/javascript/);
-      expect(script.body).toContain("'/api/oauth/device/'");
+      // 3. The person opens verification_uri_complete (the web application's /device page, tested in
+      // test/web/settings.test.ts): without a session the code's API refuses, signed in it shows the code.
+      const anonymous = await cli(t, 'GET', `/api/oauth/device?user_code=${code.user_code}`);
+      expect(anonymous.status).toBe(401);
       const session = await signIn(t, user.email, password);
-      const shown = await browser(t, 'GET', path, session);
-      expect(shown.status).toBe(200);
-      expect(shown.text).toContain(code.user_code);
-      expect(shown.text).toContain('QA Sphere CLI (qasphere)');
-      expect(shown.text).toContain('id="decide"');
       const view = await browser(t, 'GET', `/api/oauth/device?user_code=${code.user_code}`, session);
       expect(view.body).toEqual({
         userCode: code.user_code,
@@ -377,9 +361,9 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
         message: 'the sign-in was denied',
         code: 'VALIDATION_FAILED',
       });
-      const page = await browser(t, 'GET', `/device?user_code=${code.user_code}`, session);
-      expect(page.status).toBe(409);
-      expect(page.text).toContain('This sign-in was denied');
+      const page = await browser(t, 'GET', `/api/oauth/device?user_code=${code.user_code}`, session);
+      expect(page.status).toBe(200);
+      expect(page.body.status).toBe('denied');
       const late = await browser(t, 'POST', '/api/oauth/device/approve', session, {
         user_code: code.user_code,
       });
@@ -398,9 +382,9 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       expect(res.status).toBe(400);
       expect(res.body).toEqual(oauthError('expired_token'));
       const session = await signIn(t, user.email, password);
-      const page = await browser(t, 'GET', `/device?user_code=${code.user_code}`, session);
-      expect(page.status).toBe(410);
-      expect(page.text).toContain('This code has expired: start the sign-in on your device again');
+      const page = await browser(t, 'GET', `/api/oauth/device?user_code=${code.user_code}`, session);
+      expect(page.status).toBe(200);
+      expect(page.body.status).toBe('expired');
       const late = await browser(t, 'POST', '/api/oauth/device/approve', session, {
         user_code: code.user_code,
       });
@@ -415,10 +399,17 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       const { user, password } = await person(t);
       const session = await signIn(t, user.email, password);
       for (const bad of ['BCDF-GHJK', 'not-a-code', '<script>x</script>']) {
-        const page = await browser(t, 'GET', `/device?user_code=${encodeURIComponent(bad)}`, session);
+        const page = await browser(
+          t,
+          'GET',
+          `/api/oauth/device?user_code=${encodeURIComponent(bad)}`,
+          session,
+        );
         expect(page.status, bad).toBe(404);
-        expect(page.text).toContain('This code is not valid: check it against the one your device shows');
-        expect(page.text).not.toContain('<script>x');
+        expect(page.body).toEqual({
+          code: 'NOT_FOUND',
+          message: 'This code is not valid: check it against the one your device shows',
+        });
         const api = await browser(t, 'POST', '/api/oauth/device/approve', session, { user_code: bad });
         expect(api.status).toBe(404);
         expect(api.body).toEqual({
@@ -426,18 +417,6 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
           message: 'This code is not valid: check it against the one your device shows',
         });
       }
-    });
-
-    it("serves the page at the CLI's fallback address too (verification_uri?code=)", async () => {
-      const { user, password } = await person(t);
-      const session = await signIn(t, user.email, password);
-      const code = await start();
-      const page = await browser(t, 'GET', `/device?code=${code.user_code}`, session);
-      expect(page.status).toBe(200);
-      expect(page.text).toContain(`data-user-code="${code.user_code}"`);
-      const entry = await t.app.inject({ method: 'GET', url: '/device' });
-      expect(entry.statusCode).toBe(200);
-      expect(entry.body).toContain('name="user_code"');
     });
 
     it('accepts the code typed in lower case and without the dash', async () => {

@@ -166,6 +166,13 @@ export async function setPasswordHash(
   await repo.updateUser(db, tenantId, userId, { password_hash: passwordHash, updated_at: nowIso() });
 }
 
+/** Changes one's display name (1-255 characters after trimming). */
+export async function setName(db: Db, tenantId: string, userId: number, name: string): Promise<void> {
+  const clean = name.trim();
+  if (!clean || clean.length > 255) throw badRequest('name must be 1-255 characters', '/name');
+  await repo.updateUser(db, tenantId, userId, { name: clean, updated_at: nowIso() });
+}
+
 export async function setRole(db: Db, tenantId: string, userId: number, role: Role): Promise<void> {
   await repo.updateUser(db, tenantId, userId, { role, updated_at: nowIso() });
 }

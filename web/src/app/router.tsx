@@ -134,8 +134,49 @@ const newTestCaseRoute = createRoute({
 });
 // --- end test case editor ---
 
+// ---- account pages: invitation, password reset, own settings, device sign-in ----
+const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/invite/$token',
+  component: lazyRouteComponent(() => import('../features/auth/AccountLinkPages'), 'AcceptInvitationPage'),
+});
+const requestResetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  component: lazyRouteComponent(
+    () => import('../features/auth/AccountLinkPages'),
+    'RequestPasswordResetPage',
+  ),
+});
+const setPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password/$token',
+  component: lazyRouteComponent(() => import('../features/auth/AccountLinkPages'), 'SetNewPasswordPage'),
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('../features/settings/SettingsPage'), 'SettingsPage'),
+});
+// The CLI's `verification_uri_complete` (src/modules/oauth): signed in first, then back here with the code.
+const deviceRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/device',
+  validateSearch: (search: Record<string, unknown>): { user_code?: string } => {
+    const code = search.user_code ?? search.code;
+    return typeof code === 'string' || typeof code === 'number'
+      ? { user_code: String(code).slice(0, 64) }
+      : {};
+  },
+  component: lazyRouteComponent(() => import('../features/device/DevicePage'), 'DevicePage'),
+});
+const accountRoutes = [invitationRoute, requestResetRoute, setPasswordRoute] as const;
+const accountAppRoutes = [settingsRoute, deviceRoute] as const;
+// ---- end of account pages ----
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  ...accountRoutes,
   appRoute.addChildren([
     projectsRoute,
     projectRoute,
@@ -143,6 +184,7 @@ const routeTree = rootRoute.addChildren([
     newTestCaseRoute,
     testCaseRoute,
     repositoryRoute,
+    ...accountAppRoutes,
   ]),
 ]);
 

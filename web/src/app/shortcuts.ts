@@ -1,8 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Single-key shortcuts (`/`, `j`, `k`, `n`, …) can be turned off (WCAG 2.1.4): one setting in localStorage,
- * read through this hook everywhere so every page and the settings agree, in every tab.
+ * Whether single-key shortcuts (`?`, `/`, `j`/`k`, `n`, `e`) are on. WCAG 2.1.4: people who use speech input
+ * or type by accident can turn them off (in their settings or the `?` dialog). Stored in this browser
+ * (localStorage); every page that listens for a single key reads it through `useSingleKeyShortcuts` (or
+ * `singleKeyShortcutsOn` in a handler) so one switch turns them all off, in every tab.
  */
 const KEY = 'casebook.singleKeyShortcuts';
 const listeners = new Set<() => void>();

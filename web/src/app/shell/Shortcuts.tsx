@@ -8,6 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { singleKeyShortcutsOn } from '../shortcuts';
 
 // The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small.
 const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));
@@ -29,7 +30,15 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target)) {
+      // Turned off in the settings (WCAG 2.1.4): `?` is just a key; the account menu still opens the list.
+      if (
+        e.key === '?' &&
+        singleKeyShortcutsOn() &&
+        !e.ctrlKey &&
+        !e.metaKey &&
+        !e.altKey &&
+        !isTyping(e.target)
+      ) {
         e.preventDefault();
         setOpen(true);
       }

@@ -1,4 +1,5 @@
 import { Switch } from 'react-aria-components';
+import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../shortcuts';
 import { Dialog } from '../../components/Dialog';
@@ -40,6 +41,13 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
         <span className="switch-track" aria-hidden="true" />
         Single-key shortcuts (/, j, k, n)
       </Switch>
+      <p className="muted">
+        Single-key shortcuts can be turned off in{' '}
+        <Link to="/settings" onClick={onClose}>
+          your settings
+        </Link>
+        .
+      </p>
       <div className="dialog-actions">
         <Button slot="close" variant="primary">
           Close

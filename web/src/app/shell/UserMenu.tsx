@@ -29,6 +29,7 @@ export function UserMenu() {
 
   async function onAction(key: React.Key) {
     if (key === 'shortcuts') shortcuts.open();
+    if (key === 'settings') await navigate({ to: '/settings' });
     if (key === 'sign-out') {
       try {
         await signOut();
@@ -60,6 +61,9 @@ export function UserMenu() {
             </Header>
           </MenuSection>
           <Separator className="menu-separator" />
+          <MenuItem id="settings" className="menu-item">
+            Your settings
+          </MenuItem>
           <MenuItem id="shortcuts" className="menu-item">
             Keyboard shortcuts
           </MenuItem>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
@@ -126,6 +126,11 @@ export function SignInPage() {
           <Button type="submit" variant="primary" isPending={busy} className="btn-block">
             {busy ? 'Signing in…' : step === 'password' ? 'Sign in' : 'Verify'}
           </Button>
+          {step === 'password' && (
+            <div className="auth-links">
+              <Link to="/reset-password">Forgot your password?</Link>
+            </div>
+          )}
           {step === 'second-factor' && (
             <div className="auth-links">
               <Button

@@ -3,6 +3,8 @@ import { Link, useParams } from '@tanstack/react-router';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { projectCountsQuery, projectQuery } from './api';
+import { ProjectAdmin } from './ProjectAdmin';
+import './project-admin.css';
 
 const numberFormat = new Intl.NumberFormat();
 
@@ -46,6 +48,7 @@ export function ProjectOverviewPage() {
         <Link to="/project/$code/repository" params={{ code: p.code }} className="btn btn-primary">
           Test cases
         </Link>
+        <ProjectAdmin project={p} />
       </div>
 
       <div className="overview-grid">

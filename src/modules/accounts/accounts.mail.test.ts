@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { buildApp } from '../../app.js';
+import { ConfigError, loadConfig } from '../../config.js';
+import { sha256 } from '../../lib/crypto.js';
+import { createUser } from '../users/users.service.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A mail receiver on 127.0.0.1 (no TLS, no auth): what the service sends lands in `inbox`. */
+async function startReceiver() {
+  const inbox: Received[] = [];
+  let fail = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString()));
+      stream.on('end', () => {
+        if (fail) return callback(new Error('mailbox unavailable'));
+        inbox.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    inbox,
+    url: `smtp://127.0.0.1:${port}`,
+    failNext: (on: boolean) => (fail = on),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The text of a mail, quoted-printable soft breaks undone (a long link may be wrapped). */
+const textOf = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+const linkIn = (raw: string, kind: 'invite' | 'reset-password') =>
+  new RegExp(`http://casebook\\.test/${kind}/[\\w-]{40,}`).exec(textOf(raw))?.[0];
+
+async function waitFor<T>(read: () => T | undefined, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('no mail arrived');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let n = 0;
+const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${n++}@example.com`;
+
+describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: TestEnv) => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    app = await buildApp({
+      config: { ...t.config, smtpUrl: receiver.url, mailFrom: 'Casebook <casebook@casebook.test>' },
+      db: t.db,
+    });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await receiver?.close();
+  });
+
+  const ownerKeyOf = () => t.ownerKey;
+
+  it('mails the invitation link to the invitee and leaves it out of the answer', async () => {
+    const email = uniqueEmail('invitee');
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/public/v0/users/invitations',
+      headers: { authorization: `ApiKey ${ownerKeyOf()}` },
+      payload: { email, role: 'user' },
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.emailed).toBe(true);
+    expect(body).not.toHaveProperty('link');
+    const mail = await waitFor(() => receiver.inbox.find((m) => m.to.includes(email)));
+    expect(mail.from).toBe('casebook@casebook.test');
+    expect(textOf(mail.raw)).toContain('Subject: You are invited to Casebook');
+    const link = linkIn(mail.raw, 'invite')!;
+    const row = await t.db
+      .selectFrom('invitations')
+      .select('token_hash')
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(sha256(link.split('/').pop()!));
+    // The mailed link works: it opens the sign-up.
+    const preview = await app.inject({
+      method: 'POST',
+      url: '/api/auth/invitation',
+      payload: { token: link.split('/').pop() },
+    });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json()).toMatchObject({ email, role: 'user' });
+  });
+
+  it('answers the link to the admin when the mail cannot be sent', async () => {
+    receiver.failNext(true);
+    try {
+      const email = uniqueEmail('bounced');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/public/v0/users/invitations',
+        headers: { authorization: `ApiKey ${ownerKeyOf()}` },
+        payload: { email, role: 'viewer' },
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({
+        emailed: false,
+        link: expect.stringMatching(/\/invite\/[\w-]{40,}$/),
+      });
+    } finally {
+      receiver.failNext(false);
+    }
+  });
+
+  it('mails a reset link to the stored address of an active account, and nothing for an unknown one', async () => {
+    const email = uniqueEmail('Resetter');
+    const user = await createUser(t.db, t.tenantId, {
+      email,
+      name: 'R',
+      role: 'user',
+      password: 'long enough 1',
+    });
+    const before = receiver.inbox.length;
+    const ask = (e: string) =>
+      app.inject({ method: 'POST', url: '/api/auth/password-reset/request', payload: { email: e } });
+    const unknown = await ask(uniqueEmail('nobody'));
+    const known = await ask(email.toUpperCase());
+    expect(known.statusCode).toBe(200);
+    expect(unknown.json()).toEqual(known.json());
+    const mail = await waitFor(() => receiver.inbox.slice(before).find((m) => m.to.includes(email)));
+    expect(receiver.inbox.length - before).toBe(1);
+    expect(textOf(mail.raw)).toContain('Subject: Reset your Casebook password');
+    const token = linkIn(mail.raw, 'reset-password')!.split('/').pop()!;
+    const rows = await t.db
+      .selectFrom('password_resets')
+      .select('token_hash')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows.map((r) => r.token_hash)).toEqual([sha256(token)]);
+    // The mailed link sets the new password.
+    const reset = await app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { token, password: 'a new password 2' },
+    });
+    expect(reset.statusCode).toBe(200);
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: 'a new password 2' },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+});
+
+describe('mail settings', () => {
+  it('reads CASEBOOK_SMTP_URL and CASEBOOK_MAIL_FROM, with a sender on the public host by default', () => {
+    const config = loadConfig({
+      CASEBOOK_SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      CASEBOOK_PUBLIC_URL: 'https://casebook.example.com',
+    });
+    expect(config.smtpUrl).toBe('smtps://user:pass@mail.example.com:465');
+    expect(config.mailFrom).toBe('Casebook <casebook@casebook.example.com>');
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    expect(loadConfig({ CASEBOOK_MAIL_FROM: 'qa@example.com' }).mailFrom).toBe('qa@example.com');
+  });
+
+  it('refuses a mail URL that is not smtp(s), without printing its password', () => {
+    expect(() => loadConfig({ CASEBOOK_SMTP_URL: 'http://user:secret@mail.example.com' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ CASEBOOK_SMTP_URL: 'http://user:secret@mail.example.com' })).toThrow(
+      /CASEBOOK_SMTP_URL must be smtp:\/\/.*"http:\/\/\*\*\*\*@mail\.example\.com"/,
+    );
+    expect(() => loadConfig({ CASEBOOK_MAIL_FROM: 'not an address' })).toThrow(/CASEBOOK_MAIL_FROM/);
+  });
+});

@@ -1,0 +1,407 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
+import { SMTPServer } from 'smtp-server';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  ensureBuilt,
+  hasChromium,
+  inspect,
+  launchChromium,
+  OWNER,
+  startService,
+  VIEWPORTS,
+  type RunningService,
+} from './browser-env.js';
+
+if (!hasChromium) {
+  console.log(`[casebook] settings browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+}
+
+/** A mail receiver on 127.0.0.1: the service mails invitation and reset links here (CASEBOOK_SMTP_URL). */
+async function startReceiver() {
+  const inbox: { to: string[]; text: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString()));
+      stream.on('end', () => {
+        // Quoted-printable soft breaks undone: a long link may be wrapped.
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          text: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    async linkFor(to: string, kind: 'invite' | 'reset-password'): Promise<string> {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        for (const m of inbox.filter((m) => m.to.includes(to.toLowerCase()) || m.to.includes(to))) {
+          const link = new RegExp(`https?://[^\\s/]+/${kind}/[\\w-]{40,}`).exec(m.text)?.[0];
+          if (link) return link;
+        }
+        if (Date.now() > deadline) throw new Error(`no ${kind} mail for ${to}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Issue 13, pages 1 and 2 beyond sign-in: invitation, password reset, your settings (2FA, API keys, the
+ * shortcuts switch), the device sign-in approval page, and project administration. A real server process
+ * (SQLite) with mail going to a local receiver; steps run in order like a person would.
+ */
+describe.skipIf(!hasChromium)('account, settings, device and project admin pages in Chromium', () => {
+  let service: RunningService;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const a11y: string[] = [];
+  const pageErrors: string[] = [];
+  const invitee = { email: 'tess.tester@example.com', password: 'first password 1', name: 'Tess Tester' };
+  let totpSecret = '';
+
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const look = async (p: Page, name: string, dark = false) =>
+    a11y.push(...(await inspect(p, name, { dark })));
+  const apiCall = (method: 'GET' | 'POST', path: string, data?: unknown) =>
+    page.request.fetch(url(path), {
+      method,
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+
+  async function signIn(p: Page, email: string, password: string) {
+    await p.getByLabel('E-mail').fill(email);
+    await p.getByLabel('Password').fill(password);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** A fresh browser without a session (another person, or the same one on another device). */
+  async function freshPage(): Promise<[BrowserContext, Page]> {
+    const ctx = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    return [ctx, p];
+  }
+
+  /** A TOTP of the set-up secret in a time step not used yet (the service refuses a code used twice). */
+  let lastStep = -1;
+  async function freshTotp(): Promise<string> {
+    for (;;) {
+      const step = Math.floor(Date.now() / 30_000);
+      if (step !== lastStep) {
+        lastStep = step;
+        return new TOTP({ secret: Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate();
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  beforeAll(async () => {
+    ensureBuilt();
+    receiver = await startReceiver();
+    service = await startService({ CASEBOOK_SMTP_URL: receiver.url });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('/sign-in'));
+    await signIn(page, OWNER.email, OWNER.password);
+    await page.waitForURL((u) => u.pathname === '/');
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await receiver?.close();
+  });
+
+  it('accepts an e-mailed invitation: the new person chooses name and password and is signed in', async () => {
+    const res = await apiCall('POST', '/api/public/v0/users/invitations', {
+      email: invitee.email,
+      role: 'user',
+    });
+    expect(res.status()).toBe(201);
+    expect(await res.json()).toMatchObject({ emailed: true });
+    const link = await receiver.linkFor(invitee.email, 'invite');
+    const [ctx, p] = await freshPage();
+    try {
+      await p.goto(link);
+      await p.getByRole('heading', { name: 'Join Casebook' }).waitFor();
+      expect(await p.getByText(invitee.email).count()).toBeGreaterThan(0);
+      await p.getByLabel('Your name').fill(invitee.name);
+      await p.getByLabel('New password').fill(invitee.password);
+      await p.getByLabel('Repeat the password').fill('something else');
+      await look(p, 'invitation');
+      await p.getByRole('button', { name: 'Create account' }).click();
+      // The browser's own check says the passwords differ, before anything is sent.
+      await p.getByText('The two passwords differ.').waitFor();
+      await p.getByLabel('Repeat the password').fill(invitee.password);
+      await p.getByRole('button', { name: 'Create account' }).click();
+      await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+      await p.getByRole('button', { name: /Account: Tess Tester/ }).waitFor();
+      // The link works once.
+      await p.goto(link);
+      await p.getByRole('heading', { name: 'This invitation cannot be used' }).waitFor();
+      await look(p, 'invitation-used');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('resets a forgotten password with the mailed link, then signs in with the new one', async () => {
+    const [ctx, p] = await freshPage();
+    try {
+      await p.goto(url('/sign-in'));
+      await p.getByRole('link', { name: 'Forgot your password?' }).click();
+      await p.getByRole('heading', { name: 'Reset your password' }).waitFor();
+      await look(p, 'reset-request');
+      await p.getByLabel('E-mail').fill(invitee.email);
+      await p.getByRole('button', { name: 'Send the reset link' }).click();
+      await p.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+      const link = await receiver.linkFor(invitee.email, 'reset-password');
+      await p.goto(link);
+      await p.getByRole('heading', { name: 'Set a new password' }).waitFor();
+      invitee.password = 'second password 2';
+      await p.getByLabel('New password').fill(invitee.password);
+      await p.getByLabel('Repeat the password').fill(invitee.password);
+      await look(p, 'reset-set');
+      await p.getByRole('button', { name: 'Set the password' }).click();
+      await p.getByRole('heading', { name: 'Your password is set' }).waitFor();
+      // A used link says so in words.
+      await p.goto(link);
+      await p.getByLabel('New password').fill('third password 3');
+      await p.getByLabel('Repeat the password').fill('third password 3');
+      await p.getByRole('button', { name: 'Set the password' }).click();
+      await expect
+        .poll(() => p.getByRole('alert').textContent())
+        .toContain('invalid, expired or already used');
+      await p.goto(url('/sign-in'));
+      await signIn(p, invitee.email, invitee.password);
+      await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('sets up two-factor sign-in with the QR secret, shows recovery codes, then signs in with a code', async () => {
+    await page.goto(url('/settings'));
+    await page.getByRole('heading', { name: 'Your settings' }).waitFor();
+    await look(page, 'settings', true);
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    await page.getByLabel('Your password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    totpSecret = ((await page.getByLabel('Setup key').textContent()) ?? '').trim();
+    expect(totpSecret).toMatch(/^[A-Z2-7]{16,}$/);
+    await look(page, 'settings-2fa-setup');
+    await page.getByLabel('Code from the app').fill(await freshTotp());
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect.poll(() => codes.count()).toBeGreaterThanOrEqual(8);
+    await page.getByText(/^On\. Signing in asks for a code/).waitFor();
+    await look(page, 'settings-2fa-on');
+
+    const [ctx, p] = await freshPage();
+    try {
+      await p.goto(url('/sign-in'));
+      await signIn(p, OWNER.email, OWNER.password);
+      await p.getByLabel('Authentication code').fill(await freshTotp());
+      await p.getByRole('button', { name: 'Verify' }).click();
+      await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+    } finally {
+      await ctx.close();
+    }
+  }, 90_000);
+
+  it('creates an API key shown once with a copy button, and revokes it', async () => {
+    await page.goto(url('/settings'));
+    await page.getByLabel('New key name').fill('CI uploads');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByLabel('New API key');
+    await shown.waitFor();
+    const key = ((await shown.textContent()) ?? '').trim();
+    expect(key.split('.')).toHaveLength(3);
+    expect(await page.getByRole('button', { name: 'Copy the key' }).count()).toBe(1);
+    await look(page, 'settings-key-created');
+    const withKey = () =>
+      fetch(url('/api/public/v0/users/me'), { headers: { authorization: `ApiKey ${key}` } }).then(
+        (r) => r.status,
+      );
+    expect(await withKey()).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByLabel('New API key').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Revoke CI uploads' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await dialog.waitFor();
+    await look(page, 'settings-key-revoke');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Revoke CI uploads' }).count()).toBe(0);
+    expect(await withKey()).toBe(401);
+  });
+
+  it('changes the name, and shows an API error next to the field it concerns', async () => {
+    await page.goto(url('/settings'));
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await profile.getByLabel('Name').fill('Olivia Owner');
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByText('Your name was saved.').waitFor();
+    await page.getByRole('button', { name: /Account: Olivia Owner/ }).waitFor();
+
+    const password = page.getByRole('region', { name: 'Password' });
+    await password.getByLabel('Current password').fill('not my password');
+    await password.getByLabel('New password').fill('a brand new password');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await password.getByText('the current password is not correct').waitFor();
+    await look(page, 'settings-field-error');
+  });
+
+  it('turns single-key shortcuts off: `?` then does nothing, the menu still lists them', async () => {
+    await page.goto(url('/settings'));
+    await page.getByRole('heading', { name: 'Your settings' }).waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    const toggle = page.getByRole('switch', { name: /Single-key shortcuts/ });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click({ force: true });
+    expect(await toggle.isChecked()).toBe(false);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    await page.waitForTimeout(300);
+    expect(await dialog.count()).toBe(0);
+    // Kept in this browser: still off after a reload.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your settings' }).waitFor();
+    expect(await page.getByRole('switch', { name: /Single-key shortcuts/ }).isChecked()).toBe(false);
+    await page.keyboard.press('?');
+    await page.waitForTimeout(300);
+    expect(await dialog.count()).toBe(0);
+  });
+
+  it('approves a device sign-in on the app page after signing in, and says so for bad and denied codes', async () => {
+    const start = () =>
+      fetch(url('/api/oauth/device/code'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'qas-cli' }),
+      }).then(
+        (r) =>
+          r.json() as Promise<{ device_code: string; user_code: string; verification_uri_complete: string }>,
+      );
+    const code = await start();
+    expect(code.verification_uri_complete).toBe(url(`/device?user_code=${code.user_code}`));
+    const [ctx, p] = await freshPage();
+    try {
+      // Not signed in: sign-in first, then back to the code.
+      await p.goto(code.verification_uri_complete);
+      await expect.poll(() => new URL(p.url()).pathname).toBe('/sign-in');
+      await signIn(p, invitee.email, invitee.password);
+      await expect.poll(() => new URL(p.url()).pathname).toBe('/device');
+      await p.getByRole('heading', { name: /QA Sphere CLI \(qasphere\) asks to act as you/ }).waitFor();
+      expect(await p.getByText(code.user_code, { exact: true }).count()).toBe(1);
+      await look(p, 'device', true);
+      await p.getByRole('button', { name: 'Approve' }).click();
+      await p.getByText('Device approved').waitFor();
+      await look(p, 'device-approved');
+      const tokens = await fetch(url('/api/oauth/token'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+          device_code: code.device_code,
+          client_id: 'qas-cli',
+        }),
+      });
+      expect(tokens.status).toBe(200);
+
+      await p.goto(url('/device?user_code=BCDF-GHJK'));
+      await expect.poll(() => p.getByRole('alert').textContent()).toContain('This code is not valid');
+      await look(p, 'device-bad-code');
+
+      const second = await start();
+      await p.goto(url('/device'));
+      await p.getByLabel('Code shown on your device').fill(second.user_code.toLowerCase());
+      await p.getByRole('button', { name: 'Continue' }).click();
+      await p.getByRole('button', { name: 'Deny' }).click();
+      await p.getByText('Sign-in denied').waitFor();
+      await p.reload();
+      await p.getByText('This sign-in was denied').waitFor();
+
+      // The device sign-in is among the person's keys, marked as one.
+      await p.goto(url('/settings'));
+      await p.getByText('Device sign-in').waitFor();
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('edits a project, archives and unarchives it, and deletes it after the code is typed', async () => {
+    const created = await apiCall('POST', '/api/public/v0/project', { code: 'ADM', title: 'Admin project' });
+    expect(created.status()).toBe(201);
+    await page.goto(url('/project/ADM'));
+    await page.getByRole('heading', { name: 'Admin project' }).waitFor();
+    await page.getByRole('button', { name: 'Edit project' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit ADM' });
+    await edit.waitFor();
+    await edit.getByLabel('Title').fill('Payments');
+    await edit.getByLabel('Description').fill('<p>Cards and wallets.</p>');
+    await edit.getByRole('button', { name: 'Add a link' }).click();
+    await edit.getByLabel('Link 1 address').fill('not a url');
+    await edit.getByLabel('Link 1 text').fill('Wiki');
+    await look(page, 'project-edit');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    // The browser refuses a malformed address next to the field; a correct one saves.
+    expect(await edit.count()).toBe(1);
+    await edit.getByLabel('Link 1 address').fill('https://wiki.example.com/payments');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => edit.count()).toBe(0);
+    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await page.getByRole('link', { name: 'Wiki' }).waitFor();
+    await page.getByText('Cards and wallets.').waitFor();
+
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByText('Archived', { exact: true }).waitFor();
+    await look(page, 'project-archived');
+    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await expect.poll(() => page.getByText('Archived', { exact: true }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const del = page.getByRole('dialog', { name: 'Delete Payments?' });
+    await del.waitFor();
+    const confirm = del.getByRole('button', { name: 'Delete project' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await del.getByLabel('Type ADM to confirm').fill('ad');
+    expect(await confirm.isDisabled()).toBe(true);
+    await del.getByLabel('Type ADM to confirm').fill('ADM');
+    await look(page, 'project-delete');
+    await confirm.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    expect((await apiCall('GET', '/api/public/v0/project/ADM')).status()).toBe(404);
+  });
+
+  it('has no serious or critical accessibility violation and no script error on any page', () => {
+    expect(a11y).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
