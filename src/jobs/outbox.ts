@@ -160,9 +160,11 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
       else queues.add(c.queue_key);
     }
     if (queues.size > 0) {
+      // Claims of one queue take turns (PostgreSQL: advisory locks, in one order), so what follows sees the
+      // previous claim committed: its job running, the queue busy.
+      for (const q of [...queues].sort()) await lockKeyForTransaction(trx, `jobs-queue:${q}`);
       // Of a queue only its head runs: the due job with the lowest id (the oldest, even when a retry made a
-      // later one due first). A head another PostgreSQL claim is taking right now is locked: SKIP LOCKED passes
-      // it and the queue is left alone, rather than its next job taken out of order.
+      // later one due first), and only while nothing of its queue runs under a live lease.
       const heads = await forUpdateSkipLocked(
         trx,
         trx
@@ -178,6 +180,18 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
                   e.and([e('q.status', '=', 'pending'), e('q.run_at', '<=', now)]),
                   e.and([e('q.status', '=', 'running'), e('q.locked_until', '<', now)]),
                 ]),
+              )
+              .where((e) =>
+                e.not(
+                  e.exists(
+                    e
+                      .selectFrom('jobs as busy')
+                      .select('busy.id')
+                      .whereRef('busy.queue_key', '=', 'q.queue_key')
+                      .where('busy.status', '=', 'running')
+                      .where('busy.locked_until', '>=', now),
+                  ),
+                ),
               )
               .groupBy('q.queue_key'),
           ),
@@ -195,6 +209,14 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
         attempts: eb('attempts', '+', 1),
       }))
       .where('id', 'in', ids)
+      // Checked again on the row as it is now: on PostgreSQL a row claimed and committed by another runner since
+      // it was selected is passed over here, never claimed twice.
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
+          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+        ]),
+      )
       .returningAll()
       .execute();
     const claimed = rows
