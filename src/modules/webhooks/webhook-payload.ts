@@ -11,7 +11,7 @@ export interface OutboxEvent {
   object: Record<string, unknown>;
 }
 
-/** The default body (docs/decisions/webhooks.md): the event, the tenant, the project and the object. */
+/** The default body (docs/api-decisions.md#events-and-their-payloads): the event, the tenant, the project and the object. */
 export function defaultPayload(
   event: OutboxEvent,
   project: { id: string; code: string; title: string } | undefined,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** Issue 15 §2: the events a webhook may subscribe to (docs/decisions/webhooks.md has their payloads). */
+/** Issue 15 §2: the events a webhook may subscribe to (docs/api-decisions.md#events-and-their-payloads has their payloads). */
 export const WEBHOOK_EVENT_TYPES = [
   'run_created',
   'run_updated',
