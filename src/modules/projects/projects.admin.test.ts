@@ -75,17 +75,18 @@ describeEachDb('projects administration', (t) => {
 
   describe('DELETE /project/:p', () => {
     it('deletes the project with every row it owned, in every table, and records delete_project', async () => {
-      // Tenant-wide things that outlive the project exist before the snapshot.
+      // Tenant-wide things that outlive the project exist before the snapshot. The outbox (`jobs`) keeps the
+      // events the project's changes emitted: they are still delivered after it is gone.
       const integrationId = (
         await t.post('/integration', { name: 'Kept', type: 'tracker_c', config: { organizationKey: 'K' } })
       ).body.id;
       const member = await userWithKey(t, 'viewer');
-      const before = await tableCounts(t, ['audit_events', 'integrations']);
+      const before = await tableCounts(t, ['audit_events', 'integrations', 'jobs']);
       const data = await populateProject(clientFor(t, t.ownerKey), {
         members: [member.user.id],
         integrationId,
       });
-      const during = await tableCounts(t, ['audit_events', 'integrations']);
+      const during = await tableCounts(t, ['audit_events', 'integrations', 'jobs']);
       // The fixture reaches the tables it should: most of them got rows.
       const grown = Object.keys(during).filter((k) => during[k] > before[k]);
       expect(grown).toEqual(
@@ -108,7 +109,7 @@ describeEachDb('projects administration', (t) => {
         userId: t.ownerId,
         meta: meta(data.project),
       });
-      expect(await tableCounts(t, ['audit_events', 'integrations'])).toEqual(before);
+      expect(await tableCounts(t, ['audit_events', 'integrations', 'jobs'])).toEqual(before);
       expect((await t.get(`/project/${data.project.code}`)).status).toBe(404);
       expect((await t.get(`/integration/${integrationId}`)).body.linkedProjectCount).toBe(0);
       expect((await t.del(`/project/${data.project.code}`)).status).toBe(404);

@@ -42,7 +42,7 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
         Single-key shortcuts (/, j, k, n)
       </Switch>
       <p className="muted">
-        Single-key shortcuts can be turned off in{' '}
+        The same switch is in{' '}
         <Link to="/settings" onClick={onClose}>
           your settings
         </Link>
