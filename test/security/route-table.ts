@@ -548,6 +548,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     }),
     ok: 201,
   },
+  'POST /api/public/v0/project/:project/run/preview': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/preview`, body: { type: 'static', queryPlans: [{}] } }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/clone': {
     auth: 'test-runner',
     project: 'write',

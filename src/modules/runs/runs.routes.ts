@@ -14,6 +14,8 @@ import {
   RunTcaseParams,
 } from './runs.schemas.js';
 import * as runTcases from './run-tcases.service.js';
+import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
+import { previewRunSelection } from './preview.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 
@@ -50,6 +52,20 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.createRun(db, req.actor, req.params.project, req.body)),
+  );
+
+  app.post(
+    '/project/:project/run/preview',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Which test cases query plans select: the selection run creation uses, without creating a run',
+        params: ProjectParams,
+        body: RunPreviewBody,
+        response: { 200: RunPreviewResponse, ...errorResponses },
+      },
+    },
+    async (req) => previewRunSelection(db, req.actor, req.params.project, req.body),
   );
 
   app.post(

@@ -191,6 +191,27 @@ export async function listTcases(
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
 
+/** A few columns of test cases at their latest version, by id, in no particular order (lists that only name cases). */
+export async function listSummariesByIds(
+  db: Db,
+  tenantId: string,
+  ids: string[],
+): Promise<{ id: string; seq: number; title: string; folder_id: number; priority: string }[]> {
+  const out: { id: string; seq: number; title: string; folder_id: number; priority: string }[] = [];
+  for (const part of chunks(ids)) {
+    out.push(
+      ...(await db
+        .selectFrom('tcases as t')
+        // title and priority: the mirrors of the latest version on tcases
+        .select(['t.id', 't.seq', 't.title', 't.folder_id', 't.priority'])
+        .where('t.tenant_id', '=', tenantId)
+        .where('t.id', 'in', part)
+        .execute()),
+    );
+  }
+  return out;
+}
+
 /** Test cases (live or deleted) at their latest version, by id, in no particular order. */
 export async function listLatestByIds(db: Db, tenantId: string, ids: string[]): Promise<TcaseRow[]> {
   const out: TcaseRow[] = [];

@@ -1292,3 +1292,16 @@ export async function deleteTestCase(
   });
   return { message: 'Test case deleted' };
 }
+
+/** A test case in a few words (latest version), for lists that only name cases; in the order of `ids`, unknown ids absent. */
+export async function listTcaseSummaries(
+  db: Db,
+  tenantId: string,
+  ids: string[],
+): Promise<{ id: string; seq: number; title: string; folderId: number; priority: string }[]> {
+  const byId = new Map((await repo.listSummariesByIds(db, tenantId, ids)).map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ id: r.id, seq: r.seq, title: r.title, folderId: r.folder_id, priority: r.priority }] : [];
+  });
+}
