@@ -560,6 +560,15 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/run/clone`, body: { runId: c.fx.runId, title: `Clone ${c.unique()}` } }),
     ok: 201,
   },
+  'PATCH /api/public/v0/project/:project/run/:run': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/run/${await newRun(c)}`,
+      body: { title: `Renamed ${c.unique()}` },
+    }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/:run/close': {
     auth: 'test-runner',
     project: 'write',

@@ -16,6 +16,8 @@ import {
 import * as runTcases from './run-tcases.service.js';
 import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
 import { previewRunSelection } from './preview.service.js';
+import { UpdateRunBody } from './run-edit.schemas.js';
+import { updateRun } from './run-edit.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 
@@ -59,7 +61,8 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['runs'],
-        summary: 'Which test cases query plans select: the selection run creation uses, without creating a run',
+        summary:
+          'Which test cases query plans select: the selection run creation uses, without creating a run',
         params: ProjectParams,
         body: RunPreviewBody,
         response: { 200: RunPreviewResponse, ...errorResponses },
@@ -82,6 +85,22 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.cloneRun(db, req.actor, req.params.project, req.body)),
+  );
+
+  app.patch(
+    '/project/:project/run/:run',
+    {
+      config: write,
+      schema: {
+        tags: ['runs'],
+        summary:
+          "Edit an open run's title, description, assignee or milestone (only the given fields change)",
+        params: RunParams,
+        body: UpdateRunBody,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => updateRun(db, req.actor, req.params.project, req.params.run, req.body),
   );
 
   app.post(
