@@ -626,6 +626,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     }),
     ok: 201,
   },
+  'GET /api/public/v0/project/:project/tcase/:id/results': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}/results` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/run/:run/log': {
     auth: 'viewer',
     project: 'read',

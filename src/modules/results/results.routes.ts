@@ -8,6 +8,8 @@ import {
 } from './results.schemas.js';
 import { RunParams, RunTcaseParams } from '../runs/runs.schemas.js';
 import * as service from './results.service.js';
+import { TcaseHistoryParams, TcaseHistoryQuery, TcaseHistoryResponse } from './history.schemas.js';
+import { listTcaseResultHistory } from './history.service.js';
 
 export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, resultGroupCommit } = app;
@@ -56,5 +58,19 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply
         .code(201)
         .send(await service.recordResultBatch(db, req.actor, req.params.project, req.params.run, req.body)),
+  );
+
+  app.get(
+    '/project/:project/tcase/:id/results',
+    {
+      schema: {
+        tags: ['results'],
+        summary: "A test case's latest result in every run, newest first (paged)",
+        params: TcaseHistoryParams,
+        querystring: TcaseHistoryQuery,
+        response: { 200: TcaseHistoryResponse, ...errorResponses },
+      },
+    },
+    async (req) => listTcaseResultHistory(db, req.actor, req.params.project, req.params.id, req.query),
   );
 };
