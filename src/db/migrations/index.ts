@@ -8,6 +8,7 @@ import * as m0006 from './0006_admin.js';
 import * as m0007 from './0007_run_time_spent.js';
 import * as m0008 from './0008_result_plain_links.js';
 import * as m0009 from './0009_oauth_device.js';
+import * as m0011 from './0011_idempotency.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0007_run_time_spent': m0007,
   '0008_result_plain_links': m0008,
   '0009_oauth_device': m0009,
+  // 0010 belongs to another branch; the order is settled at merge.
+  '0011_idempotency': m0011,
 };

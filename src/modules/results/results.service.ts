@@ -6,6 +6,7 @@ import type { Actor } from '../../http/auth.js';
 import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
+import { storeAnswers, type IdempotencyClaim } from '../idempotency/idempotency.service.js';
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
 import { getRunForResults, resolveRunTcase } from '../runs/runs.service.js';
 import { activeStatusIds } from '../statuses/statuses.service.js';
@@ -156,6 +157,8 @@ async function writeResults(
   /** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
   notInRun?: () => Error,
   hooks?: GroupCommitHooks,
+  /** Writes what belongs with the results in their transaction (the Idempotency-Key's answer). */
+  afterWrite?: (trx: Db, ids: number[]) => Promise<void>,
 ): Promise<Recorded> {
   return inTransaction(db, async (trx) => {
     hooks?.onTransaction?.(items.length);
@@ -181,7 +184,9 @@ async function writeResults(
     }
     if (hooks?.beforeWrite) for (const item of items) await hooks.beforeWrite(trx, item);
 
-    return { ids: await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now) };
+    const ids = await applyResults(trx, tenantId, run, items, resolved as repo.RunTcaseStateRow[], now);
+    if (afterWrite) await afterWrite(trx, ids);
+    return { ids };
   });
 }
 
@@ -336,6 +341,8 @@ export async function recordResult(
   runId: number,
   tcaseRef: string,
   input: CreateResultBody,
+  /** The request's Idempotency-Key: its answer is stored in the transaction that stores the result. */
+  claim?: IdempotencyClaim,
 ): Promise<{ id: number }> {
   // D26: a missing comment is the empty string, before the item reaches any write path (group commit included).
   const item: ResultInput = {
@@ -354,7 +361,7 @@ export async function recordResult(
       throw validationError(errors, 'Invalid result');
     }
   }
-  const single = { projectRef, runId, item };
+  const single: SingleResult = { projectRef, runId, item, claim };
   // Inside a transaction (tests) there is nothing to group with: the result is written there, directly.
   return { id: db.isTransaction ? await recordAlone(db, single) : await group.submit(single) };
 }
@@ -376,6 +383,9 @@ async function recordAlone(db: Db, p: SingleResult, hooks?: GroupCommitHooks): P
     'Invalid result',
     notInRun,
     hooks,
+    p.claim
+      ? (trx, written) => storeAnswers(trx, [{ claim: p.claim!, status: 201, body: { id: written[0] } }])
+      : undefined,
   );
   return ids[0];
 }
@@ -391,6 +401,8 @@ export async function recordResultBatch(
   projectRef: string,
   runId: number,
   input: BatchResultsBody,
+  /** The request's Idempotency-Key: its answer is stored in the batch's transaction. */
+  claim?: IdempotencyClaim,
 ): Promise<{ ids: number[] }> {
   const { project, run } = await getRunForResults(db, actor, projectRef, runId);
   const items: ResultInput[] = input.items.map((it: BatchResultItem) => ({
@@ -403,7 +415,18 @@ export async function recordResultBatch(
   }));
   const pathOf = (i: number) => `/items/${i}`;
   const errors = await validateItems(db, actor.tenantId, project.id, items, pathOf);
-  return writeResults(db, actor.tenantId, run, items, pathOf, errors, 'Invalid result batch');
+  return writeResults(
+    db,
+    actor.tenantId,
+    run,
+    items,
+    pathOf,
+    errors,
+    'Invalid result batch',
+    undefined,
+    undefined,
+    claim ? (trx, ids) => storeAnswers(trx, [{ claim, status: 201, body: { ids } }]) : undefined,
+  );
 }
 
 // ---- Group commit of single results ----
@@ -413,6 +436,8 @@ interface SingleResult {
   projectRef: string;
   runId: number;
   item: ResultInput;
+  /** Its Idempotency-Key, when the request had one: the answer is stored in the same transaction. */
+  claim?: IdempotencyClaim;
 }
 
 interface PendingResult extends SingleResult {
@@ -585,6 +610,14 @@ async function writeTogether(
     );
     kept.forEach((i, j) => (ids[i] = written[j]));
   }
+  // Idempotency-Keys of the written results, with them (a key stored first elsewhere fails the group, which is
+  // then split down to that result: it alone rolls back and gets the first answer).
+  await storeAnswers(
+    trx,
+    group.flatMap((p, i) =>
+      p.claim && ids[i] !== undefined ? [{ claim: p.claim, status: 201, body: { id: ids[i] } }] : [],
+    ),
+  );
   return ids;
 }
 
