@@ -575,6 +575,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: async (c) => ({ path: `${c.p}/run/${await newRun(c)}/close` }),
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/run/:run/changes': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/changes`, query: { since: 0 } }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/run/:run/tcase': {
     auth: 'viewer',
     project: 'read',

@@ -18,6 +18,8 @@ import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
 import { previewRunSelection } from './preview.service.js';
 import { UpdateRunBody } from './run-edit.schemas.js';
 import { updateRun } from './run-edit.service.js';
+import { RunChangesQuery, RunChangesResponse } from './changes.schemas.js';
+import { listRunChanges } from './changes.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 
@@ -101,6 +103,21 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => updateRun(db, req.actor, req.params.project, req.params.run, req.body),
+  );
+
+  app.get(
+    '/project/:project/run/:run/changes',
+    {
+      schema: {
+        tags: ['runs'],
+        summary:
+          'What changed in a run since a cursor: cases with new results, status counts, the next cursor',
+        params: RunParams,
+        querystring: RunChangesQuery,
+        response: { 200: RunChangesResponse, ...errorResponses },
+      },
+    },
+    async (req) => listRunChanges(db, req.actor, req.params.project, req.params.run, req.query),
   );
 
   app.post(
