@@ -7,6 +7,7 @@ export const findRunCounters = (db: Db, tenantId: string, projectId: string, run
     .select([
       'id',
       'closed_at',
+      'membership_version',
       'cnt_open',
       'cnt_passed',
       'cnt_failed',

@@ -20,6 +20,10 @@ export type RunChangesQuery = Static<typeof RunChangesQuery>;
 export const RunChangesResponse = Type.Object({
   cursor: Type.Integer({ description: 'send it as `since` next time' }),
   closed: Type.Boolean(),
+  membershipVersion: Type.Integer({
+    description:
+      'moves when cases joined or left the run (add/remove, live-run propagation): reload the list then',
+  }),
   statusCounts: StatusCounts,
   truncated: Type.Boolean({
     description: `true when more than ${CHANGES_MAX} cases changed (or the cursor is unknown): reload the whole list`,

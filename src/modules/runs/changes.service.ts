@@ -37,7 +37,12 @@ export async function listRunChanges(
     custom4: run.cnt_custom4,
   };
   const statusCounts = { all: Object.values(counts).reduce((a, b) => a + b, 0), ...counts };
-  const base = { cursor, closed: run.closed_at !== null, statusCounts };
+  const base = {
+    cursor,
+    closed: run.closed_at !== null,
+    membershipVersion: run.membership_version,
+    statusCounts,
+  };
   if (query.since === undefined || query.since === cursor) return { ...base, truncated: false, tcases: [] };
   // A cursor from the future (another database, a restore): the page cannot know what it missed.
   if (query.since > cursor) return { ...base, truncated: true, tcases: [] };

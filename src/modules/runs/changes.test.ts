@@ -47,6 +47,7 @@ describeEachDb('run changes since a cursor (live run page)', (t) => {
       expect(first).toEqual({
         cursor: 0,
         closed: false,
+        membershipVersion: 0,
         truncated: false,
         statusCounts: expect.objectContaining({ all: 4, open: 4, passed: 0 }),
         tcases: [],
@@ -136,6 +137,28 @@ describeEachDb('run changes since a cursor (live run page)', (t) => {
         expect(seen.get(tc.id)).toBe(detail.results.at(-1).id);
       }
       expect(list.every((x) => x.status !== 'open')).toBe(true);
+    });
+
+    it('moves membershipVersion when cases join or leave (add/remove, live propagation), not on results', async () => {
+      const { id } = await createRun(t, P, { tcaseIds: [tcases[0].id] });
+      const v0 = (await changes(id)).membershipVersion;
+      await addResult(t, P, id, tcases[0].id, 'passed');
+      expect((await changes(id)).membershipVersion).toBe(v0);
+      const add = await t.post(`/project/${P.code}/run/${id}/tcase/add`, { tcaseIds: [tcases[1].id] });
+      expect(add.status).toBe(200);
+      const v1 = (await changes(id)).membershipVersion;
+      expect(v1).toBeGreaterThan(v0);
+      // A swap keeps statusCounts.all; the version still moves.
+      await t.post(`/project/${P.code}/run/${id}/tcase/remove`, { tcaseIds: [tcases[1].id] });
+      expect((await changes(id)).membershipVersion).toBeGreaterThan(v1);
+
+      const liveFolder = await createFolder(t, P, ['Live']);
+      const live = await createRun(t, P, { type: 'live', queryPlans: [{ folderIds: [liveFolder] }] });
+      const lv0 = (await changes(live.id)).membershipVersion;
+      await createTcase(t, P, { folderId: liveFolder });
+      const after = await changes(live.id);
+      expect(after.membershipVersion).toBeGreaterThan(lv0);
+      expect(after.statusCounts.all).toBe(1);
     });
 
     it('says closed after the run is closed, truncated for a cursor from the future', async () => {

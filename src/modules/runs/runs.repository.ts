@@ -128,6 +128,8 @@ export const recountRuns = async (db: Db, tenantId: string, runIds: number[]) =>
   await db
     .updateTable('runs')
     .set({
+      // Only membership changes recount (add/remove): the run page reloads its list when this moves (changes.*).
+      membership_version: sql<number>`membership_version + 1`,
       cnt_open: count('open'),
       cnt_passed: count('passed'),
       cnt_failed: count('failed'),
@@ -406,7 +408,11 @@ export const touchRunsAddingCounters = async (
   now: string,
 ): Promise<void> => {
   for (const part of chunks([...deltas.keys()], 500)) {
-    const set: Record<string, unknown> = { updated_at: now };
+    // Propagation moved cases in or out: the run page reloads its list when membership_version moves.
+    const set: Record<string, unknown> = {
+      updated_at: now,
+      membership_version: sql<number>`membership_version + 1`,
+    };
     for (const status of COUNTED_STATUSES) {
       const moved = part.filter((id) => (deltas.get(id)![status] ?? 0) !== 0);
       if (moved.length === 0) continue;
