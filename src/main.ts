@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { createDb, describeDatabaseUrl, type Db } from './db/create-db.js';
 import { migrateToLatest } from './db/migrator.js';
 import { startAuditRetention } from './jobs/audit-retention.js';
+import { startIdempotencyRetention } from './jobs/idempotency-retention.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,6 +27,7 @@ export async function startServer(
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');
   const stopRetention = startAuditRetention(db, { retentionDays: config.auditRetentionDays, log: app.log });
+  const stopIdempotencyRetention = startIdempotencyRetention(db, { log: app.log });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -33,6 +35,7 @@ export async function startServer(
       // Stop accepting connections, let in-flight requests finish, then release the database.
       await app.close();
       await stopRetention();
+      await stopIdempotencyRetention();
       await db.destroy();
     })());
 

@@ -4,6 +4,7 @@ import type { ExecutionTables } from './tables/execution.js';
 import type { FilesTables } from './tables/files.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
+import type { IdempotencyTables } from './tables/idempotency.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -330,4 +331,5 @@ export type Database = CoreTables &
   FilesTables &
   ExecutionTables &
   AdminTables &
-  OAuthTables;
+  OAuthTables &
+  IdempotencyTables;

@@ -33,6 +33,7 @@ export {
   getTcaseAtVersion,
   getTcasesAtVersions,
   listTcaseKinds,
+  listTcaseSummaries,
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
