@@ -6,6 +6,7 @@ import { createDb, describeDatabaseUrl, type Db } from './db/create-db.js';
 import { migrateToLatest } from './db/migrator.js';
 import { startAuditRetention } from './jobs/audit-retention.js';
 import { startJobs } from './jobs/index.js';
+import { startIdempotencyRetention } from './jobs/idempotency-retention.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -28,6 +29,7 @@ export async function startServer(
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');
   const stopRetention = startAuditRetention(db, { retentionDays: config.auditRetentionDays, log: app.log });
   const stopJobs = startJobs(db, config, app.log);
+  const stopIdempotencyRetention = startIdempotencyRetention(db, { log: app.log });
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -36,6 +38,7 @@ export async function startServer(
       await app.close();
       await stopRetention();
       await stopJobs();
+      await stopIdempotencyRetention();
       await db.destroy();
     })());
 

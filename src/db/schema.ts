@@ -5,6 +5,7 @@ import type { FilesTables } from './tables/files.js';
 import type { JobsTables } from './tables/jobs.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
+import type { IdempotencyTables } from './tables/idempotency.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -332,4 +333,5 @@ export type Database = CoreTables &
   ExecutionTables &
   AdminTables &
   OAuthTables &
-  JobsTables;
+  JobsTables &
+  IdempotencyTables;

@@ -619,16 +619,37 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     }),
     ok: 201,
   },
+  'POST /api/public/v0/project/:project/run/preview': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/preview`, body: { type: 'static', queryPlans: [{}] } }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/clone': {
     auth: 'test-runner',
     project: 'write',
     prepare: (c) => ({ path: `${c.p}/run/clone`, body: { runId: c.fx.runId, title: `Clone ${c.unique()}` } }),
     ok: 201,
   },
+  'PATCH /api/public/v0/project/:project/run/:run': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/run/${await newRun(c)}`,
+      body: { title: `Renamed ${c.unique()}` },
+    }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/:run/close': {
     auth: 'test-runner',
     project: 'write',
     prepare: async (c) => ({ path: `${c.p}/run/${await newRun(c)}/close` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/run/:run/changes': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/changes`, query: { since: 0 } }),
     ok: 200,
   },
   'GET /api/public/v0/project/:project/run/:run/tcase': {
@@ -681,6 +702,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       body: { items: [{ tcaseId: c.fx.tcaseId, status: 'blocked', comment: '' }] },
     }),
     ok: 201,
+  },
+  'GET /api/public/v0/project/:project/tcase/:id/results': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}/results` }),
+    ok: 200,
   },
   'GET /api/public/v0/project/:project/run/:run/log': {
     auth: 'viewer',

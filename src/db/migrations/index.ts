@@ -9,7 +9,9 @@ import * as m0007 from './0007_run_time_spent.js';
 import * as m0008 from './0008_result_plain_links.js';
 import * as m0009 from './0009_oauth_device.js';
 import * as m0010 from './0010_folder_deletion.js';
-import * as m0011 from './0011_outbox_webhooks.js';
+import * as m0011 from './0011_idempotency.js';
+import * as m0012 from './0012_run_membership_version.js';
+import * as m0013 from './0013_outbox_webhooks.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -23,5 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0008_result_plain_links': m0008,
   '0009_oauth_device': m0009,
   '0010_folder_deletion': m0010,
-  '0011_outbox_webhooks': m0011,
+  '0011_idempotency': m0011,
+  '0012_run_membership_version': m0012,
+  '0013_outbox_webhooks': m0013,
 };

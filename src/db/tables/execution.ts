@@ -40,6 +40,8 @@ export interface RunsTable {
   updated_at: string;
   closed_at: string | null;
   closed_by: number | null;
+  /** Bumped whenever cases join or leave the open run (add/remove, D17 propagation); migration 0012. */
+  membership_version: Generated<number>;
   /** Status counters over in_run = 1 rows, kept current in the writing transaction. */
   cnt_open: number;
   cnt_passed: number;

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Kysely table types of the job outbox and webhooks (migration 0011_outbox_webhooks). */
+/** Kysely table types of the job outbox and webhooks (migration 0013_outbox_webhooks). */
 
 export interface JobsTable {
   id: Generated<number>;

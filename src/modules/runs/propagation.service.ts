@@ -73,7 +73,9 @@ export async function onTcasesChanged(
   if (locked.length === 0) return;
   const now = nowIso();
   // Under the run locks, the counters move by exactly the rows that changed (no recount of the whole run).
-  const moves = new Map<number, repo.CounterMove>(locked.map((c) => [c.runId, { counts: {} }]));
+  const moves = new Map<number, repo.CounterMove>(
+    locked.map((c) => [c.runId, { counts: {}, membershipChanged: true }]),
+  );
   const bump = (runId: number, status: string, by: number) =>
     bumpStatus(moves.get(runId)!.counts, status, by);
   const joins = locked.flatMap((c) => c.join.map((tcaseId) => ({ runId: c.runId, tcaseId })));

@@ -177,6 +177,58 @@ export async function evaluatePlans(
   return [...out];
 }
 
+/** The query plans' shape for a run type: live runs take filters only (one or more plans), others exactly one plan. */
+export function queryPlanShapeErrors(type: RunType, plans: QueryPlan[], path = ''): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  if (type === 'live') {
+    if (plans.length === 0)
+      errors.push({ path: `${path}/queryPlans`, message: 'a live run needs at least one query plan' });
+    plans.forEach((plan, i) => {
+      if (plan.tcaseIds !== undefined) {
+        errors.push({
+          path: `${path}/queryPlans/${i}/tcaseIds`,
+          message: 'live runs select test cases by filters only; tcaseIds is not allowed',
+        });
+      }
+    });
+  } else if (plans.length !== 1) {
+    errors.push({ path: `${path}/queryPlans`, message: `a ${type} run takes exactly one query plan` });
+  }
+  return errors;
+}
+
+/**
+ * THE selection of a run's test cases from its query plans (shape already checked): unknown folders and tags
+ * are a 400, named tcaseIds must be selectable (D16, rule 4; duplicates dropped), and the union of the plans
+ * is evaluated (subfolders included, drafts and templates excluded). Run creation and the query-plan preview
+ * (preview.service.ts) both call this, so a preview shows exactly the set a created run gets.
+ */
+export async function selectRunTcases(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  plans: QueryPlan[],
+  path = '',
+): Promise<{ queryPlans: QueryPlan[]; tcaseIds: string[] }> {
+  const stored: QueryPlan[] = [];
+  for (const [i, plan] of plans.entries()) {
+    await assertFilterRefs(db, tenantId, projectId, plan, `${path}/queryPlans/${i}`);
+    const normalised: QueryPlan = { ...plan };
+    if (plan.tcaseIds !== undefined) {
+      normalised.tcaseIds = await assertSelectableTcaseIds(
+        db,
+        tenantId,
+        projectId,
+        plan.tcaseIds,
+        `${path}/queryPlans/${i}/tcaseIds`,
+      );
+    }
+    stored.push(normalised);
+  }
+  // Static and static_struct runs fix their set now; live runs too start from what matches now.
+  return { queryPlans: stored, tcaseIds: await evaluatePlans(db, tenantId, projectId, stored) };
+}
+
 /** A validated run, ready to insert. */
 export interface PreparedRun {
   type: RunType;
@@ -206,40 +258,16 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const errors: ErrorDetail[] = [];
   const { title, description } = checkTitleAndDescription(input.title, input.description, path, errors);
-  const plans = input.queryPlans;
-  if (input.type === 'live') {
-    if (plans.length === 0)
-      errors.push({ path: `${path}/queryPlans`, message: 'a live run needs at least one query plan' });
-    plans.forEach((plan, i) => {
-      if (plan.tcaseIds !== undefined) {
-        errors.push({
-          path: `${path}/queryPlans/${i}/tcaseIds`,
-          message: 'live runs select test cases by filters only; tcaseIds is not allowed',
-        });
-      }
-    });
-  } else if (plans.length !== 1) {
-    errors.push({ path: `${path}/queryPlans`, message: `a ${input.type} run takes exactly one query plan` });
-  }
+  errors.push(...queryPlanShapeErrors(input.type, input.queryPlans, path));
   if (errors.length) throw fail(errors);
   await assertRunRefs(db, tenantId, projectId, input, path);
-  const stored: QueryPlan[] = [];
-  for (const [i, plan] of plans.entries()) {
-    await assertFilterRefs(db, tenantId, projectId, plan, `${path}/queryPlans/${i}`);
-    const normalised: QueryPlan = { ...plan };
-    if (plan.tcaseIds !== undefined) {
-      normalised.tcaseIds = await assertSelectableTcaseIds(
-        db,
-        tenantId,
-        projectId,
-        plan.tcaseIds,
-        `${path}/queryPlans/${i}/tcaseIds`,
-      );
-    }
-    stored.push(normalised);
-  }
-  // Static and static_struct runs fix their set now; live runs too start from what matches now.
-  const tcaseIds = await evaluatePlans(db, tenantId, projectId, stored);
+  const { queryPlans: stored, tcaseIds } = await selectRunTcases(
+    db,
+    tenantId,
+    projectId,
+    input.queryPlans,
+    path,
+  );
   return {
     type: input.type,
     title,

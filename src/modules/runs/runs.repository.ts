@@ -162,6 +162,8 @@ export const listOpenLiveRuns = (db: Db, tenantId: string, projectId: string) =>
 export interface CounterMove {
   counts: StatusCounts;
   timeSpent?: number | null;
+  /** Cases joined or left the run: membership_version moves, so an open run page reloads its list (changes.*). */
+  membershipChanged?: boolean;
 }
 
 /** A new run's counters: every case open. */
@@ -191,6 +193,7 @@ export async function addToRunCounters(
       now,
       time === null ? 0 : 1,
       time ?? 0,
+      move.membershipChanged ? 1 : 0,
       tenantId,
       runId,
       d[0],
@@ -223,6 +226,8 @@ export async function addToRunCounters(
     }
     const time = byRun((m) => m.timeSpent);
     if (time) set.time_spent = sql<number>`coalesce(time_spent, 0) + ${time}`;
+    const membership = byRun((m) => (m.membershipChanged ? 1 : 0));
+    if (membership) set.membership_version = sql<number>`membership_version + ${membership}`;
     await db.updateTable('runs').set(set).where('tenant_id', '=', tenantId).where('id', 'in', part).execute();
   }
 }
@@ -234,6 +239,7 @@ const addToOneRun = prepareQuery(
     now: string,
     hasTime: number,
     timeSpent: number,
+    membershipMoved: number,
     tenantId: string,
     runId: number,
     d0: number,
@@ -253,6 +259,7 @@ const addToOneRun = prepareQuery(
         updated_at: now,
         // Stays null until a result says how long it took.
         time_spent: sql<number>`case when ${hasTime} = 1 then coalesce(time_spent, 0) + ${timeSpent} else time_spent end`,
+        membership_version: sql<number>`membership_version + ${membershipMoved}`,
         ...Object.fromEntries(
           STATUS_IDS.map((s, i) => [`cnt_${s}`, sql<number>`${sql.ref(`cnt_${s}`)} + ${d[i]}`]),
         ),

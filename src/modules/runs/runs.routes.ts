@@ -14,6 +14,12 @@ import {
   RunTcaseParams,
 } from './runs.schemas.js';
 import * as runTcases from './run-tcases.service.js';
+import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
+import { previewRunSelection } from './preview.service.js';
+import { UpdateRunBody } from './run-edit.schemas.js';
+import { updateRun } from './run-edit.service.js';
+import { RunChangesQuery, RunChangesResponse } from './changes.schemas.js';
+import { listRunChanges } from './changes.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 
@@ -53,6 +59,21 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/project/:project/run/preview',
+    {
+      schema: {
+        tags: ['runs'],
+        summary:
+          'Which test cases query plans select: the selection run creation uses, without creating a run',
+        params: ProjectParams,
+        body: RunPreviewBody,
+        response: { 200: RunPreviewResponse, ...errorResponses },
+      },
+    },
+    async (req) => previewRunSelection(db, req.actor, req.params.project, req.body),
+  );
+
+  app.post(
     '/project/:project/run/clone',
     {
       config: write,
@@ -66,6 +87,37 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.cloneRun(db, req.actor, req.params.project, req.body)),
+  );
+
+  app.patch(
+    '/project/:project/run/:run',
+    {
+      config: write,
+      schema: {
+        tags: ['runs'],
+        summary:
+          "Edit an open run's title, description, assignee or milestone (only the given fields change)",
+        params: RunParams,
+        body: UpdateRunBody,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => updateRun(db, req.actor, req.params.project, req.params.run, req.body),
+  );
+
+  app.get(
+    '/project/:project/run/:run/changes',
+    {
+      schema: {
+        tags: ['runs'],
+        summary:
+          'What changed in a run since a cursor: cases with new results, status counts, the next cursor',
+        params: RunParams,
+        querystring: RunChangesQuery,
+        response: { 200: RunChangesResponse, ...errorResponses },
+      },
+    },
+    async (req) => listRunChanges(db, req.actor, req.params.project, req.params.run, req.query),
   );
 
   app.post(

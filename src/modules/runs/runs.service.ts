@@ -329,7 +329,7 @@ async function writeRunTcases<T>(
     if (!locked || locked.closed_at !== null) throw conflict(`run ${runId} is closed`);
     const counts: StatusCounts = {};
     const out = await work(trx, now, counts);
-    await repo.addToRunCounters(trx, tenantId, new Map([[runId, { counts }]]), now);
+    await repo.addToRunCounters(trx, tenantId, new Map([[runId, { counts, membershipChanged: true }]]), now);
     return out;
   });
 }

@@ -5,7 +5,12 @@ import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { folderSubtree, lockForTreeChange, markFoldersDeleted } from '../folders/folders.service.js';
 import type { DeletedFolder } from '../folders/folders.schemas.js';
-import { deleteCasesById, liveCasesInFolders, lockTcaseWrites, type TcasesChanged } from './test-cases.service.js';
+import {
+  deleteCasesById,
+  liveCasesInFolders,
+  lockTcaseWrites,
+  type TcasesChanged,
+} from './test-cases.service.js';
 
 /*
  * Deleting a folder deletes its test cases, so it lives with test cases (which use folders), never in the folders

@@ -3,6 +3,7 @@ import { notFound } from '../../errors.js';
 import { subtreeFolderIds } from '../folders/folders.service.js';
 import { chunks } from '../../lib/chunks.js';
 import { seqOf } from '../../lib/ids.js';
+import * as lookupsRepo from './test-cases.lookups.repository.js';
 import * as repo from './test-cases.repository.js';
 import type { TcaseFilter, TcaseRow } from './test-cases.repository.js';
 import { type TCase, type TcaseInclude } from './test-cases.schemas.js';
@@ -127,10 +128,23 @@ export async function listTcaseKinds(
   projectId: string,
   ids: string[],
 ): Promise<{ id: string; type: string; isDraft: boolean; deleted: boolean }[]> {
-  return (await repo.listTcaseKinds(db, tenantId, projectId, ids)).map((r) => ({
+  return (await lookupsRepo.listTcaseKinds(db, tenantId, projectId, ids)).map((r) => ({
     id: r.id,
     type: r.type,
     isDraft: r.is_draft === 1,
     deleted: r.deleted_at !== null,
   }));
+}
+
+/** A test case in a few words (latest version), for lists that only name cases; in the order of `ids`, unknown ids absent. */
+export async function listTcaseSummaries(
+  db: Db,
+  tenantId: string,
+  ids: string[],
+): Promise<{ id: string; seq: number; title: string; folderId: number; priority: string }[]> {
+  const byId = new Map((await lookupsRepo.listSummariesByIds(db, tenantId, ids)).map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ id: r.id, seq: r.seq, title: r.title, folderId: r.folder_id, priority: r.priority }] : [];
+  });
 }

@@ -578,19 +578,3 @@ export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: stri
     }
   }
 }
-/** Kind of the named test cases of a project, to explain why they cannot join a run. */
-export const listTcaseKinds = async (db: Db, tenantId: string, projectId: string, ids: string[]) => {
-  const out: { id: string; type: string; is_draft: number; deleted_at: string | null }[] = [];
-  for (const part of chunks(ids)) {
-    out.push(
-      ...(await db
-        .selectFrom('tcases')
-        .select(['id', 'type', 'is_draft', 'deleted_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('project_id', '=', projectId)
-        .where('id', 'in', part)
-        .execute()),
-    );
-  }
-  return out;
-};

@@ -34,6 +34,7 @@ export {
   getTcaseAtVersion,
   getTcasesAtVersions,
   listTcaseKinds,
+  listTcaseSummaries,
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,

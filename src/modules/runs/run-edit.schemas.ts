@@ -1,0 +1,25 @@
+import { Type, type Static } from 'typebox';
+
+export const UpdateRunBody = Type.Object(
+  {
+    title: Type.Optional(
+      Type.String({
+        description:
+          '1-255 characters; unique among the runs of the project outside plans, or in its plan (D10)',
+      }),
+    ),
+    description: Type.Optional(Type.String({ description: 'HTML, max 512 characters, sanitised (D22)' })),
+    assignmentId: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description: 'an active user with a role above viewer; null removes the assignee',
+      }),
+    ),
+    milestoneId: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description: 'a milestone of the project, not archived; null removes the milestone',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateRunBody = Static<typeof UpdateRunBody>;
