@@ -19,7 +19,7 @@ export const IdempotencyHeaders = Type.Object({
 });
 
 /**
- * The optional `Idempotency-Key` header of a write route (docs/decisions/run-pages-api.md). Without the header,
+ * The optional `Idempotency-Key` header of a write route (docs/api-decisions.md#idempotency-key). Without the header,
  * `work` runs as before, with no extra statement. With it: a first answer stored for the key within 24 hours is
  * sent again (with `Idempotent-Replayed: true`) and nothing new is stored; otherwise `work` runs with the claim
  * and must store its answer in the transaction that stores its data (storeAnswers). When a concurrent request

@@ -11,7 +11,7 @@ import {
 import { POSTGRES_URL } from '../helpers/databases.js';
 
 /**
- * The run pages (docs/decisions/run-pages-api.md) across real server processes on one database: a run page polling one process sees results recorded
+ * The run pages (docs/api-decisions.md#run-pages) across real server processes on one database: a run page polling one process sees results recorded
  * through another within one poll (≤ 5 s), and concurrent requests with one Idempotency-Key sent to both
  * processes store one result.
  */
