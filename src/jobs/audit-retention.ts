@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/create-db.js';
 import { purgeExpiredAuditEvents } from '../modules/audit/audit.service.js';
+import { startPeriodic } from './periodic.js';
 
 export interface AuditRetentionOptions {
   retentionDays: number;
@@ -26,25 +27,8 @@ export async function runAuditRetention(db: Db, options: AuditRetentionOptions):
  */
 export function startAuditRetention(db: Db, options: AuditRetentionOptions): () => Promise<void> {
   if (options.retentionDays <= 0) return async () => {};
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  let busy = false;
-  const tick = () => {
-    // A pass still deleting a large backlog is left to finish rather than doubled.
-    if (stopped || busy) return;
-    busy = true;
-    running = runAuditRetention(db, options)
-      .catch((err) => options.log?.error({ err }, 'audit retention pass failed'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs ?? 3_600_000);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic(() => runAuditRetention(db, options), {
+    intervalMs: options.intervalMs ?? 3_600_000,
+    onError: (err) => options.log?.error({ err }, 'audit retention pass failed'),
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/create-db.js';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service.js';
+import { startPeriodic } from './periodic.js';
 
 export interface IdempotencyRetentionOptions {
   /** How often to remove expired Idempotency-Key records; hourly by default. */
@@ -20,27 +21,14 @@ export function startIdempotencyRetention(
   db: Db,
   options: IdempotencyRetentionOptions = {},
 ): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  let busy = false;
-  const tick = () => {
-    if (stopped || busy) return;
-    busy = true;
-    running = purgeExpiredIdempotencyKeys(db, { batchSize: options.batchSize })
-      .then((deleted) => {
-        if (deleted > 0) options.log?.info({ deleted }, 'expired idempotency keys removed');
-      })
-      .catch((err) => options.log?.error({ err }, 'idempotency retention pass failed'))
-      .finally(() => {
-        busy = false;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs ?? 3_600_000);
-  timer.unref();
-  tick();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodic(
+    async () => {
+      const deleted = await purgeExpiredIdempotencyKeys(db, { batchSize: options.batchSize });
+      if (deleted > 0) options.log?.info({ deleted }, 'expired idempotency keys removed');
+    },
+    {
+      intervalMs: options.intervalMs ?? 3_600_000,
+      onError: (err) => options.log?.error({ err }, 'idempotency retention pass failed'),
+    },
+  );
 }

@@ -7,6 +7,7 @@ import { purgeFinishedJobs } from './outbox.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 import { DELIVERY_JOB, webhookDelivery } from './webhook-delivery.js';
 import { webhookFanout } from './webhook-fanout.js';
+import { startPeriodic } from './periodic.js';
 
 type Log = NonNullable<JobRunnerOptions['log']>;
 
@@ -58,24 +59,15 @@ export async function purgeJobHistory(
 export function startJobs(db: Db, config: Config, log?: Log): () => Promise<void> {
   const runner = createJobRunner(db, config, { log });
   runner.start();
-  let retention: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    retention = purgeJobHistory(db, config.jobRetentionDays)
-      .then((n) => {
-        if (n.jobs + n.deliveries > 0) log?.info(n, 'finished jobs and delivery records removed');
-      })
-      .catch((err) => log?.error({ err }, 'job retention pass failed'))
-      .finally(() => (busy = false));
-  };
-  const timer = setInterval(tick, 3_600_000);
-  timer.unref();
-  tick();
+  const stopRetention = startPeriodic(
+    async () => {
+      const n = await purgeJobHistory(db, config.jobRetentionDays);
+      if (n.jobs + n.deliveries > 0) log?.info(n, 'finished jobs and delivery records removed');
+    },
+    { intervalMs: 3_600_000, onError: (err) => log?.error({ err }, 'job retention pass failed') },
+  );
   return async () => {
-    clearInterval(timer);
     await runner.stop();
-    await retention;
+    await stopRetention();
   };
 }
