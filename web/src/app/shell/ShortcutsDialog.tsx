@@ -39,7 +39,7 @@ export default function ShortcutsDialog({ onClose }: { onClose: () => void }) {
       </dl>
       <Switch className="switch" isSelected={singleKeys} onChange={setSingleKeyShortcuts}>
         <span className="switch-track" aria-hidden="true" />
-        Single-key shortcuts (/, j, k, n)
+        Single-key shortcuts (?, /, j, k, n, e)
       </Switch>
       <p className="muted">
         The same switch is in{' '}
