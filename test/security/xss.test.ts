@@ -390,6 +390,15 @@ describeEachDb('XSS payloads through every html field', (t) => {
         },
       },
       {
+        name: 'edited run description',
+        covers: ['PATCH /api/public/v0/project/{project}/run/{run} /description'],
+        roundTrip: async (html) => {
+          const runId = await newRun('first');
+          await body(api('PATCH', `${p}/run/${runId}`, { body: { description: html } }), 200);
+          return runs();
+        },
+      },
+      {
         name: 'cloned run description',
         covers: ['POST /api/public/v0/project/{project}/run/clone /description'],
         roundTrip: async (html) => {
