@@ -324,9 +324,13 @@ export async function purgeFinishedJobs(db: Db, cutoff: string, batchSize: numbe
   }
 }
 
-/** When the next job of these kinds falls due (a retry's run_at, a lease's end), or undefined when none is waiting. */
-export async function nextDueAt(db: Db, kinds: string[]): Promise<number | undefined> {
+/**
+ * When the next job of these kinds falls due after `nowMs` (a retry's run_at, a lease's end), or undefined when
+ * none will. Jobs already due are left out: they wait for a busy queue, whose job in flight wakes the runner.
+ */
+export async function nextDueAt(db: Db, kinds: string[], nowMs: number): Promise<number | undefined> {
   if (kinds.length === 0) return undefined;
+  const now = iso(nowMs);
   const row = await db
     .selectFrom('jobs')
     .select((eb) => [
@@ -335,12 +339,14 @@ export async function nextDueAt(db: Db, kinds: string[]): Promise<number | undef
         .select((e) => e.fn.min('run_at').as('t'))
         .where('status', '=', 'pending')
         .where('kind', 'in', kinds)
+        .where('run_at', '>', now)
         .as('pending_at'),
       eb
         .selectFrom('jobs')
         .select((e) => e.fn.min('locked_until').as('t'))
         .where('status', '=', 'running')
         .where('kind', 'in', kinds)
+        .where('locked_until', '>', now)
         .as('lease_at'),
     ])
     .limit(1)

@@ -12,8 +12,8 @@ import { enqueueEvents } from '../modules/webhooks/webhook-events.service.js';
 import { createWebhook } from '../modules/webhooks/webhooks.service.js';
 import { DEFAULT_TENANT_ID } from '../modules/tenants/tenants.service.js';
 import { createJobRunner, guardOf } from './index.js';
-import { backoffMs } from './outbox.js';
-import type { JobRunner } from './runner.js';
+import { backoffMs, claimJobs, enqueueJobs } from './outbox.js';
+import { JobRunner } from './runner.js';
 
 describe('back-off', () => {
   it('doubles from 10 s up to an hour, with jitter between half and all of it', () => {
@@ -23,6 +23,98 @@ describe('back-off', () => {
     expect(backoffMs(3, () => 0.5)).toBe(30_000);
   });
 });
+
+for (const target of databaseTargets()) {
+  describe(`a queue's jobs one after another [${target.name}]`, () => {
+    let db: Db;
+    let drop: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      const created = await target.create();
+      db = created.db;
+      drop = created.drop;
+      await migrateToLatest(db);
+      const now = new Date().toISOString();
+      await db
+        .insertInto('tenants')
+        .values({ id: 't1', name: 'T', features: '[]', created_at: now, updated_at: now })
+        .execute();
+    });
+    afterAll(async () => {
+      await drop();
+    });
+
+    // A job of a busy queue waits for the one in flight; when that one ends the runner must look again at
+    // once, however the end falls against the runner's own look-ahead — not at its next slow poll.
+    it('runs each next job of a queue as soon as the one before it ends, without waiting for the poll', async () => {
+      const ran: number[] = [];
+      const runner = new JobRunner(db, {
+        pollMs: 600_000,
+        handlers: {
+          'test.step': {
+            run: async (_db, jobs) => {
+              ran.push((jobs[0].payload as { n: number }).n);
+            },
+          },
+        },
+      });
+      const total = 40;
+      await enqueueJobs(
+        db,
+        Array.from({ length: total }, (_, n) => ({
+          tenantId: 't1',
+          kind: 'test.step',
+          queueKey: 'one-queue',
+          payload: { n },
+        })),
+      );
+      runner.start();
+      const deadline = Date.now() + 30_000;
+      while (ran.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await runner.stop();
+      expect(ran).toEqual(Array.from({ length: total }, (_, n) => n));
+    }, 60_000);
+
+    // A runner died holding the head of a queue (SIGKILL): its lease ends in a second. The next job of that queue
+    // is already due but blocked behind it; the runner must wake when the lease ends, not at its slow poll.
+    it("takes a dead runner's job again when its lease ends, then the rest of its queue, without waiting for the poll", async () => {
+      const ran: number[] = [];
+      await enqueueJobs(
+        db,
+        [0, 1, 2].map((n) => ({ tenantId: 't1', kind: 'test.lease', queueKey: 'leased', payload: { n } })),
+      );
+      const dead = await claimJobs(db, {
+        token: 'dead-runner',
+        nowMs: Date.now(),
+        leaseMs: 1_000,
+        limit: 1,
+        kinds: ['test.lease'],
+      });
+      expect(dead.map((j) => (j.payload as { n: number }).n)).toEqual([0]);
+      const runner = new JobRunner(db, {
+        pollMs: 600_000,
+        handlers: {
+          'test.lease': { run: async (_db, jobs) => void ran.push((jobs[0].payload as { n: number }).n) },
+        },
+      });
+      runner.start();
+      const deadline = Date.now() + 30_000;
+      while (ran.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await runner.stop();
+      expect(ran).toEqual([0, 1, 2]);
+      const rows = await db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('kind', '=', 'test.lease')
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => [r.status, Number(r.attempts)])).toEqual([
+        ['done', 2],
+        ['done', 1],
+        ['done', 1],
+      ]);
+    }, 60_000);
+  });
+}
 
 // Two runners on one database, each with its own connection pool on PostgreSQL (as two processes would have).
 for (const target of databaseTargets()) {

@@ -120,7 +120,9 @@ export class JobRunner {
 
   wake(): void {
     this.woken = true;
-    this.wakeUp?.();
+    const wakeUp = this.wakeUp;
+    this.wakeUp = undefined;
+    wakeUp?.();
   }
 
   /**
@@ -150,10 +152,12 @@ export class JobRunner {
       // Nothing announces a retry falling due or a dead runner's lease ending: wake for the earliest of them.
       let waitMs = this.o.pollMs;
       try {
-        const due = await nextDueAt(this.db, [...this.batchKinds, ...this.singleKinds]);
-        // A job already due was not claimed because its queue is busy: the job in flight wakes us when it ends
-        // (here), or the poll (elsewhere). Looking again at once would spin on claims that find nothing.
-        if (due !== undefined && due > this.o.now()) waitMs = Math.min(waitMs, due - this.o.now() + 5);
+        // Only what falls due later counts: a job already due was not claimed because its queue is busy, and the
+        // job in flight wakes us when it ends (here) or the poll does (elsewhere). Looking again at once would
+        // spin on claims that find nothing; letting it hide a later lease end would wait for the slow poll.
+        const now = this.o.now();
+        const due = await nextDueAt(this.db, [...this.batchKinds, ...this.singleKinds], now);
+        if (due !== undefined) waitMs = Math.min(waitMs, due - now + 5);
       } catch (err) {
         this.o.log?.error({ err }, 'job look-ahead failed');
       }
@@ -161,25 +165,23 @@ export class JobRunner {
     }
   }
 
+  // A wake while the loop is busy (claiming, reading what is due next) is kept in `woken` and ends the next sleep
+  // at once; a sleep ended by its timer leaves nothing behind that could swallow a later wake.
   private sleep(ms: number): Promise<void> {
     if (this.woken) {
       this.woken = false;
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      // A finished job frees a slot: look again.
-      const race = [...this.inFlight];
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
+      const timer = setTimeout(() => {
         this.wakeUp = undefined;
+        resolve();
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
         this.woken = false;
-        done();
+        resolve();
       };
-      for (const p of race) void p.then(() => this.wakeUp?.());
     });
   }
 
@@ -237,7 +239,13 @@ export class JobRunner {
       for (const job of jobs) {
         const p = this.execute(this.o.handlers[job.kind], [job]);
         this.inFlight.add(p);
-        void p.finally(() => this.inFlight.delete(p));
+        // A finished job frees a slot and may be the head of a queue whose next job is due: look again. Through
+        // wake(), which also counts when the loop is not asleep yet (a job ending while the loop reads what is
+        // due next would otherwise be missed until the slow poll: 30 s on PostgreSQL).
+        void p.finally(() => {
+          this.inFlight.delete(p);
+          this.wake();
+        });
       }
     }
     return claimed;

@@ -30,12 +30,8 @@ process.env.CASEBOOK_SECRET_KEY = 'scale-test-secret-key-0123';
 
 for (const target of ['sqlite', 'postgres'] as const) {
   const title = `a server killed (SIGKILL) mid-delivery on ${target === 'sqlite' ? 'SQLite (a file)' : 'PostgreSQL'}`;
-  // KNOWN BUG, open: on PostgreSQL the events after the interrupted one often do not all arrive within 60 s of
-  // the restart (SQLite: ~15 s, every time). Until it is found and fixed this case is skipped on PostgreSQL, so
-  // the rest of the suite can land; the webhook issue stays open for it.
-  const knownBug = target === 'postgres';
-  const skip = (target === 'postgres' && !POSTGRES_URL) || knownBug;
-  const note = knownBug ? 'skipped: known bug, redelivery after SIGKILL on PostgreSQL' : POSTGRES_SKIP_NOTE;
+  const skip = target === 'postgres' && !POSTGRES_URL;
+  const note = POSTGRES_SKIP_NOTE;
 
   (skip ? describe.skip : describe)(skip ? `${title} (${note})` : title, () => {
     let database: ScaleDatabase | undefined;
