@@ -8,6 +8,7 @@ import * as editRepo from './run-edit.repository.js';
 import type { UpdateRunBody } from './run-edit.schemas.js';
 import * as repo from './runs.repository.js';
 import { assertRunRefs, checkTitleAndDescription } from './run-creation.service.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /** D10 for a run being renamed: unique in its plan, or among the project's runs outside plans. */
 async function titleConflict(
@@ -62,12 +63,38 @@ export async function updateRun(
   }
   let updated: boolean;
   try {
-    updated = await editRepo.updateOpenRunDetails(db, actor.tenantId, run.id, {
+    const next = {
       title,
       description: input.description === undefined ? run.description : description,
       assignment_id: input.assignmentId === undefined ? run.assignment_id : input.assignmentId,
       milestone_id: input.milestoneId === undefined ? run.milestone_id : input.milestoneId,
-      updated_at: nowIso(),
+    };
+    // Only what really changed counts as an update (run_updated names those fields).
+    const changed = [
+      next.title !== run.title && 'title',
+      next.description !== run.description && 'description',
+      next.assignment_id !== run.assignment_id && 'assignmentId',
+      next.milestone_id !== run.milestone_id && 'milestoneId',
+    ].filter((f): f is string => f !== false);
+    updated = await db.transaction().execute(async (trx) => {
+      const ok = await editRepo.updateOpenRunDetails(trx, actor.tenantId, run.id, {
+        ...next,
+        updated_at: nowIso(),
+      });
+      if (ok && changed.length > 0)
+        await enqueueEvent(trx, {
+          tenantId: actor.tenantId,
+          projectId: project.id,
+          type: 'run_updated',
+          object: {
+            id: run.id,
+            title: next.title,
+            changed,
+            assignmentId: next.assignment_id,
+            milestoneId: next.milestone_id,
+          },
+        });
+      return ok;
     });
   } catch (err) {
     // A concurrent writer took the title after our check: the unique index decided (D10).

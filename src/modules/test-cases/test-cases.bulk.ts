@@ -13,6 +13,7 @@ import type { TcaseRow } from './test-cases.repository.js';
 import type { BulkDeleteBody, BulkMoveBody, BulkResult, BulkTagsBody } from './test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
 import { updateFilled } from './test-cases.templates.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 import { commitVersion, loadPrevious, specOf, syncLinks } from './test-cases.versions.js';
 import type { TcasesChanged } from './test-cases.common.js';
 
@@ -93,7 +94,26 @@ export async function bulkMoveTestCases(
       changed.push(row.id);
     }
     await tcasesChanged(trx, tenantId, project.id, changed);
+    await edited(trx, tenantId, project.id, 'moved', changed, { folderId: body.folderId });
     return { message: 'Test cases moved', changed: changed.length };
+  });
+}
+
+/** One `tcases_edited` event per bulk request that changed cases (none when nothing changed). */
+async function edited(
+  trx: Db,
+  tenantId: string,
+  projectId: string,
+  action: 'moved' | 'tagged',
+  ids: string[],
+  detail: Record<string, unknown>,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await enqueueEvent(trx, {
+    tenantId,
+    projectId,
+    type: 'tcases_edited',
+    object: { action, count: ids.length, tcaseIds: ids, ...detail },
   });
 }
 
@@ -153,6 +173,10 @@ export async function bulkTagTestCases(
     }
     await syncLinks(trx, tenantId, linkUpdates);
     await tcasesChanged(trx, tenantId, project.id, [...changed]);
+    await edited(trx, tenantId, project.id, 'tagged', [...changed], {
+      addTags: body.addTags ?? [],
+      removeTags: body.removeTags ?? [],
+    });
     return { message: 'Test cases tagged', changed: changed.size };
   });
 }

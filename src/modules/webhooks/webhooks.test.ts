@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import { createRun, closeRun } from '../../../test/helpers/run-factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
-import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { createWebhook, deliveries, deliveryHarness } from '../../../test/helpers/webhook-harness.js';
 import { claimJobs } from '../../jobs/outbox.js';
 import { createJobRunner, purgeJobHistory } from '../../jobs/index.js';
 import { attemptDelivery, DELIVERY_JOB } from '../../jobs/webhook-delivery.js';
@@ -12,54 +12,6 @@ import { outboundGuard } from '../../lib/ssrf.js';
 import { enqueueEvent } from './webhook-events.service.js';
 
 const HOUR = 3_600_000;
-
-/** Everything a test needs to watch deliveries: a receiver on 127.0.0.1 and a runner on an injected clock. */
-function deliveryHarness(t: TestEnv) {
-  const h = {
-    receiver: undefined as unknown as Receiver,
-    clock: Date.now(),
-    runner: () =>
-      createJobRunner(t.db, t.config, {
-        now: () => h.clock,
-        random: () => 1,
-        concurrency: 4,
-        leaseMs: 60_000,
-      }),
-    /** Runs what is due; the clock first catches up with real time (jobs are stamped with it). */
-    drain: () => {
-      if (h.clock < Date.now()) h.clock = Date.now();
-      return h.runner().drain();
-    },
-  };
-  beforeAll(async () => {
-    h.receiver = await startReceiver();
-  });
-  afterAll(async () => h.receiver.close());
-  beforeEach(async () => {
-    await t.db.deleteFrom('jobs').execute();
-    await t.db.deleteFrom('webhooks').execute();
-    h.receiver.requests.length = 0;
-    h.receiver.respond = () => ({ status: 200, body: 'ok' });
-    h.clock = Date.now();
-  });
-  return h;
-}
-
-async function createWebhook(t: TestEnv, body: Record<string, unknown>): Promise<string> {
-  const res = await t.post('/webhook', {
-    name: `hook ${Math.random()}`,
-    eventTypes: ['run_created'],
-    ...body,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id;
-}
-
-const deliveries = async (t: TestEnv, webhookId: string) => {
-  const res = await t.get(`/webhook/${webhookId}/delivery`);
-  expect(res.status).toBe(200);
-  return res.body.deliveries as any[];
-};
 
 describeEachDb(
   'webhooks: administration',
