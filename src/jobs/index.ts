@@ -7,6 +7,7 @@ import { purgeFinishedJobs } from './outbox.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 import { DELIVERY_JOB, webhookDelivery } from './webhook-delivery.js';
 import { webhookFanout } from './webhook-fanout.js';
+import { TRACKER_COMMENT_JOB, trackerComment } from './tracker-comment.js';
 import { startPeriodic } from './periodic.js';
 
 type Log = NonNullable<JobRunnerOptions['log']>;
@@ -26,6 +27,11 @@ export function createJobRunner(
     handlers: {
       [EVENT_JOB]: webhookFanout,
       [DELIVERY_JOB]: webhookDelivery({ guard: guard ?? guardOf(config), secretKey: config.secretKey }),
+      [TRACKER_COMMENT_JOB]: trackerComment({
+        guard: guard ?? guardOf(config),
+        secretKey: config.secretKey,
+        publicUrl: config.publicUrl,
+      }),
     },
     // On PostgreSQL NOTIFY wakes the runner; the poll is a fallback. SQLite has no NOTIFY: runners of other
     // processes (serve --workers N) find new jobs by polling, cheaply (one index probe).

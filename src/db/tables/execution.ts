@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Kysely table types of the runs, run test cases, results, run logs, test plans (migration 0005_execution). */
 
@@ -87,6 +87,9 @@ export interface ResultsTable {
   created_at: string;
 }
 
+/** A nullable text column an insert may leave out. */
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
+
 export interface ResultLinksTable {
   id: Generated<number>;
   tenant_id: string;
@@ -97,6 +100,14 @@ export interface ResultLinksTable {
   text: string;
   /** JSON object. */
   meta: string;
+  /** Tracker comment-back (D24, migration 0014): pending | posted | failed; null when no comment is due. */
+  comment_status: OptionalText;
+  /** The tracker's id of the posted comment. */
+  comment_id: OptionalText;
+  /** Why the comment failed (never a credential). */
+  comment_error: OptionalText;
+  /** When the outcome was last written. */
+  comment_at: OptionalText;
 }
 
 export interface RunLogsTable {

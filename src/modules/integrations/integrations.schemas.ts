@@ -19,6 +19,11 @@ export const IntegrationConfigInput = Type.Object(
     url: Type.Optional(Text('tracker_b: the site URL, http(s)')),
     email: Type.Optional(Text('tracker_b: the e-mail the token belongs to')),
     organizationKey: Type.Optional(Text('tracker_c: the organisation key (issue keys are <KEY>-<number>)')),
+    apiUrl: Type.Optional(
+      Text(
+        'tracker_a and tracker_c, optional: the API base URL of a self-hosted tracker, http(s) (default: the hosted service)',
+      ),
+    ),
     newUrl: Type.Optional(Text('custom: URL template of the "new issue" page, http(s)')),
     viewUrl: Type.Optional(
       Text('custom: URL template of an issue, http(s); {id} is replaced by the issue id'),
@@ -34,6 +39,7 @@ export const IntegrationConfig = Type.Object(
     url: Type.Optional(Type.String()),
     email: Type.Optional(Type.String()),
     organizationKey: Type.Optional(Type.String()),
+    apiUrl: Type.Optional(Type.String()),
     newUrl: Type.Optional(Type.String()),
     viewUrl: Type.Optional(Type.String()),
   },

@@ -36,6 +36,8 @@ type LinkKey = keyof LinkConfigInput;
 interface TypeRules {
   /** Integration settings the type takes; all required. */
   config: ConfigKey[];
+  /** Settings the type also takes, optionally. */
+  optional?: ConfigKey[];
   /** Per-project settings of a link; all required. */
   link: LinkKey[];
   token: 'required' | 'optional' | 'none';
@@ -43,14 +45,23 @@ interface TypeRules {
 
 /** What each tracker type is made of. */
 const TYPES: Record<IntegrationType, TypeRules> = {
-  tracker_a: { config: ['account'], link: ['repo'], token: 'optional' },
+  // apiUrl: a self-hosted tracker's API (the comment-back of D24 calls it; src/jobs/trackers.ts).
+  tracker_a: { config: ['account'], optional: ['apiUrl'], link: ['repo'], token: 'optional' },
   tracker_b: { config: ['url', 'email'], link: ['projectId', 'projectName'], token: 'required' },
-  tracker_c: { config: ['organizationKey'], link: ['teamId', 'teamName'], token: 'optional' },
+  tracker_c: {
+    config: ['organizationKey'],
+    optional: ['apiUrl'],
+    link: ['teamId', 'teamName'],
+    token: 'optional',
+  },
   custom: { config: ['newUrl', 'viewUrl'], link: [], token: 'none' },
 };
 
-/** Audit meta names of the settings (docs/api-decisions.md#audit-events, integration.created). */
-const CONFIG_META: Record<ConfigKey, string> = {
+/**
+ * Audit meta names of the settings (docs/api-decisions.md#audit-events, integration.created): exactly the
+ * contract's fields, so the optional apiUrl is not among them.
+ */
+const CONFIG_META: Partial<Record<ConfigKey, string>> = {
   account: 'account',
   url: 'url',
   email: 'email',
@@ -68,7 +79,7 @@ const LINK_META: Record<LinkKey, string> = {
   teamName: 'tracker_c_team_name',
 };
 
-const URL_FIELDS: ConfigKey[] = ['url', 'newUrl', 'viewUrl'];
+const URL_FIELDS: ConfigKey[] = ['url', 'newUrl', 'viewUrl', 'apiUrl'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type StoredConfig = Partial<Record<ConfigKey, string>>;
@@ -83,10 +94,11 @@ function checkConfig(type: IntegrationType, config: StoredConfig): ErrorDetail[]
   const errors: ErrorDetail[] = [];
   for (const [key, value] of Object.entries(config) as [ConfigKey, string | undefined][]) {
     if (value === undefined) continue;
-    if (!rules.config.includes(key)) {
+    const takes = [...rules.config, ...(rules.optional ?? [])];
+    if (!takes.includes(key)) {
       errors.push({
         path: `/config/${key}`,
-        message: `${type} integrations take no "${key}"; they take ${rules.config.join(', ')}`,
+        message: `${type} integrations take no "${key}"; they take ${takes.join(', ')}`,
       });
       continue;
     }
@@ -123,7 +135,10 @@ function toIntegration(
 
 function configMeta(config: StoredConfig): AuditMeta {
   const meta: AuditMeta = {};
-  for (const [key, value] of Object.entries(config) as [ConfigKey, string][]) meta[CONFIG_META[key]] = value;
+  for (const [key, value] of Object.entries(config) as [ConfigKey, string][]) {
+    const name = CONFIG_META[key];
+    if (name) meta[name] = value;
+  }
   return meta;
 }
 

@@ -78,6 +78,84 @@ export async function insertResultLinks(db: Db, rows: Insertable<ResultLinksTabl
     await db.insertInto('result_links').values(part).execute();
 }
 
+/** One link, answering its id (a link due a tracker comment: its job names it). */
+export async function insertResultLink(db: Db, row: Insertable<ResultLinksTable>): Promise<number> {
+  const r = await db.insertInto('result_links').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(r.id);
+}
+
+/** Of these integrations, the trackers (every type but `custom`): their links with an issue id get a comment. */
+export async function trackerIntegrationIds(db: Db, tenantId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('integrations')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', ids)
+    .where('type', '<>', 'custom')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Everything a tracker comment needs about its link: result, run, case, project, integration and its link. */
+export const findLinkForComment = (db: Db, linkId: number) =>
+  db
+    .selectFrom('result_links as l')
+    .innerJoin('results as r', 'r.id', 'l.result_id')
+    .innerJoin('runs as ru', 'ru.id', 'r.run_id')
+    .innerJoin('projects as p', 'p.id', 'ru.project_id')
+    .innerJoin('tcases as t', 't.id', 'r.tcase_id')
+    .leftJoin('integrations as i', (j) =>
+      j.onRef('i.id', '=', 'l.integration_id').onRef('i.tenant_id', '=', 'l.tenant_id'),
+    )
+    .leftJoin('integration_projects as ip', (j) =>
+      j.onRef('ip.integration_id', '=', 'l.integration_id').onRef('ip.project_id', '=', 'ru.project_id'),
+    )
+    .leftJoin('statuses as s', (j) =>
+      j.onRef('s.tenant_id', '=', 'l.tenant_id').onRef('s.id', '=', 'r.status'),
+    )
+    .select([
+      'l.id',
+      'l.tenant_id',
+      'l.meta',
+      'l.url',
+      'l.comment_status',
+      'r.status',
+      's.name as status_name',
+      'ru.id as run_id',
+      'ru.title as run_title',
+      'p.code as project_code',
+      't.seq as tcase_seq',
+      't.title as tcase_title',
+      'i.type as integration_type',
+      'i.config as integration_config',
+      'i.token_enc',
+      'ip.config as link_config',
+    ])
+    .where('l.id', '=', linkId)
+    .executeTakeFirst();
+
+/** Records the outcome of a link's tracker comment. */
+export const setLinkComment = (
+  db: Db,
+  linkId: number,
+  outcome: {
+    status: 'pending' | 'posted' | 'failed';
+    commentId?: string | null;
+    error?: string | null;
+    at: string;
+  },
+) =>
+  db
+    .updateTable('result_links')
+    .set({
+      comment_status: outcome.status,
+      comment_id: outcome.commentId ?? null,
+      comment_error: outcome.error ?? null,
+      comment_at: outcome.at,
+    })
+    .where('id', '=', linkId)
+    .execute();
+
 /** Results of a case in a run, oldest first, with their authors. */
 export const listResults = (db: Db, tenantId: string, runId: number, tcaseId: string) =>
   db

@@ -84,6 +84,20 @@ export const ResultIdsResponse = Type.Object({
   ids: Type.Array(Type.Integer(), { description: 'in the order of `items`' }),
 });
 
+/** D24 comment-back: the outcome of the comment on the tracker issue a link names (docs/api-decisions.md). */
+export const TrackerComment = Type.Object(
+  {
+    status: Type.Union([Type.Literal('pending'), Type.Literal('posted'), Type.Literal('failed')]),
+    id: Type.Optional(Type.String({ description: "posted: the tracker's id of the comment" })),
+    error: Type.Optional(Type.String({ description: 'failed (or pending a retry): why, in words' })),
+    updatedAt: Type.String(),
+  },
+  {
+    description:
+      'present only on a link with meta.id on a tracker integration (not custom): the comment pointing back to the result',
+  },
+);
+
 /**
  * The QA Sphere result link (docs/api-decisions.md#shapes); `integration` is null once the integration is no longer linked to the project.
  * A plain link (D24) has neither `integrationId` nor `integration`.
@@ -106,6 +120,7 @@ export const ResultLink = Type.Object({
   url: Type.String(),
   text: Type.String(),
   meta: Type.Record(Type.String(), Type.Unknown()),
+  comment: Type.Optional(TrackerComment),
 });
 export type ResultLink = Static<typeof ResultLink>;
 

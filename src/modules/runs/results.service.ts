@@ -12,6 +12,7 @@ import { getRunForResults, resolveRunTcase } from './runs.service.js';
 import { activeStatusIds } from '../statuses/statuses.service.js';
 import { BUILT_IN_STATUS_IDS, bumpStatus, type StatusCounts } from '../../lib/statuses.js';
 import * as repo from './results.repository.js';
+import { insertLinksWithComments } from './tracker-comments.service.js';
 import * as runTcasesRepo from './run-tcases.repository.js';
 import * as runsRepo from './runs.repository.js';
 import type {
@@ -293,7 +294,7 @@ export async function applyResults(
       meta: JSON.stringify(link.meta ?? {}),
     })),
   );
-  if (linkRows.length > 0) await repo.insertResultLinks(trx, linkRows);
+  if (linkRows.length > 0) await insertLinksWithComments(trx, tenantId, linkRows, now);
 
   const counts: StatusCounts = {};
   const tcaseRows: Insertable<RunTcasesTable>[] = [];

@@ -196,6 +196,15 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
       link.integrationId = l.integration_id;
       link.integration = integrations.get(l.integration_id) ?? null;
     }
+    // D24 comment-back: only a link due a tracker comment carries its outcome.
+    if (l.comment_status) {
+      link.comment = {
+        status: l.comment_status as NonNullable<ResultLink['comment']>['status'],
+        ...(l.comment_id ? { id: l.comment_id } : {}),
+        ...(l.comment_error ? { error: l.comment_error } : {}),
+        updatedAt: l.comment_at ?? '',
+      };
+    }
     list.push(link);
     linksByResult.set(l.result_id, list);
   }

@@ -9,6 +9,7 @@ import {
   TcaseRequirement,
   TcaseTag,
 } from '../test-cases/test-cases.schemas.js';
+import { TrackerComment } from './results.schemas.js';
 
 export const RUN_TYPES = ['static', 'static_struct', 'live'] as const;
 export type RunType = (typeof RUN_TYPES)[number];
@@ -264,6 +265,7 @@ export const ResultLink = Type.Object({
   url: Type.String(),
   text: Type.String(),
   meta: Type.Record(Type.String(), Type.Unknown()),
+  comment: Type.Optional(TrackerComment),
 });
 export type ResultLink = Static<typeof ResultLink>;
 

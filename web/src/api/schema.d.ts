@@ -6587,6 +6587,7 @@ export interface paths {
                                     url?: string;
                                     email?: string;
                                     organizationKey?: string;
+                                    apiUrl?: string;
                                     newUrl?: string;
                                     viewUrl?: string;
                                 };
@@ -6795,6 +6796,8 @@ export interface paths {
                             email?: string;
                             /** @description tracker_c: the organisation key (issue keys are <KEY>-<number>) */
                             organizationKey?: string;
+                            /** @description tracker_a and tracker_c, optional: the API base URL of a self-hosted tracker, http(s) (default: the hosted service) */
+                            apiUrl?: string;
                             /** @description custom: URL template of the "new issue" page, http(s) */
                             newUrl?: string;
                             /** @description custom: URL template of an issue, http(s); {id} is replaced by the issue id */
@@ -7031,6 +7034,7 @@ export interface paths {
                                 url?: string;
                                 email?: string;
                                 organizationKey?: string;
+                                apiUrl?: string;
                                 newUrl?: string;
                                 viewUrl?: string;
                             };
@@ -7436,6 +7440,8 @@ export interface paths {
                             email?: string;
                             /** @description tracker_c: the organisation key (issue keys are <KEY>-<number>) */
                             organizationKey?: string;
+                            /** @description tracker_a and tracker_c, optional: the API base URL of a self-hosted tracker, http(s) (default: the hosted service) */
+                            apiUrl?: string;
                             /** @description custom: URL template of the "new issue" page, http(s) */
                             newUrl?: string;
                             /** @description custom: URL template of an issue, http(s); {id} is replaced by the issue id */
@@ -7464,6 +7470,7 @@ export interface paths {
                                 url?: string;
                                 email?: string;
                                 organizationKey?: string;
+                                apiUrl?: string;
                                 newUrl?: string;
                                 viewUrl?: string;
                             };
@@ -13744,6 +13751,15 @@ export interface paths {
                                     text: string;
                                     meta: {
                                         [key: string]: unknown;
+                                    };
+                                    /** @description present only on a link with meta.id on a tracker integration (not custom): the comment pointing back to the result */
+                                    comment?: {
+                                        status: "pending" | "posted" | "failed";
+                                        /** @description posted: the tracker's id of the comment */
+                                        id?: string;
+                                        /** @description failed (or pending a retry): why, in words */
+                                        error?: string;
+                                        updatedAt: string;
                                     };
                                 }[];
                                 timeTaken: number | null;
