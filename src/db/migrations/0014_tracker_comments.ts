@@ -8,7 +8,8 @@ const COLUMNS = ['comment_status', 'comment_id', 'comment_error', 'comment_at'] 
 
 export async function up(db: Kysely<any>): Promise<void> {
   // pending | posted | failed
-  for (const column of COLUMNS) await db.schema.alterTable('result_links').addColumn(column, 'text').execute();
+  for (const column of COLUMNS)
+    await db.schema.alterTable('result_links').addColumn(column, 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
