@@ -23,6 +23,7 @@ import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { jobsRoutes } from './jobs/jobs.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -48,6 +49,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   accountsRoutes,
   apiKeysRoutes,
   webhooksRoutes,
+  jobsRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */

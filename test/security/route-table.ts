@@ -863,6 +863,36 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
   },
 
+  // ---- background jobs (D3: admin, tenant-wide) ----
+  'GET /api/public/v0/job': { auth: 'admin', prepare: () => ({ path: '/job?status=failed' }), ok: 200 },
+  'POST /api/public/v0/job/:jobId/retry': {
+    auth: 'admin',
+    prepare: async (c) => {
+      // A job of the caller's tenant that gave up (no handler runs in these tests).
+      const now = new Date().toISOString();
+      const row = await c.db
+        .insertInto('jobs')
+        .values({
+          tenant_id: c.tenantId,
+          kind: 'webhook.deliver',
+          queue_key: null,
+          payload: JSON.stringify({ deliveryId: 'none' }),
+          status: 'failed',
+          max_attempts: 10,
+          run_at: now,
+          created_at: now,
+          locked_by: null,
+          locked_until: null,
+          last_error: 'HTTP 500',
+          finished_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { path: `/job/${row.id}/retry` };
+    },
+    ok: 200,
+  },
+
   // ---- audit log (D5, D6, D13) ----
   'GET /api/public/v0/audit-logs': {
     auth: 'admin',

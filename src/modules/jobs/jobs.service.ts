@@ -1,0 +1,58 @@
+import type { Db } from '../../db/create-db.js';
+import type { Actor } from '../../auth/actor.js';
+import { conflict, notFound } from '../../errors.js';
+import { findJob, listJobs as listJobRows, retryFailedJob } from '../../jobs/outbox.js';
+import { nowIso } from '../../lib/time.js';
+import { parseJson } from '../../lib/json.js';
+import { setLinkComment } from '../runs/results.repository.js';
+import { TRACKER_COMMENT_JOB } from '../runs/tracker-comments.service.js';
+import type { Job, JobListQuery } from './jobs.schemas.js';
+
+/** What a job is about, by id: never its whole payload (an event's object may be large). */
+function subjectOf(kind: string, payload: string): Record<string, unknown> {
+  const p = parseJson<Record<string, unknown>>(payload, {});
+  if (kind === 'webhook.event') return { eventId: p.id, type: p.type };
+  const { deliveryId, linkId } = p;
+  return deliveryId !== undefined ? { deliveryId } : linkId !== undefined ? { linkId } : {};
+}
+
+/** The tenant's background jobs, newest first: an admin looks here for the ones that failed for good. */
+export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<Job[]> {
+  const rows = await listJobRows(db, actor.tenantId, {
+    status: q.status,
+    kind: q.kind,
+    limit: q.limit ?? 100,
+    beforeId: q.before,
+  });
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    status: r.status,
+    attempts: Number(r.attempts),
+    maxAttempts: Number(r.max_attempts),
+    runAt: r.run_at,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    subject: subjectOf(r.kind, r.payload),
+  }));
+}
+
+/**
+ * Runs a failed job again (every attempt anew). What the job reports on shows it waiting again: a tracker
+ * comment's link goes back to `pending`. A webhook delivery can also be redelivered as a new delivery
+ * (the webhook's redeliver); retrying its job sends the same delivery again.
+ */
+export async function retryJob(db: Db, actor: Actor, id: number): Promise<{ message: string }> {
+  await db.transaction().execute(async (trx) => {
+    const job = await findJob(trx, actor.tenantId, id);
+    if (!job) throw notFound(`job ${id} not found`);
+    if (!(await retryFailedJob(trx, actor.tenantId, id)))
+      throw conflict(`job ${id} is ${job.status}: only a failed job can be retried`);
+    if (job.kind === TRACKER_COMMENT_JOB) {
+      const { linkId } = parseJson<{ linkId?: number }>(job.payload, {});
+      if (linkId !== undefined) await setLinkComment(trx, linkId, { status: 'pending', at: nowIso() });
+    }
+  });
+  return { message: 'Job queued again' };
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { createRun } from '../../../test/helpers/run-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import { createJobRunner } from '../../jobs/index.js';
+
+/** An admin sees the background jobs that gave up, and runs them again. */
+describeEachDb(
+  'jobs: failed ones, seen and retried by an admin',
+  (t) => {
+    let tracker: Receiver;
+    let project: { id: string; code: string };
+    const drain = () => createJobRunner(t.db, t.config, { random: () => 1 }).drain();
+    beforeAll(async () => {
+      tracker = await startReceiver();
+      project = await createProject(t);
+    });
+    afterAll(async () => tracker.close());
+
+    it('lists a tracker comment that failed with its reason, retries it on request, and the comment is then posted', async () => {
+      const made = await t.post('/integration', {
+        name: 'Code host',
+        type: 'tracker_a',
+        config: { account: 'acme', apiUrl: tracker.url },
+        token: 'ghp_job_token',
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      expect(
+        (
+          await t.post(`/project/${project.code}/integration`, {
+            integrationId: made.body.id,
+            config: { repo: 'shop' },
+          })
+        ).status,
+      ).toBe(200);
+      const tc = await createTcase(t, project);
+      const run = await createRun(t, project, { tcaseIds: [tc.id] });
+      tracker.respond = () => ({
+        status: 403,
+        body: JSON.stringify({ message: 'Resource not accessible by integration' }),
+      });
+      const res = await t.post(`/project/${project.code}/run/${run.id}/tcase/${tc.id}/result`, {
+        status: 'failed',
+        links: [{ integrationId: made.body.id, url: 'https://g.test/7', text: 'Bug 7', meta: { id: '7' } }],
+      });
+      expect(res.status).toBe(201);
+      await drain();
+
+      const failed = await t.get('/job', { query: { status: 'failed' } });
+      expect(failed.status).toBe(200);
+      expect(failed.body.jobs).toEqual([
+        {
+          id: expect.any(Number),
+          kind: 'tracker.comment',
+          status: 'failed',
+          attempts: 1,
+          maxAttempts: 10,
+          runAt: expect.any(String),
+          lastError: 'the tracker answered HTTP 403: Resource not accessible by integration',
+          createdAt: expect.any(String),
+          finishedAt: expect.any(String),
+          subject: { linkId: expect.any(Number) },
+        },
+      ]);
+      const jobId = failed.body.jobs[0].id;
+
+      // Someone fixed the token's permissions: the admin retries.
+      tracker.respond = () => ({ status: 201, body: JSON.stringify({ id: 555 }) });
+      const retried = await t.post(`/job/${jobId}/retry`);
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      const detail = await t.get(`/project/${project.code}/run/${run.id}/tcase/${tc.id}`);
+      expect(detail.body.results[0].links[0].comment).toEqual({
+        status: 'pending',
+        updatedAt: expect.any(String),
+      });
+      await drain();
+      const after = await t.get(`/project/${project.code}/run/${run.id}/tcase/${tc.id}`);
+      expect(after.body.results[0].links[0].comment).toEqual({
+        status: 'posted',
+        id: '555',
+        updatedAt: expect.any(String),
+      });
+      expect((await t.get('/job', { query: { status: 'failed' } })).body.jobs).toEqual([]);
+      // Done now: not retryable again.
+      const again = await t.post(`/job/${jobId}/retry`);
+      expect(again.status).toBe(409);
+      expect(again.body.message).toBe(`job ${jobId} is done: only a failed job can be retried`);
+    });
+
+    it('answers 404 for an unknown job, 400 for a bad status, and 403 to a non-admin', async () => {
+      expect((await t.post('/job/999999/retry')).status).toBe(404);
+      const bad = await t.get('/job', { query: { status: 'lost' } });
+      expect(bad.status).toBe(400);
+      const { key } = await userWithKey(t, 'user');
+      expect((await t.get('/job', { key })).status).toBe(403);
+      expect((await t.post('/job/1/retry', undefined, { key })).status).toBe(403);
+    });
+  },
+  { env: { CASEBOOK_WEBHOOK_ALLOW_PRIVATE: 'true' } },
+);
