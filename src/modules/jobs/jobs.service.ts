@@ -4,8 +4,7 @@ import { conflict, notFound } from '../../errors.js';
 import { findJob, listJobs as listJobRows, retryFailedJob } from '../../jobs/outbox.js';
 import { nowIso } from '../../lib/time.js';
 import { parseJson } from '../../lib/json.js';
-import { setLinkComment } from '../runs/results.repository.js';
-import { TRACKER_COMMENT_JOB } from '../runs/tracker-comments.service.js';
+import { markCommentPending, TRACKER_COMMENT_JOB } from '../runs/tracker-comments.service.js';
 import type { Job, JobListQuery } from './jobs.schemas.js';
 
 /** What a job is about, by id: never its whole payload (an event's object may be large). */
@@ -51,7 +50,7 @@ export async function retryJob(db: Db, actor: Actor, id: number): Promise<{ mess
       throw conflict(`job ${id} is ${job.status}: only a failed job can be retried`);
     if (job.kind === TRACKER_COMMENT_JOB) {
       const { linkId } = parseJson<{ linkId?: number }>(job.payload, {});
-      if (linkId !== undefined) await setLinkComment(trx, linkId, { status: 'pending', at: nowIso() });
+      if (linkId !== undefined) await markCommentPending(trx, linkId, nowIso());
     }
   });
   return { message: 'Job queued again' };

@@ -49,3 +49,8 @@ export async function insertLinksWithComments(
     ids.map((linkId) => ({ tenantId, kind: TRACKER_COMMENT_JOB, payload: { linkId }, maxAttempts: 10 })),
   );
 }
+
+/** A comment asked for again (an admin retried its job): the link shows it waiting. */
+export async function markCommentPending(trx: Db, linkId: number, at: string): Promise<void> {
+  await repo.setLinkComment(trx, linkId, { status: 'pending', at });
+}
