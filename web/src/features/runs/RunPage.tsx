@@ -1,64 +1,191 @@
-import { useRef } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { runQuery, runTestCasesQuery, type RunTestCase } from './api';
+import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
+import { runKeys, runQuery, runTestCasesQuery, statusesQuery, type RunTestCase, type StatusId } from './api';
+import { CasePanel, emptyDraft, type RecorderDraft } from './run-page/CasePanel';
+import { RunCaseList, type Row } from './run-page/RunCaseList';
+import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
+import { useLiveRun } from './run-page/useLiveRun';
+import { useRunRecorder } from './run-page/useRunRecorder';
+import './run-page/run-page.css';
 
-const STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'open'] as const;
-const ROW_HEIGHT = 52;
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+/** A plain comment as the HTML the API stores: paragraphs, line breaks kept. */
+const commentHtml = (text: string) =>
+  text
+    .trim()
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
 
-/** Thousands of cases stay smooth: only the rows in view are in the DOM (TanStack Virtual). */
-function CaseList({ code, cases }: { code: string; cases: RunTestCase[] }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const rows = useVirtualizer({
-    count: cases.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-  });
-  return (
-    <div ref={scroller} className="virtual-scroller">
-      <ul className="case-rows" style={{ height: rows.getTotalSize() }} aria-label="Test cases of the run">
-        {rows.getVirtualItems().map((item) => {
-          const c = cases[item.index];
-          return (
-            <li
-              key={c.id}
-              className="case-row"
-              aria-setsize={cases.length}
-              aria-posinset={item.index + 1}
-              style={{ transform: `translateY(${item.start}px)`, height: item.size }}
-            >
-              <span className="project-code">
-                {code}-{c.seq}
-              </span>
-              <Link
-                to="/project/$code/tcase/$seq"
-                params={{ code, seq: String(c.seq) }}
-                className="case-title"
-              >
-                {c.title}
-              </Link>
-              {c.folder && <span className="case-folder muted">{c.folder.title}</span>}
-              <span className={`status status-${c.status}`}>{c.status}</span>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+/** Cases in folder order, grouped under their folder's name, after the filters. */
+function toRows(
+  cases: RunTestCase[],
+  statusFilter: Set<string>,
+  search: string,
+): { rows: Row[]; visible: RunTestCase[] } {
+  const term = search.trim().toLowerCase();
+  const visible = cases.filter(
+    (c) =>
+      (statusFilter.size === 0 || statusFilter.has(c.status)) &&
+      (term === '' || c.title.toLowerCase().includes(term) || String(c.seq) === term.replace(/^\D+-/, '')),
   );
+  const rows: Row[] = [];
+  let folder: number | undefined;
+  let header: Extract<Row, { kind: 'folder' }> | undefined;
+  for (const c of visible) {
+    if (c.folderId !== folder) {
+      folder = c.folderId;
+      header = { kind: 'folder', id: c.folderId, title: c.folder?.title ?? `Folder ${c.folderId}`, count: 0 };
+      rows.push(header);
+    }
+    header!.count++;
+    rows.push({ kind: 'case', c });
+  }
+  return { rows, visible };
 }
 
-/** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): the run and where it stands. */
+/** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): where a tester spends the day. */
 export function RunPage() {
   const { code, runId } = useParams({ from: '/app/project/$code/run/$runId' });
   const id = Number(runId);
+  const project = code.toUpperCase();
+  const queryClient = useQueryClient();
   const run = useQuery({ ...runQuery(code, id), enabled: Number.isInteger(id) });
   const cases = useQuery({ ...runTestCasesQuery(code, id), enabled: Number.isInteger(id) });
+  const statusSettings = useQuery(statusesQuery());
   useDocumentTitle(run.data?.title ?? `Run ${runId}`);
-  const project = code.toUpperCase();
+
+  const statuses = useMemo(() => recordable(statusSettings.data), [statusSettings.data]);
+  const byId = useMemo(() => statusById(statuses), [statuses]);
+  const [statusFilter, setStatusFilter] = useState<Set<string>>(new Set());
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<string>();
+  const [checked, setChecked] = useState<Set<string>>(new Set());
+  const [startedAt, setStartedAt] = useState(() => Date.now());
+  // Drafts per case: moving to another case and back keeps what was typed.
+  const [drafts, setDrafts] = useState<ReadonlyMap<string, RecorderDraft>>(new Map());
+  const searchRef = useRef<HTMLInputElement>(null);
+  const closed = !!run.data?.closedAt;
+  const recorder = useRunRecorder(code, id);
+  const onClosed = useCallback(() => {
+    if (!closed) void queryClient.invalidateQueries({ queryKey: runKeys.one(code, id) });
+  }, [closed, queryClient, code, id]);
+  useLiveRun(code, id, Number.isInteger(id) && cases.isSuccess, onClosed);
+
+  const { rows, visible } = useMemo(
+    () => toRows(cases.data ?? [], statusFilter, search),
+    [cases.data, statusFilter, search],
+  );
+  const counts = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const c of cases.data ?? []) m.set(c.status, (m.get(c.status) ?? 0) + 1);
+    return m;
+  }, [cases.data]);
+  const total = cases.data?.length ?? 0;
+
+  const select = useCallback((next: string | undefined) => {
+    setPicked(next);
+    setStartedAt(Date.now());
+  }, []);
+  // Until the tester picks one, the first open case (or the first case) is the selected one.
+  const selectedId = picked ?? (visible.find((c) => c.status === 'open') ?? visible[0])?.id;
+
+  const draftOf = useCallback(
+    (tcaseId: string | undefined) => (tcaseId && drafts.get(tcaseId)) || emptyDraft,
+    [drafts],
+  );
+  const setDraft = (d: RecorderDraft) => {
+    if (!selectedId) return;
+    setDrafts((all) => new Map(all).set(selectedId, d));
+  };
+
+  const move = useCallback(
+    (step: number) => {
+      if (visible.length === 0) return;
+      const at = visible.findIndex((c) => c.id === selectedId);
+      const next = Math.min(visible.length - 1, Math.max(0, at + step));
+      select(visible[next].id);
+    },
+    [visible, selectedId, select],
+  );
+
+  const recordStatus = useCallback(
+    (status: StatusId) => {
+      if (closed) return;
+      const many = checked.size > 0;
+      const ids = many ? [...checked] : selectedId ? [selectedId] : [];
+      if (ids.length === 0) return;
+      const d = many ? emptyDraft : draftOf(selectedId);
+      const link = d.linkUrl.trim();
+      const byCase = new Map((cases.data ?? []).map((c) => [c.id, c]));
+      const label = many ? `${ids.length} cases` : `${project}-${byCase.get(ids[0])?.seq ?? ''}`;
+      void recorder.record(ids, label, {
+        status,
+        ...(d.comment.trim() ? { comment: commentHtml(d.comment) } : {}),
+        ...(!many ? { timeTaken: Date.now() - startedAt } : {}),
+        ...(link ? { links: [{ url: link, text: d.linkText.trim() || link }] } : {}),
+      });
+      if (many) {
+        setChecked(new Set());
+        return;
+      }
+      setDrafts((all) => {
+        const next = new Map(all);
+        next.delete(ids[0]);
+        return next;
+      });
+      // The next open case after this one, in the order shown.
+      const at = visible.findIndex((c) => c.id === ids[0]);
+      const next = visible.slice(at + 1).find((c) => c.status === 'open') ?? visible[at + 1];
+      if (next) select(next.id);
+      else setStartedAt(Date.now());
+    },
+    [closed, checked, selectedId, cases.data, visible, recorder, startedAt, select, project, draftOf],
+  );
+
+  // One keystroke per status; j/k move; x selects for a bulk status; / searches. Typing in a field is left alone.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && isTyping(e.target)) {
+        (e.target as HTMLElement).blur();
+        return;
+      }
+      // A checkbox just ticked keeps the focus, but typing a key there means a status for the selection.
+      const box = e.target instanceof HTMLInputElement && e.target.type === 'checkbox';
+      if (e.ctrlKey || e.metaKey || e.altKey || (isTyping(e.target) && !box) || !singleKeyShortcutsOn())
+        return;
+      const key = e.key.toLowerCase();
+      if (key === 'j' || key === 'k') {
+        e.preventDefault();
+        move(key === 'j' ? 1 : -1);
+      } else if (key === 'x' && selectedId) {
+        e.preventDefault();
+        setChecked((all) => {
+          const next = new Set(all);
+          if (next.has(selectedId)) next.delete(selectedId);
+          else next.add(selectedId);
+          return next;
+        });
+      } else if (key === '/') {
+        e.preventDefault();
+        searchRef.current?.focus();
+      } else {
+        const status = statuses.find((s) => STATUS_KEYS[s.id] === key);
+        if (status && !closed) {
+          e.preventDefault();
+          recordStatus(status.id);
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [move, selectedId, statuses, closed, recordStatus]);
 
   if (!Number.isInteger(id))
     return (
@@ -82,10 +209,9 @@ export function RunPage() {
     );
 
   const r = run.data;
-  const counts = r.statusCounts;
-  const all = counts?.all ?? 0;
+  const done = total - (counts.get('open') ?? 0);
   return (
-    <div className="page">
+    <div className="page run-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link to="/">Projects</Link>
         <span aria-hidden="true">/</span>
@@ -99,59 +225,169 @@ export function RunPage() {
         <div>
           <h1 className="page-title">
             {r.title}
-            {r.closedAt ? (
-              <span className="badge">Closed</span>
-            ) : (
-              <span className="badge badge-open">Open</span>
-            )}
+            {closed ? <span className="badge">Closed</span> : <span className="badge badge-open">Open</span>}
           </h1>
           {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
         </div>
       </div>
-
-      {counts && (
-        <section aria-labelledby="where" className="panel">
-          <h2 id="where" className="panel-title">
-            Where it stands
-          </h2>
-          <div className="status-bar" aria-hidden="true">
-            {STATUSES.map((s) =>
-              counts[s] ? (
-                <span key={s} className={`status-bar-part status-bg-${s}`} style={{ flexGrow: counts[s] }} />
-              ) : null,
-            )}
-          </div>
-          <dl className="status-counts">
-            {STATUSES.map((s) => (
-              <div key={s}>
-                <dt className={`status status-${s}`}>{s}</dt>
-                <dd>
-                  {counts[s]} <span className="muted">of {all}</span>
-                </dd>
-              </div>
-            ))}
-          </dl>
-        </section>
+      {closed && (
+        <p className="run-closed" role="note">
+          This run is closed: it is read-only. Its results stay as they were recorded.
+        </p>
       )}
 
-      <section aria-labelledby="cases" className="panel tcase-section">
-        <h2 id="cases" className="panel-title">
-          Test cases <span className="count">{cases.data?.length ?? '…'}</span>
+      <section aria-labelledby="progress-title" className="panel rp-progress">
+        <h2 id="progress-title" className="visually-hidden">
+          Progress
         </h2>
-        {cases.isPending ? (
-          <Loading label="Loading the test cases…" />
-        ) : cases.isError ? (
-          <ErrorState
-            title="The test cases could not be loaded."
-            error={cases.error}
-            onRetry={() => cases.refetch()}
+        <div
+          className="status-bar"
+          role="img"
+          aria-label={`${done} of ${total} done: ${statuses
+            .filter((s) => counts.get(s.id))
+            .map((s) => `${counts.get(s.id)} ${s.name}`)
+            .join(', ')}`}
+        >
+          {statuses.map((s) =>
+            counts.get(s.id) ? (
+              <span
+                key={s.id}
+                className="status-bar-part"
+                style={{ flexGrow: counts.get(s.id), background: STATUS_FILL[s.color] }}
+              />
+            ) : null,
+          )}
+        </div>
+        <div className="run-filters" role="group" aria-label="Show cases by status">
+          {statuses.map((s) => (
+            <button
+              key={s.id}
+              type="button"
+              className="chip"
+              aria-pressed={statusFilter.has(s.id)}
+              onClick={() =>
+                setStatusFilter((f) => {
+                  const next = new Set(f);
+                  if (next.has(s.id)) next.delete(s.id);
+                  else next.add(s.id);
+                  return next;
+                })
+              }
+            >
+              <span className="status-dot" aria-hidden="true" style={{ background: STATUS_FILL[s.color] }} />
+              {s.name}{' '}
+              <span className="count" data-testid={`count-${s.id}`}>
+                {counts.get(s.id) ?? 0}
+              </span>
+            </button>
+          ))}
+          <input
+            ref={searchRef}
+            type="search"
+            className="field-input run-search"
+            aria-label="Search the run's cases"
+            placeholder="Search (/)"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
           />
-        ) : cases.data.length === 0 ? (
-          <EmptyState title="This run has no test cases." />
-        ) : (
-          <CaseList code={project} cases={cases.data} />
-        )}
+        </div>
       </section>
+
+      {recorder.failed.map((s) => (
+        <div key={s.key} className="status-error run-failed" role="alert">
+          <p>
+            The result for {s.label} ({byId.get(s.draft.status)?.name ?? s.draft.status}) was not saved:{' '}
+            {s.error?.replace(/[.!]?$/, '.')}
+            {s.draft.comment ? ' Its comment is kept.' : ''}
+          </p>
+          <Button onPress={() => void recorder.retry(s)}>Try again</Button>
+          <Button variant="ghost" onPress={() => recorder.discard(s.key)}>
+            Discard
+          </Button>
+        </div>
+      ))}
+
+      <div className="run-layout">
+        <section aria-labelledby="cases-title" className="panel rp-list">
+          <h2 id="cases-title" className="panel-title">
+            Test cases{' '}
+            <span className="count">
+              {visible.length === total ? total : `${visible.length} of ${total}`}
+            </span>
+            {checked.size > 0 && (
+              <span className="run-checked">
+                {checked.size} selected{' '}
+                <Button variant="ghost" onPress={() => setChecked(new Set())}>
+                  Clear
+                </Button>
+              </span>
+            )}
+          </h2>
+          {cases.isPending ? (
+            <Loading label="Loading the test cases…" />
+          ) : cases.isError ? (
+            <ErrorState
+              title="The test cases could not be loaded."
+              error={cases.error}
+              onRetry={() => cases.refetch()}
+            />
+          ) : total === 0 ? (
+            <EmptyState title="This run has no test cases." />
+          ) : visible.length === 0 ? (
+            <EmptyState title="No case matches these filters.">
+              <Button
+                onPress={() => {
+                  setStatusFilter(new Set());
+                  setSearch('');
+                }}
+              >
+                Show all cases
+              </Button>
+            </EmptyState>
+          ) : (
+            <RunCaseList
+              code={project}
+              rows={rows}
+              selectedId={selectedId}
+              checked={checked}
+              statuses={byId}
+              onSelect={select}
+              onToggle={(tcaseId) =>
+                setChecked((all) => {
+                  const next = new Set(all);
+                  if (next.has(tcaseId)) next.delete(tcaseId);
+                  else next.add(tcaseId);
+                  return next;
+                })
+              }
+            />
+          )}
+          {!closed && (
+            <p className="run-keys muted">
+              Keys: {statuses.map((s) => `${STATUS_KEYS[s.id].toUpperCase()} ${s.name}`).join(' · ')} · J/K
+              move · X select · / search
+            </p>
+          )}
+        </section>
+        <div className="run-detail">
+          {selectedId ? (
+            <CasePanel
+              code={project}
+              runId={id}
+              tcaseId={selectedId}
+              closed={closed}
+              statuses={statuses}
+              draft={draftOf(selectedId)}
+              onDraft={setDraft}
+              onRecord={recordStatus}
+              startedAt={startedAt}
+              checkedCount={checked.size}
+            />
+          ) : (
+            <EmptyState title="Select a case to see its steps and record a result." />
+          )}
+        </div>
+      </div>
     </div>
   );
 }

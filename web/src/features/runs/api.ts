@@ -44,3 +44,89 @@ export const runTestCasesQuery = (code: string, runId: number) =>
         )
       ).tcases,
   });
+
+export type RunTcaseDetail =
+  paths['/api/public/v0/project/{project}/run/{run}/tcase/{tcase}']['get']['responses'][200]['content']['application/json'];
+export type StatusSetting =
+  paths['/api/public/v0/settings/preferences/status']['get']['responses'][200]['content']['application/json']['statuses'][number];
+export type RunChanges =
+  paths['/api/public/v0/project/{project}/run/{run}/changes']['get']['responses'][200]['content']['application/json'];
+export type CaseHistory =
+  paths['/api/public/v0/project/{project}/tcase/{id}/results']['get']['responses'][200]['content']['application/json'];
+
+/** The tenant's statuses: the five built-in ones and the active custom ones, with their names and colours. */
+export const statusesQuery = () =>
+  queryOptions({
+    queryKey: ['statuses'] as const,
+    queryFn: async () => (await unwrap(api.GET('/api/public/v0/settings/preferences/status'))).statuses,
+    staleTime: 60_000,
+  });
+
+/** One case as the run shows it: precondition, steps, and its results in this run. */
+export const runTcaseQuery = (code: string, runId: number, tcaseId: string) =>
+  queryOptions({
+    queryKey: [...runKeys.tcases(code, runId), tcaseId] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/run/{run}/tcase/{tcase}', {
+          params: { path: { project: code, run: runId, tcase: tcaseId } },
+        }),
+      ),
+  });
+
+/** A case's latest results in other runs. */
+export const caseHistoryQuery = (code: string, tcaseId: string) =>
+  queryOptions({
+    queryKey: ['projects', code.toUpperCase(), 'tcase-history', tcaseId] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase/{id}/results', {
+          params: { path: { project: code, id: tcaseId } },
+        }),
+      ),
+  });
+
+export const fetchRunChanges = (code: string, runId: number, since?: number) =>
+  unwrap(
+    api.GET('/api/public/v0/project/{project}/run/{run}/changes', {
+      params: { path: { project: code, run: runId }, query: since === undefined ? {} : { since } },
+    }),
+  );
+
+export type StatusId = StatusSetting['id'];
+
+export interface ResultDraft {
+  status: StatusId;
+  comment?: string;
+  timeTaken?: number;
+  links?: { url: string; text: string }[];
+}
+
+/**
+ * Records one result, or one status for several cases (the batch endpoint). `key` is the Idempotency-Key: a retry
+ * of a request that failed sends the same key, so the service stores it once however often it is sent.
+ */
+export async function recordResults(
+  code: string,
+  runId: number,
+  tcaseIds: string[],
+  draft: ResultDraft,
+  key: string,
+): Promise<void> {
+  const headers = { 'idempotency-key': key };
+  if (tcaseIds.length === 1) {
+    await unwrap(
+      api.POST('/api/public/v0/project/{project}/run/{run}/tcase/{tcase}/result', {
+        params: { path: { project: code, run: runId, tcase: tcaseIds[0] }, header: headers },
+        body: draft,
+      }),
+    );
+    return;
+  }
+  await unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/result/batch', {
+      params: { path: { project: code, run: runId }, header: headers },
+      body: { items: tcaseIds.map((tcaseId) => ({ tcaseId, ...draft })) },
+    }),
+  );
+}

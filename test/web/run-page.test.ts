@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  ensureBuilt,
+  hasChromium,
+  inspect,
+  launchChromium,
+  OWNER,
+  startService,
+  VIEWPORTS,
+  type RunningService,
+} from './browser-env.js';
+
+if (!hasChromium) console.log(`[casebook] run page browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+
+interface ApiResult {
+  status: string;
+  comment: string;
+  links: { url: string; text: string }[];
+}
+
+/**
+ * A tester's day on the run page, in a real browser against a real server (SQLite): the run opened from the
+ * address the upload CLI prints, results recorded by keyboard (a custom status and an issue link among them),
+ * counts moving, a CI upload appearing without a reload, a failed request kept and retried once, one status for
+ * several cases, and a closed run read-only.
+ */
+describe.skipIf(!hasChromium)('the run page in Chromium', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+  let runId: number;
+  const ids = new Map<string, string>();
+  const a11y: string[] = [];
+  const pageErrors: string[] = [];
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
+    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
+      method,
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return res.json();
+  };
+  const resultsOf = async (title: string): Promise<ApiResult[]> =>
+    (await api('GET', `/project/RUNP/run/${runId}/tcase/${ids.get(title)}`)).results;
+  const list = () => page.getByRole('list', { name: 'Test cases of the run' });
+  const row = (title: string) => list().getByRole('listitem').filter({ hasText: title });
+  const current = () => list().locator('[aria-current="true"]');
+  const count = (status: string) => page.getByTestId(`count-${status}`);
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startService();
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('/sign-in'));
+    await page.getByLabel('E-mail').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await api('POST', '/project', { code: 'RUNP', title: 'Run page' });
+    for (const [folder, titles] of [
+      ['Login', ['Sign in with a password', 'Sign in with a second factor', 'Sign out']],
+      ['Checkout', ['Pay by card', 'Pay by invoice']],
+    ] as const) {
+      await api('POST', '/project/RUNP/tcase/bulk', {
+        folderPath: [folder],
+        tcases: titles.map((title) => ({ title })),
+      });
+    }
+    const all = await api('GET', '/project/RUNP/tcase?limit=100');
+    for (const c of all.data) ids.set(c.title, c.id);
+    const patched = await page.request.fetch(
+      url(`/api/public/v0/project/RUNP/tcase/${ids.get('Sign in with a password')}`),
+      {
+        method: 'PATCH',
+        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+        data: JSON.stringify({
+          steps: [{ description: '<p>Do: Sign in with a password</p>', expected: '<p>It works</p>' }],
+        }),
+      },
+    );
+    expect(patched.status(), await patched.text()).toBe(200);
+    await api('POST', '/settings/preferences/status', {
+      statuses: [{ id: 'custom1', name: 'Flaky', color: 'purple', isActive: true }],
+    });
+    runId = (
+      await api('POST', '/project/RUNP/run', {
+        title: 'Release 2.4 regression',
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds: [...ids.values()] }],
+      })
+    ).id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('opens /project/{CODE}/run/{id} directly, with the first open case selected and its steps shown', async () => {
+    await page.goto(url(`/project/RUNP/run/${runId}`));
+    await page.getByRole('heading', { name: /Release 2.4 regression/, level: 1 }).waitFor();
+    await expect.poll(() => current().textContent()).toContain('Sign in with a password');
+    await page.getByRole('heading', { name: 'Sign in with a password', level: 2 }).waitFor();
+    await page.getByText('Do: Sign in with a password').waitFor();
+    expect(await count('open').textContent()).toBe('5');
+    a11y.push(...(await inspect(page, 'run-page', { dark: true })));
+  });
+
+  it('records results with one key each, moves to the next open case, and keeps comment, custom status and issue link', async () => {
+    await page.keyboard.press('p');
+    await expect.poll(() => row('Sign in with a password').textContent()).toContain('Passed');
+    await expect.poll(() => current().textContent()).toContain('Sign in with a second factor');
+    expect(await count('passed').textContent()).toBe('1');
+    expect(await count('open').textContent()).toBe('4');
+
+    await page.getByLabel(/^Comment/).fill('The code arrives after 40 s.');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('f');
+    await expect.poll(() => row('Sign in with a second factor').textContent()).toContain('Failed');
+
+    // Sign out: the custom status by its digit.
+    await page.keyboard.press('1');
+    await expect.poll(() => row('Sign out').textContent()).toContain('Flaky');
+
+    // Pay by card: failed with a link to the issue.
+    await page.getByLabel(/^Issue link/).fill('https://tracker.example.com/issues/42');
+    await page.getByLabel('Link text').fill('Card declined');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('f');
+    await expect.poll(() => row('Pay by card').textContent()).toContain('Failed');
+
+    await expect
+      .poll(async () => (await resultsOf('Sign in with a second factor')).map((r) => r.comment))
+      .toEqual(['<p>The code arrives after 40 s.</p>']);
+    expect((await resultsOf('Sign out')).map((r) => r.status)).toEqual(['custom1']);
+    await expect
+      .poll(async () => (await resultsOf('Pay by card'))[0]?.links)
+      .toEqual([
+        expect.objectContaining({ url: 'https://tracker.example.com/issues/42', text: 'Card declined' }),
+      ]);
+    expect(await count('failed').textContent()).toBe('2');
+    const run = await api('GET', `/project/RUNP/run/${runId}/changes`);
+    expect(run.statusCounts).toMatchObject({ passed: 1, failed: 2, custom1: 1, open: 1 });
+  });
+
+  it('shows a result uploaded through the API without a reload', async () => {
+    await api('POST', `/project/RUNP/run/${runId}/result/batch`, {
+      items: [{ tcaseId: ids.get('Pay by invoice'), status: 'blocked', comment: 'CI: gateway down' }],
+    });
+    await expect.poll(() => row('Pay by invoice').textContent(), { timeout: 10_000 }).toContain('Blocked');
+    expect(await count('blocked').textContent()).toBe('1');
+  });
+
+  it('keeps a result whose request failed, with its comment, and stores it once when sent again', async () => {
+    await row('Sign out').getByRole('button').click();
+    await page.getByLabel(/^Comment/).fill('Retried after the network came back.');
+    await page.route('**/result', (route) => route.abort('internetdisconnected'));
+    await page.getByLabel(/^Comment/).press('Escape');
+    await page.keyboard.press('p');
+    const alert = page.getByRole('alert').filter({ hasText: 'was not saved' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Its comment is kept.');
+    await expect.poll(() => row('Sign out').textContent()).toContain('Flaky');
+    a11y.push(...(await inspect(page, 'run-page-failed')));
+    await page.unroute('**/result');
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await resultsOf('Sign out')).map((r) => r.comment))
+      .toEqual(['', '<p>Retried after the network came back.</p>']);
+    await expect.poll(() => row('Sign out').textContent()).toContain('Passed');
+  });
+
+  it('records one status for several selected cases', async () => {
+    await row('Sign in with a password').getByRole('checkbox').check();
+    await row('Pay by invoice').getByRole('checkbox').check();
+    await page.getByRole('heading', { name: /Record one status for 2 selected cases/ }).waitFor();
+    await page.keyboard.press('s');
+    await expect.poll(() => row('Sign in with a password').textContent()).toContain('Skipped');
+    await expect.poll(() => row('Pay by invoice').textContent()).toContain('Skipped');
+    await expect
+      .poll(async () => (await resultsOf('Pay by invoice')).map((r) => r.status))
+      .toEqual(['blocked', 'skipped']);
+  });
+
+  it('filters by status and search', async () => {
+    const failedChip = page
+      .getByRole('group', { name: 'Show cases by status' })
+      .getByRole('button', { name: /^Failed/ });
+    await failedChip.click();
+    await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(2);
+    await failedChip.click();
+    await page.keyboard.press('/');
+    await page.keyboard.type('invoice');
+    await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(1);
+    await page.getByLabel("Search the run's cases").fill('');
+  });
+
+  it('shows a closed run read-only', async () => {
+    await api('POST', `/project/RUNP/run/${runId}/close`);
+    await page.reload();
+    await page.getByRole('note').filter({ hasText: 'This run is closed' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Record a result' }).count()).toBe(0);
+    const before = await resultsOf('Sign in with a second factor');
+    await row('Sign in with a second factor').getByRole('button').click();
+    await page.keyboard.press('p');
+    await page.waitForTimeout(300);
+    expect(await resultsOf('Sign in with a second factor')).toEqual(before);
+    a11y.push(...(await inspect(page, 'run-page-closed')));
+  });
+
+  it('has no serious or critical accessibility violation and no script error on any page looked at', () => {
+    expect(a11y).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,283 @@
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from '../../../components/Button';
+import { ErrorState, Loading } from '../../../components/Status';
+import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
+import { STATUS_FILL, STATUS_KEYS } from './statuses';
+
+const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
+  <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
+);
+
+export interface RecorderDraft {
+  comment: string;
+  linkUrl: string;
+  linkText: string;
+}
+
+export const emptyDraft: RecorderDraft = { comment: '', linkUrl: '', linkText: '' };
+
+function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Time on the case: runs while the case is open on the page. */
+function Timer({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="run-timer" aria-label={`Time on this case ${elapsed(now - since)}`}>
+      Time {elapsed(now - since)}
+    </span>
+  );
+}
+
+/** The selected case: what to do (precondition, steps), what happened (results here and elsewhere), and the recorder. */
+export function CasePanel({
+  code,
+  runId,
+  tcaseId,
+  closed,
+  statuses,
+  draft,
+  onDraft,
+  onRecord,
+  startedAt,
+  checkedCount,
+}: {
+  code: string;
+  runId: number;
+  tcaseId: string;
+  closed: boolean;
+  statuses: StatusSetting[];
+  draft: RecorderDraft;
+  onDraft: (d: RecorderDraft) => void;
+  onRecord: (status: StatusId) => void;
+  startedAt: number;
+  checkedCount: number;
+}) {
+  const detail = useQuery(runTcaseQuery(code, runId, tcaseId));
+  const history = useQuery(caseHistoryQuery(code, tcaseId));
+  const byId = new Map(statuses.map((s) => [s.id as string, s]));
+  if (detail.isPending) return <Loading label="Loading the test case…" />;
+  if (detail.isError)
+    return (
+      <ErrorState
+        title="This test case could not be loaded."
+        error={detail.error}
+        onRetry={() => detail.refetch()}
+      />
+    );
+  const d = detail.data;
+  const others = (history.data?.results ?? []).filter((r) => r.run.id !== runId).slice(0, 5);
+  const project = code.toUpperCase();
+  return (
+    <article className="run-panel" aria-labelledby="run-panel-title">
+      <header className="run-panel-head">
+        <span className="project-code">
+          {project}-{d.seq}
+        </span>
+        <h2 id="run-panel-title" className="run-panel-title">
+          {d.title}
+        </h2>
+        <div className="run-panel-meta muted">
+          <span className={`priority priority-${d.priority}`}>{d.priority}</span>
+          {d.tags.map((t) => (
+            <span key={t.id} className="tag">
+              {t.title}
+            </span>
+          ))}
+        </div>
+      </header>
+
+      {!closed && (
+        <section className="recorder" aria-label="Record a result">
+          <div className="recorder-head">
+            <h3 className="recorder-title">
+              {checkedCount > 1 ? `Record one status for ${checkedCount} selected cases` : 'Record a result'}
+            </h3>
+            {checkedCount <= 1 && <Timer key={`${tcaseId}-${startedAt}`} since={startedAt} />}
+          </div>
+          <div className="recorder-statuses">
+            {statuses.map((s) => (
+              <Button
+                key={s.id}
+                className="status-button"
+                aria-keyshortcuts={STATUS_KEYS[s.id]}
+                onPress={() => onRecord(s.id)}
+              >
+                <span
+                  className="status-dot"
+                  aria-hidden="true"
+                  style={{ background: STATUS_FILL[s.color] }}
+                />
+                {s.name}
+                <kbd aria-hidden="true">{STATUS_KEYS[s.id].toUpperCase()}</kbd>
+              </Button>
+            ))}
+          </div>
+          <label className="field-label" htmlFor="result-comment">
+            Comment <span className="muted">(optional, sent with the status)</span>
+          </label>
+          <textarea
+            id="result-comment"
+            className="field-input recorder-comment"
+            rows={3}
+            value={draft.comment}
+            onChange={(e) => onDraft({ ...draft, comment: e.target.value })}
+            placeholder="What happened? Esc returns to the keys."
+          />
+          <div className="recorder-link">
+            <div>
+              <label className="field-label" htmlFor="result-link-url">
+                Issue link <span className="muted">(optional)</span>
+              </label>
+              <input
+                id="result-link-url"
+                className="field-input"
+                type="url"
+                value={draft.linkUrl}
+                onChange={(e) => onDraft({ ...draft, linkUrl: e.target.value })}
+                placeholder="https://tracker.example.com/issues/42"
+              />
+            </div>
+            <div>
+              <label className="field-label" htmlFor="result-link-text">
+                Link text
+              </label>
+              <input
+                id="result-link-text"
+                className="field-input"
+                value={draft.linkText}
+                onChange={(e) => onDraft({ ...draft, linkText: e.target.value })}
+                placeholder="Checkout fails"
+              />
+            </div>
+          </div>
+        </section>
+      )}
+
+      {d.comment && (
+        <section aria-labelledby="pre-title">
+          <h3 id="pre-title" className="section-title">
+            Precondition
+          </h3>
+          <Html html={d.comment} />
+        </section>
+      )}
+      {d.steps.length > 0 && (
+        <section aria-labelledby="steps-title">
+          <h3 id="steps-title" className="section-title">
+            Steps
+          </h3>
+          <ol className="run-steps">
+            {d.steps.map((s) => (
+              <li key={s.id}>
+                {s.title && <strong>{s.title}</strong>}
+                {s.description && <Html html={s.description} />}
+                {s.expected && (
+                  <div className="run-step-expected">
+                    <span className="muted">Expected</span>
+                    <Html html={s.expected} />
+                  </div>
+                )}
+                {s.subSteps && (
+                  <ol>
+                    {s.subSteps.map((sub, i) => (
+                      <li key={i}>
+                        {sub.description && <Html html={sub.description} />}
+                        {sub.expected && <Html html={sub.expected} className="prose muted" />}
+                      </li>
+                    ))}
+                  </ol>
+                )}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {d.files.length > 0 && (
+        <section aria-labelledby="files-title">
+          <h3 id="files-title" className="section-title">
+            Attachments
+          </h3>
+          <ul className="run-files">
+            {d.files.map((f) => (
+              <li key={f.id}>
+                <a href={f.url} target="_blank" rel="noreferrer">
+                  {f.fileName}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="here-title">
+        <h3 id="here-title" className="section-title">
+          Results in this run
+        </h3>
+        {d.results.length === 0 ? (
+          <p className="muted">No result yet.</p>
+        ) : (
+          <ol className="run-results" reversed>
+            {[...d.results].reverse().map((r) => (
+              <li key={r.id}>
+                <span className="run-case-status">
+                  <span
+                    className="status-dot"
+                    aria-hidden="true"
+                    style={{ background: STATUS_FILL[byId.get(r.status)?.color ?? 'gray'] }}
+                  />
+                  {byId.get(r.status)?.name ?? r.status}
+                </span>{' '}
+                <span className="muted">
+                  {r.author?.name ?? 'someone'} · {new Date(r.createdAt).toLocaleString()}
+                  {r.timeTaken ? ` · ${elapsed(r.timeTaken)}` : ''}
+                </span>
+                {r.comment && <Html html={r.comment} />}
+                {r.links.length > 0 && (
+                  <ul className="run-links">
+                    {r.links.map((l) => (
+                      <li key={l.id}>
+                        <a href={l.url} target="_blank" rel="noreferrer">
+                          {l.text}
+                        </a>
+                        {l.comment && <span className="muted"> · tracker comment {l.comment.status}</span>}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <section aria-labelledby="else-title">
+        <h3 id="else-title" className="section-title">
+          Latest results in other runs
+        </h3>
+        {history.isPending ? (
+          <p className="muted">Loading…</p>
+        ) : others.length === 0 ? (
+          <p className="muted">Not run elsewhere yet.</p>
+        ) : (
+          <ul className="run-results">
+            {others.map((r) => (
+              <li key={r.id}>
+                <span className="run-case-status">{byId.get(r.status)?.name ?? r.status}</span>{' '}
+                <span className="muted">
+                  in “{r.run.title}” · {new Date(r.createdAt).toLocaleDateString()}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
