@@ -1,5 +1,5 @@
 import type { Db } from '../db/create-db.js';
-import { forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
+import { dialectOf, forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { JobsTable } from '../db/tables/jobs.js';
 import type { Database } from '../db/schema.js';
@@ -104,6 +104,11 @@ export interface ClaimOptions {
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
   if (o.limit <= 0 || o.kinds.length === 0) return [];
   const now = iso(o.nowMs);
+  // SQLite: a claim is a write transaction, and writers take turns with the requests' own writes. A read (which
+  // WAL never blocks) first tells whether anything is claimable; most wake-ups find nothing (a webhook's next
+  // delivery waits behind the one in flight), and then no write lock is taken. PostgreSQL's claim skips locked
+  // rows and blocks nobody, so it goes straight on.
+  if (dialectOf(db) === 'sqlite' && !(await anyClaimable(db, o.kinds, now))) return [];
   return db.transaction().execute(async (trx) => {
     if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
     // Queues with a job running under a live lease wait; their backlog is passed over in the index, not
@@ -235,6 +240,34 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
     if (o.within) await o.within(trx, claimed);
     return claimed;
   });
+}
+
+/** Whether some job of these kinds is due and not held back by its queue (a job of it running under a live lease). */
+async function anyClaimable(db: Db, kinds: string[], now: string): Promise<boolean> {
+  const busy = (
+    await db
+      .selectFrom('jobs')
+      .select('queue_key')
+      .distinct()
+      .where('kind', 'in', kinds)
+      .where('status', '=', 'running')
+      .where('locked_until', '>=', now)
+      .where('queue_key', 'is not', null)
+      .execute()
+  ).map((r) => r.queue_key!);
+  let q = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', 'in', kinds)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
+        eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+      ]),
+    );
+  if (busy.length > 0)
+    q = q.where((eb) => eb.or([eb('queue_key', 'is', null), eb('queue_key', 'not in', busy)]));
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
 
 const held = (trx: Db, ids: number[], token: string) =>

@@ -48,6 +48,16 @@ describe('tracker comment requests: exactly what each tracker kind expects', () 
     });
   });
 
+  it('escapes markdown in a case title, so a title cannot forge a link or emphasis', () => {
+    const req = buildCommentRequest(
+      { type: 'tracker_a', config: { account: 'a' }, link: { repo: 'r' }, token: 't', issue: '1' },
+      { ...text, caseTitle: '[click](https://evil.test) *now*' },
+    );
+    expect(JSON.parse((req as { body: string }).body).body).toContain(
+      '[\\[click\\](https://evil.test) \\*now\\*](https://cb.test/project/WEB/run/3?tcase=7)',
+    );
+  });
+
   it('tracker_a on a self-hosted base URL; refuses an issue that is not a number and a missing token', () => {
     const base = {
       type: 'tracker_a' as const,

@@ -40,7 +40,9 @@ export type TrackerAnswer =
 const DEFAULT_API = { tracker_a: 'https://api.github.com', tracker_c: 'https://api.linear.app' } as const;
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 const enc = encodeURIComponent;
-const markdown = (t: CommentText) => `**Casebook**: ${t.summary}\n\n[${t.caseTitle}](${t.url})`;
+/** Markdown's own characters in a title are escaped, so `[x](y)` in a case title stays text. */
+const md = (text: string) => text.replace(/[\\`*_[\]<>]/g, '\\$&');
+const markdown = (t: CommentText) => `**Casebook**: ${md(t.summary)}\n\n[${md(t.caseTitle)}](${t.url})`;
 
 /** The request that posts the comment, or why there can be none (a missing setting: the job fails for good). */
 export function buildCommentRequest(
