@@ -54,6 +54,12 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   /** Slow fallback poll (NOTIFY or a local enqueue wakes the runner sooner). */
   pollMs?: number;
+  /**
+   * After a wake-up by a new job only, wait this long before claiming, so a burst of enqueues (a result batch
+   * from each of several clients) is claimed and fanned out in one transaction rather than one each. SQLite sets
+   * it (its claims take turns with the requests' writes); a job ending never waits.
+   */
+  coalesceMs?: number;
   /** PostgreSQL URL to LISTEN on for new jobs. */
   listenUrl?: string;
   now?: () => number;
@@ -75,6 +81,7 @@ export class JobRunner {
   private loopDone: Promise<void> = Promise.resolve();
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  private onlyEnqueued = false;
   private cleanup: (() => Promise<void> | void)[] = [];
 
   constructor(
@@ -85,6 +92,7 @@ export class JobRunner {
       concurrency: 8,
       leaseMs: 60_000,
       pollMs: 5_000,
+      coalesceMs: 0,
       now: Date.now,
       random: Math.random,
       ...options,
@@ -97,7 +105,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.cleanup.push(onLocalEnqueue(() => this.wake()));
+    this.cleanup.push(onLocalEnqueue(() => this.wake('enqueue')));
     if (this.o.listenUrl) {
       this.cleanup.push(
         listenPg(this.o.listenUrl, 'casebook_jobs', () => this.wake(), {
@@ -118,7 +126,9 @@ export class JobRunner {
     for (const c of this.cleanup.splice(0)) await c();
   }
 
-  wake(): void {
+  wake(reason: 'enqueue' | 'other' = 'other'): void {
+    // Any wake for another reason (a job ended, stop, NOTIFY) cancels the coalescing pause.
+    this.onlyEnqueued = (this.onlyEnqueued || !this.woken) && reason === 'enqueue';
     this.woken = true;
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
@@ -162,6 +172,11 @@ export class JobRunner {
         this.o.log?.error({ err }, 'job look-ahead failed');
       }
       await this.sleep(waitMs);
+      if (this.onlyEnqueued && this.o.coalesceMs > 0 && !this.stopped) {
+        this.onlyEnqueued = false;
+        await new Promise((r) => setTimeout(r, this.o.coalesceMs));
+      }
+      this.onlyEnqueued = false;
     }
   }
 
