@@ -37,7 +37,6 @@ export function createJobRunner(
     // processes (serve --workers N) find new jobs by polling, cheaply (one index probe).
     listenUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : undefined,
     pollMs: config.databaseUrl.startsWith('postgres') ? 30_000 : 1_000,
-    coalesceMs: config.databaseUrl.startsWith('postgres') ? 0 : 20,
     leaseMs: config.jobLeaseSeconds * 1000,
     ...rest,
   });

@@ -54,12 +54,6 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   /** Slow fallback poll (NOTIFY or a local enqueue wakes the runner sooner). */
   pollMs?: number;
-  /**
-   * After a wake-up by a new job only, wait this long before claiming, so a burst of enqueues (a result batch
-   * from each of several clients) is claimed and fanned out in one transaction rather than one each. SQLite sets
-   * it (its claims take turns with the requests' writes); a job ending never waits.
-   */
-  coalesceMs?: number;
   /** PostgreSQL URL to LISTEN on for new jobs. */
   listenUrl?: string;
   now?: () => number;
@@ -81,7 +75,6 @@ export class JobRunner {
   private loopDone: Promise<void> = Promise.resolve();
   private wakeUp: (() => void) | undefined;
   private woken = false;
-  private onlyEnqueued = false;
   private cleanup: (() => Promise<void> | void)[] = [];
 
   constructor(
@@ -92,7 +85,6 @@ export class JobRunner {
       concurrency: 8,
       leaseMs: 60_000,
       pollMs: 5_000,
-      coalesceMs: 0,
       now: Date.now,
       random: Math.random,
       ...options,
@@ -105,7 +97,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.cleanup.push(onLocalEnqueue(() => this.wake('enqueue')));
+    this.cleanup.push(onLocalEnqueue(() => this.wake()));
     if (this.o.listenUrl) {
       this.cleanup.push(
         listenPg(this.o.listenUrl, 'casebook_jobs', () => this.wake(), {
@@ -126,9 +118,7 @@ export class JobRunner {
     for (const c of this.cleanup.splice(0)) await c();
   }
 
-  wake(reason: 'enqueue' | 'other' = 'other'): void {
-    // Any wake for another reason (a job ended, stop, NOTIFY) cancels the coalescing pause.
-    this.onlyEnqueued = (this.onlyEnqueued || !this.woken) && reason === 'enqueue';
+  wake(): void {
     this.woken = true;
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
@@ -172,11 +162,6 @@ export class JobRunner {
         this.o.log?.error({ err }, 'job look-ahead failed');
       }
       await this.sleep(waitMs);
-      if (this.onlyEnqueued && this.o.coalesceMs > 0 && !this.stopped) {
-        this.onlyEnqueued = false;
-        await new Promise((r) => setTimeout(r, this.o.coalesceMs));
-      }
-      this.onlyEnqueued = false;
     }
   }
 
