@@ -521,18 +521,20 @@ async function runOn(dbName: 'sqlite' | 'postgres', databaseUrl: string, baselin
         `  ${fmt(EVENTS)} batches posted in ${fmt((enqueued - t0) / 1000, 1)} s; waiting for their deliveries`,
       );
       let lastLog = Date.now();
-      while (receiver.events(run.id) < EVENTS && Date.now() < deadline) {
+      while ((await receiver.events(run.id)) < EVENTS && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
         if (Date.now() - lastLog > 30_000) {
           lastLog = Date.now();
-          log(`  ${fmt(receiver.events(run.id))} delivered after ${fmt((performance.now() - t0) / 1000)} s`);
+          log(
+            `  ${fmt(await receiver.events(run.id))} delivered after ${fmt((performance.now() - t0) / 1000)} s`,
+          );
         }
       }
-      const delivered = receiver.events(run.id);
+      const delivered = await receiver.events(run.id);
       const secs = (performance.now() - t0) / 1000;
       log(
         `  ${fmt(EVENTS)} batches posted in ${fmt((enqueued - t0) / 1000, 1)} s; ${fmt(delivered)} events delivered ` +
-          `${fmt(secs, 1)} s after the first (${fmt(receiver.requests())} requests received in all)`,
+          `${fmt(secs, 1)} s after the first (${fmt(await receiver.requests())} requests received in all)`,
       );
       add(`${fmt(EVENTS)} result-batch events delivered to one webhook`, {
         throughput: `${fmt(delivered / secs, 1)} events/s`,

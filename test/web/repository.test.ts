@@ -60,8 +60,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await page.getByRole('menuitem', { name: action }).click();
   };
   const caseList = () => page.getByRole('list', { name: 'Test cases' });
-  const shownTitles = async () =>
-    (await caseList().getByRole('link').allTextContents()).map((t) => t.trim());
+  const shownTitles = async () => (await caseList().getByRole('link').allTextContents()).map((t) => t.trim());
 
   beforeAll(async () => {
     ensureBuilt();
@@ -240,9 +239,9 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await tag.waitFor({ state: 'detached' });
     const tagged = await api('GET', '/tcase?include=tags');
     const titles = (c: { tags: { title: string }[] }) => c.tags.map((t) => t.title).sort();
-    expect(
-      tagged.data.filter((c: { tags: { title: string }[] }) => titles(c).includes('bulk')).length,
-    ).toBe(5);
+    expect(tagged.data.filter((c: { tags: { title: string }[] }) => titles(c).includes('bulk')).length).toBe(
+      5,
+    );
 
     await page.getByRole('checkbox', { name: 'Select the test cases shown' }).check();
     await page.getByRole('button', { name: 'Delete…' }).click();

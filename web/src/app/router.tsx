@@ -97,6 +97,12 @@ const runRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/runs/RunPage'), 'RunPage'),
 });
 
+const runsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/runs',
+  component: lazyRouteComponent(() => import('../features/runs/list/RunsPage'), 'RunsPage'),
+});
+
 const testCaseRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/tcase/$seq',
@@ -181,6 +187,7 @@ const routeTree = rootRoute.addChildren([
     projectsRoute,
     projectRoute,
     runRoute,
+    runsRoute,
     newTestCaseRoute,
     testCaseRoute,
     repositoryRoute,

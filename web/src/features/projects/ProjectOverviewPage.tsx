@@ -106,11 +106,19 @@ export function ProjectOverviewPage() {
 
         <section aria-labelledby="open-runs" className="panel panel-wide">
           <h2 id="open-runs" className="panel-title">
-            Open runs
+            Open runs{' '}
+            <Link to="/project/$code/runs" params={{ code: code.toUpperCase() }} className="panel-title-link">
+              All runs
+            </Link>
           </h2>
           {counts.data && counts.data.openRuns.length === 0 && (
             <EmptyState title="No open runs.">
-              <p>Runs started from the API or the upload CLI appear here while they are open.</p>
+              <p>
+                Runs started from the API or the upload CLI appear here while they are open.{' '}
+                <Link to="/project/$code/runs" params={{ code: code.toUpperCase() }}>
+                  Create a run
+                </Link>
+              </p>
             </EmptyState>
           )}
           {counts.data && counts.data.openRuns.length > 0 && (

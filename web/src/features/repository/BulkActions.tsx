@@ -22,7 +22,15 @@ const splitTags = (s: string) =>
 
 type Action = 'move' | 'tags' | 'delete';
 
-export function BulkBar({ code, index, selection }: { code: string; index: FolderIndex; selection: Selection }) {
+export function BulkBar({
+  code,
+  index,
+  selection,
+}: {
+  code: string;
+  index: FolderIndex;
+  selection: Selection;
+}) {
   const [action, setAction] = useState<Action>();
   const n = selection.ids.size;
   return (
@@ -114,7 +122,12 @@ function BulkDialog({
         {action === 'move' && (
           <label className="field">
             <span className="field-label">To folder</span>
-            <select className="field-input" value={folderId} onChange={(e) => setFolderId(Number(e.target.value))} autoFocus>
+            <select
+              className="field-input"
+              value={folderId}
+              onChange={(e) => setFolderId(Number(e.target.value))}
+              autoFocus
+            >
               {index.flat.map((f) => (
                 <option key={f.id} value={f.id}>
                   {'\u2003'.repeat(f.depth)}
@@ -138,9 +151,7 @@ function BulkDialog({
           </>
         )}
         {action === 'delete' && (
-          <p>
-            {n} will be deleted. Runs keep their results. This cannot be undone from here.
-          </p>
+          <p>{n} will be deleted. Runs keep their results. This cannot be undone from here.</p>
         )}
         {error && action !== 'tags' && (
           <p className="field-error" role="alert">

@@ -146,7 +146,11 @@ export function CaseList({
   if (first.isPending) return <Loading label="Loading the test cases…" />;
   if (first.isError)
     return (
-      <ErrorState title="The test cases could not be loaded." error={first.error} onRetry={() => first.refetch()} />
+      <ErrorState
+        title="The test cases could not be loaded."
+        error={first.error}
+        onRetry={() => first.refetch()}
+      />
     );
   if (total === 0)
     return hasFilter ? (
@@ -168,7 +172,12 @@ export function CaseList({
           type="checkbox"
           aria-label="Select the test cases shown"
           checked={allSelected}
-          onChange={(e) => selection.setMany(allLoaded.map((c) => c.id), e.target.checked)}
+          onChange={(e) =>
+            selection.setMany(
+              allLoaded.map((c) => c.id),
+              e.target.checked,
+            )
+          }
         />
         <span className="muted" aria-live="polite">
           {total.toLocaleString()} test {total === 1 ? 'case' : 'cases'}
@@ -226,7 +235,9 @@ export function CaseList({
                           {t.title}
                         </span>
                       ))}
-                      {folders && <span className="case-folder muted">{folders.byId.get(c.folderId)?.title}</span>}
+                      {folders && (
+                        <span className="case-folder muted">{folders.byId.get(c.folderId)?.title}</span>
+                      )}
                       <span className={`priority priority-${c.priority}`}>{c.priority}</span>
                     </span>
                   </>

@@ -30,7 +30,12 @@ interface Placement {
 }
 
 /** The index a folder takes among `siblings` once it has left its old place (the API's `pos`). */
-function placementNear(index: FolderIndex, moving: FolderNode, target: FolderNode, after: boolean): Placement {
+function placementNear(
+  index: FolderIndex,
+  moving: FolderNode,
+  target: FolderNode,
+  after: boolean,
+): Placement {
   const others = siblingsOf(index, target).filter((s) => s.id !== moving.id);
   const at = others.findIndex((s) => s.id === target.id);
   return { parentId: target.parentId, pos: at + (after ? 1 : 0) };
@@ -123,7 +128,11 @@ export function FolderTree({
                 </AriaButton>
               )}
               {hasChildItems ? (
-                <AriaButton slot="chevron" className="folder-chevron" aria-label={isExpanded ? 'Collapse' : 'Expand'}>
+                <AriaButton
+                  slot="chevron"
+                  className="folder-chevron"
+                  aria-label={isExpanded ? 'Collapse' : 'Expand'}
+                >
                   <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>
                 </AriaButton>
               ) : (
@@ -147,14 +156,29 @@ export function FolderTree({
                         if (action === 'move') setPending({ kind: 'move', folder: node });
                         if (action === 'delete') setPending({ kind: 'delete', folder: node });
                       }}
-                      disabledKeys={[...(at === 0 ? ['up'] : []), ...(at === siblings.length - 1 ? ['down'] : [])]}
+                      disabledKeys={[
+                        ...(at === 0 ? ['up'] : []),
+                        ...(at === siblings.length - 1 ? ['down'] : []),
+                      ]}
                     >
-                      <MenuItem id="sub" className="menu-item">New subfolder…</MenuItem>
-                      <MenuItem id="rename" className="menu-item">Rename…</MenuItem>
-                      <MenuItem id="up" className="menu-item">Move up</MenuItem>
-                      <MenuItem id="down" className="menu-item">Move down</MenuItem>
-                      <MenuItem id="move" className="menu-item">Move to…</MenuItem>
-                      <MenuItem id="delete" className="menu-item menu-item-danger">Delete…</MenuItem>
+                      <MenuItem id="sub" className="menu-item">
+                        New subfolder…
+                      </MenuItem>
+                      <MenuItem id="rename" className="menu-item">
+                        Rename…
+                      </MenuItem>
+                      <MenuItem id="up" className="menu-item">
+                        Move up
+                      </MenuItem>
+                      <MenuItem id="down" className="menu-item">
+                        Move down
+                      </MenuItem>
+                      <MenuItem id="move" className="menu-item">
+                        Move to…
+                      </MenuItem>
+                      <MenuItem id="delete" className="menu-item menu-item-danger">
+                        Delete…
+                      </MenuItem>
                     </Menu>
                   </Popover>
                 </MenuTrigger>
@@ -284,13 +308,21 @@ function FolderNameDialog({
     if (!name) return setError('Give the folder a name.');
     const onError = (e: Error) =>
       setError(
-        isApiError(e, 409) ? `A folder named “${name}” is already there.` : (isApiError(e) && e.fieldErrors().title) || e.message,
+        isApiError(e, 409)
+          ? `A folder named “${name}” is already there.`
+          : (isApiError(e) && e.fieldErrors().title) || e.message,
       );
     if (renaming)
-      writes.editFolder.mutate({ id: pending.folder.id, title: name }, { onSuccess: () => onDone(), onError });
+      writes.editFolder.mutate(
+        { id: pending.folder.id, title: name },
+        { onSuccess: () => onDone(), onError },
+      );
     else {
       const parent = pending.parent;
-      if (parent?.children.some((c) => c.title === name) || (!parent && index.roots.some((r) => r.title === name)))
+      if (
+        parent?.children.some((c) => c.title === name) ||
+        (!parent && index.roots.some((r) => r.title === name))
+      )
         return setError(`A folder named “${name}” is already there.`);
       writes.createFolder.mutate([...parentPath(parent), name], {
         onSuccess: () => onDone(parent?.id),
@@ -300,7 +332,13 @@ function FolderNameDialog({
   };
   return (
     <Dialog
-      title={renaming ? `Rename “${pending.folder.title}”` : pending.parent ? `New folder in “${pending.parent.title}”` : 'New folder'}
+      title={
+        renaming
+          ? `Rename “${pending.folder.title}”`
+          : pending.parent
+            ? `New folder in “${pending.parent.title}”`
+            : 'New folder'
+      }
       isOpen
       onOpenChange={(open) => !open && onDone()}
       isDismissable={!busy}
@@ -387,7 +425,11 @@ function MoveFolderDialog({
         </label>
         <label className="field">
           <span className="field-label">Place</span>
-          <select className="field-input" value={Math.min(pos, siblings.length)} onChange={(e) => setPos(Number(e.target.value))}>
+          <select
+            className="field-input"
+            value={Math.min(pos, siblings.length)}
+            onChange={(e) => setPos(Number(e.target.value))}
+          >
             {siblings.map((s, i) => (
               <option key={s.id} value={i}>
                 Before “{s.title}”

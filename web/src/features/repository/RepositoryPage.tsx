@@ -10,7 +10,14 @@ import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
 import { FolderTree } from './FolderTree';
-import { foldersQuery, listFilter, tagsQuery, type CaseType, type ListFilter, type Priority } from './repository-api';
+import {
+  foldersQuery,
+  listFilter,
+  tagsQuery,
+  type CaseType,
+  type ListFilter,
+  type Priority,
+} from './repository-api';
 import { SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 
@@ -123,7 +130,11 @@ export function RepositoryPage() {
   if (folders.isError)
     return (
       <div className="page">
-        <ErrorState title={`The repository of ${code} could not be opened.`} error={folders.error} onRetry={() => folders.refetch()} />
+        <ErrorState
+          title={`The repository of ${code} could not be opened.`}
+          error={folders.error}
+          onRetry={() => folders.refetch()}
+        />
       </div>
     );
 
@@ -197,7 +208,9 @@ export function RepositoryPage() {
           )}
           {tree}
         </aside>
-        {narrow && drawer && <div className="repo-drawer-backdrop" aria-hidden="true" onClick={() => setDrawer(false)} />}
+        {narrow && drawer && (
+          <div className="repo-drawer-backdrop" aria-hidden="true" onClick={() => setDrawer(false)} />
+        )}
 
         <section className="repo-main panel" aria-label="Test cases">
           <div className="repo-toolbar" role="search">
@@ -215,26 +228,42 @@ export function RepositoryPage() {
               label="Tag"
               value={search.tag ? String(search.tag) : ''}
               onChange={(v) => setSearch({ tag: v ? Number(v) : undefined })}
-              options={[['', 'Any tag'], ...(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])]}
+              options={[
+                ['', 'Any tag'],
+                ...(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title]),
+              ]}
             />
             <FilterSelect
               label="Priority"
               value={search.priority ?? ''}
               onChange={(v) => setSearch({ priority: (v || undefined) as Priority | undefined })}
-              options={[['', 'Any priority'], ['high', 'High'], ['medium', 'Medium'], ['low', 'Low']]}
+              options={[
+                ['', 'Any priority'],
+                ['high', 'High'],
+                ['medium', 'Medium'],
+                ['low', 'Low'],
+              ]}
             />
             <FilterSelect
               label="Type"
               value={search.type ?? ''}
               onChange={(v) => setSearch({ type: (v || undefined) as CaseType | undefined })}
-              options={[['', 'Any type'], ['standalone', 'Standalone'], ['template', 'Template'], ['filled', 'Filled from a template']]}
+              options={[
+                ['', 'Any type'],
+                ['standalone', 'Standalone'],
+                ['template', 'Template'],
+                ['filled', 'Filled from a template'],
+              ]}
             />
             <FilterSelect
               label="Sort by"
               value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
               onChange={(v) => {
                 const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
-                setSearch({ sort: sort === 'seq' ? undefined : sort, order: order === 'asc' ? undefined : order });
+                setSearch({
+                  sort: sort === 'seq' ? undefined : sort,
+                  order: order === 'asc' ? undefined : order,
+                });
               }}
               options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
                 [`${k}:asc`, `${name} ↑`],

@@ -123,12 +123,16 @@ export function useRepositoryWrites(code: string) {
     }),
     bulkMove: useMutation({
       mutationFn: (body: { tcaseIds: string[]; folderId: number }) =>
-        unwrap(api.POST('/api/public/v0/project/{project}/tcase/bulk/move', { params: { path: project }, body })),
+        unwrap(
+          api.POST('/api/public/v0/project/{project}/tcase/bulk/move', { params: { path: project }, body }),
+        ),
       onSuccess: afterCases,
     }),
     bulkTags: useMutation({
       mutationFn: (body: { tcaseIds: string[]; addTags?: string[]; removeTags?: string[] }) =>
-        unwrap(api.POST('/api/public/v0/project/{project}/tcase/bulk/tags', { params: { path: project }, body })),
+        unwrap(
+          api.POST('/api/public/v0/project/{project}/tcase/bulk/tags', { params: { path: project }, body }),
+        ),
       onSuccess: () => Promise.all([afterCases(), qc.invalidateQueries({ queryKey: repoKeys.tags(code) })]),
     }),
     bulkDelete: useMutation({
@@ -147,12 +151,26 @@ export function useRepositoryWrites(code: string) {
 /** The list's first page for an address without a folder (the router starts it with the page's code). */
 export const firstListPage = (
   code: string,
-  s: { q?: string; tag?: number; priority?: Priority; type?: CaseType; sort?: string; order?: 'asc' | 'desc' },
+  s: {
+    q?: string;
+    tag?: number;
+    priority?: Priority;
+    type?: CaseType;
+    sort?: string;
+    order?: 'asc' | 'desc';
+  },
 ) => listPageQuery(code, listFilter(s, undefined), 0);
 
 /** The one place an address's filters become the API's query: the router's prefetch and the page agree. */
 export function listFilter(
-  s: { q?: string; tag?: number; priority?: Priority; type?: CaseType; sort?: string; order?: 'asc' | 'desc' },
+  s: {
+    q?: string;
+    tag?: number;
+    priority?: Priority;
+    type?: CaseType;
+    sort?: string;
+    order?: 'asc' | 'desc';
+  },
   folders: number[] | undefined,
 ): ListFilter {
   return {

@@ -219,6 +219,10 @@ export function RunPage() {
           {project}
         </Link>
         <span aria-hidden="true">/</span>
+        <Link to="/project/$code/runs" params={{ code: project }}>
+          Runs
+        </Link>
+        <span aria-hidden="true">/</span>
         <span aria-current="page">Run {r.id}</span>
       </nav>
       <div className="page-header">

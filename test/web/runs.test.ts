@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  CHROMIUM,
+  ensureBuilt,
+  hasChromium,
+  inspect,
+  launchChromium,
+  OWNER,
+  startService,
+  VIEWPORTS,
+  type RunningService,
+} from './browser-env.js';
+
+if (!hasChromium) console.log(`[casebook] runs list browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+
+/**
+ * The runs of a project in a real browser (SQLite): a run created from a folder with the preview counting what it
+ * selects, listed with its progress, cloned and closed (confirmed).
+ */
+describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+  const a11y: string[] = [];
+  const pageErrors: string[] = [];
+  const url = (path: string) => `${service.baseUrl}${path}`;
+  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
+    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
+      method,
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+    return res.json();
+  };
+  const runs = async () =>
+    (await api('GET', '/project/RUNS/run')).runs as { id: number; title: string; closedAt: string | null }[];
+
+  beforeAll(async () => {
+    ensureBuilt();
+    service = await startService();
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(url('/sign-in'));
+    await page.getByLabel('E-mail').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await api('POST', '/project', { code: 'RUNS', title: 'Runs' });
+    await api('POST', '/project/RUNS/tcase/bulk', {
+      folderPath: ['Login'],
+      tcases: [{ title: 'A' }, { title: 'B' }, { title: 'C' }],
+    });
+    await api('POST', '/project/RUNS/tcase/bulk', { folderPath: ['Login', 'SSO'], tcases: [{ title: 'D' }] });
+    await api('POST', '/project/RUNS/tcase/bulk', {
+      folderPath: ['Checkout'],
+      tcases: [{ title: 'E' }, { title: 'F' }],
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  it('says what to do when there is no run yet', async () => {
+    await page.goto(url('/project/RUNS/runs'));
+    await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
+    await page.getByText('No runs yet.').waitFor();
+    a11y.push(...(await inspect(page, 'runs-empty')));
+  });
+
+  it('creates a run from a folder, the preview counting its cases with subfolders, and opens it', async () => {
+    await page.getByRole('button', { name: 'New run' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New run' });
+    await dialog.getByLabel('Title').fill('Login regression');
+    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Login').check();
+    await expect.poll(() => dialog.getByTestId('preview-total').textContent()).toBe('4');
+    await dialog.getByText('D').first().waitFor();
+    a11y.push(...(await inspect(page, 'runs-new')));
+    await dialog.getByRole('button', { name: 'Create run' }).click();
+    await page.getByRole('heading', { name: /Login regression/, level: 1 }).waitFor();
+    expect((await runs()).map((r) => r.title)).toEqual(['Login regression']);
+  });
+
+  it('shows a refused title next to the form, keeping what was chosen', async () => {
+    await page.goto(url('/project/RUNS/runs'));
+    await page.getByRole('button', { name: 'New run' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New run' });
+    await dialog.getByLabel('Title').fill('Login regression');
+    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Checkout').check();
+    await dialog.getByRole('button', { name: 'Create run' }).click();
+    await dialog.getByText(/conflicting run id/).waitFor();
+    expect(
+      await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Checkout').isChecked(),
+    ).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('lists the run with its progress, clones it, and closes one after confirming', async () => {
+    const [run] = await runs();
+    const ids = (await api('GET', `/project/RUNS/run/${run.id}/tcase`)).tcases.map(
+      (t: { id: string }) => t.id,
+    );
+    await api('POST', `/project/RUNS/run/${run.id}/result/batch`, {
+      items: [
+        { tcaseId: ids[0], status: 'passed' },
+        { tcaseId: ids[1], status: 'failed' },
+      ],
+    });
+    await page.reload();
+    const open = page.getByRole('list', { name: 'Open runs' });
+    await open.getByRole('link', { name: 'Login regression' }).waitFor();
+    expect(await open.getByRole('img').first().getAttribute('aria-label')).toBe(
+      '2 of 4 done: 2 Open, 1 Passed, 1 Failed',
+    );
+    await page.getByRole('button', { name: 'Clone Login regression' }).click();
+    await expect.poll(async () => (await runs()).length).toBe(2);
+    await expect.poll(() => open.getByRole('listitem').count()).toBe(2);
+
+    await page.getByRole('button', { name: 'Close Login regression' }).first().click();
+    const confirm = page.getByRole('dialog', { name: /Close “Login regression/ });
+    await confirm.getByText('read-only').waitFor();
+    a11y.push(...(await inspect(page, 'runs-close')));
+    await confirm.getByRole('button', { name: 'Close run' }).click();
+    await expect.poll(async () => (await runs()).filter((r) => r.closedAt).length).toBe(1);
+    await page.getByRole('list', { name: 'Closed runs' }).getByRole('link').waitFor();
+    a11y.push(...(await inspect(page, 'runs-list', { dark: true })));
+  });
+
+  it('filters by type', async () => {
+    await page.getByLabel('Type').selectOption('live');
+    await page.getByText('No open run matches.').waitFor();
+    await page.getByLabel('Type').selectOption('');
+  });
+
+  it('has no serious or critical accessibility violation and no script error', () => {
+    expect(a11y).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,283 @@
+import { useDeferredValue, useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { Form } from 'react-aria-components';
+import { isApiError } from '../../../api/client';
+import { Button } from '../../../components/Button';
+import { Dialog } from '../../../components/Dialog';
+import { TextField } from '../../../components/TextField';
+import {
+  builderFoldersQuery,
+  builderTagsQuery,
+  configurationsQuery,
+  createRun,
+  milestonesQuery,
+  previewQuery,
+  runsKey,
+  usersQuery,
+  type CreateRunBody,
+  type QueryPlan,
+} from './api';
+
+const PRIORITIES = ['high', 'medium', 'low'] as const;
+const TYPES = [
+  ['static_struct', 'Static: these cases, each shown at its latest version'],
+  ['static', 'Static, pinned: these cases at the version they have now'],
+  ['live', 'Live: follows the repository (cases that match later join)'],
+] as const;
+
+const toggle = <T,>(list: T[], item: T) =>
+  list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+
+/** A query plan's filters, picked by folder, tag and priority; the preview shows what they select as they change. */
+function PlanBuilder({
+  code,
+  plan,
+  onChange,
+  index,
+}: {
+  code: string;
+  plan: QueryPlan;
+  onChange: (p: QueryPlan) => void;
+  index: number;
+}) {
+  const folders = useQuery(builderFoldersQuery(code));
+  const tags = useQuery(builderTagsQuery(code));
+  const topLevel = (folders.data?.data ?? []).filter((f) => f.parentId === 0);
+  return (
+    <fieldset className="plan-builder">
+      <legend>Cases of plan {index + 1}</legend>
+      <div className="plan-group" role="group" aria-label={`Folders of plan ${index + 1}`}>
+        <span className="field-label">Folders (with their subfolders)</span>
+        <div className="plan-options">
+          {topLevel.length === 0 && <span className="muted">No folders yet.</span>}
+          {topLevel.map((f) => (
+            <label key={f.id} className="plan-option">
+              <input
+                type="checkbox"
+                checked={(plan.folderIds ?? []).includes(f.id)}
+                onChange={() => onChange({ ...plan, folderIds: toggle(plan.folderIds ?? [], f.id) })}
+              />
+              {f.title}
+            </label>
+          ))}
+        </div>
+      </div>
+      {(tags.data?.tags.length ?? 0) > 0 && (
+        <div className="plan-group" role="group" aria-label={`Tags of plan ${index + 1}`}>
+          <span className="field-label">Tags</span>
+          <div className="plan-options">
+            {tags.data!.tags.map((t) => (
+              <label key={t.id} className="plan-option">
+                <input
+                  type="checkbox"
+                  checked={(plan.tagIds ?? []).includes(t.id)}
+                  onChange={() => onChange({ ...plan, tagIds: toggle(plan.tagIds ?? [], t.id) })}
+                />
+                {t.title}
+              </label>
+            ))}
+          </div>
+        </div>
+      )}
+      <div className="plan-group" role="group" aria-label={`Priorities of plan ${index + 1}`}>
+        <span className="field-label">Priorities</span>
+        <div className="plan-options">
+          {PRIORITIES.map((p) => (
+            <label key={p} className="plan-option">
+              <input
+                type="checkbox"
+                checked={(plan.priorities ?? []).includes(p)}
+                onChange={() => onChange({ ...plan, priorities: toggle(plan.priorities ?? [], p) })}
+              />
+              {p[0].toUpperCase() + p.slice(1)}
+            </label>
+          ))}
+        </div>
+      </div>
+    </fieldset>
+  );
+}
+
+/** What the plans select, from the preview endpoint (run creation's own selection code). */
+function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
+  // The preview follows the builder a beat behind: typing fast sends one request, not one per click.
+  const deferred = useDeferredValue(plans);
+  const preview = useQuery({ ...previewQuery(code, type, deferred), placeholderData: (prev) => prev });
+  if (preview.isError)
+    return (
+      <p className="form-error" role="alert">
+        {preview.error instanceof Error ? preview.error.message : 'The preview failed.'}
+      </p>
+    );
+  const p = preview.data;
+  return (
+    <section className="run-preview" aria-label="Preview" aria-live="polite" aria-busy={preview.isFetching}>
+      <p className="run-preview-total">
+        {p ? (
+          <>
+            <strong data-testid="preview-total">{p.total}</strong> {p.total === 1 ? 'case' : 'cases'} selected
+          </>
+        ) : (
+          'Counting…'
+        )}
+      </p>
+      {p && p.tcases.length > 0 && (
+        <ul className="run-preview-list">
+          {p.tcases.map((c) => (
+            <li key={c.id}>
+              <span className="project-code">
+                {code.toUpperCase()}-{c.seq}
+              </span>{' '}
+              {c.title} <span className="muted">· {c.folder.title}</span>
+            </li>
+          ))}
+          {p.total > p.tcases.length && <li className="muted">…and {p.total - p.tcases.length} more</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Creates a run of any type from query plans built here, with the preview beside them. */
+export function NewRunDialog({
+  code,
+  isOpen,
+  onOpenChange,
+}: {
+  code: string;
+  isOpen: boolean;
+  onOpenChange: (o: boolean) => void;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [type, setType] = useState<CreateRunBody['type']>('static_struct');
+  const [plans, setPlans] = useState<QueryPlan[]>([{}]);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const milestones = useQuery(milestonesQuery(code));
+  const configurations = useQuery(configurationsQuery(code));
+  const users = useQuery(usersQuery());
+  const mutation = useMutation({
+    mutationFn: (body: CreateRunBody) => createRun(code, body),
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      onOpenChange(false);
+      await navigate({
+        to: '/project/$code/run/$runId',
+        params: { code: code.toUpperCase(), runId: String(created.id) },
+      });
+    },
+    onError: (e) => {
+      const fields = isApiError(e) ? e.fieldErrors() : {};
+      setFieldErrors(fields);
+      setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
+    },
+  });
+  const plansFor = type === 'live' ? plans : plans.slice(0, 1);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    const num = (name: string) => (text(name) ? Number(text(name)) : undefined);
+    setFieldErrors({});
+    setFormError(undefined);
+    mutation.mutate({
+      title: text('title'),
+      type,
+      queryPlans: plansFor,
+      ...(num('milestoneId') ? { milestoneId: num('milestoneId') } : {}),
+      ...(text('configurationId') ? { configurationId: text('configurationId') } : {}),
+      ...(num('assignmentId') ? { assignmentId: num('assignmentId') } : {}),
+    });
+  }
+
+  return (
+    <Dialog title="New run" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!mutation.isPending}>
+      <Form onSubmit={submit} validationErrors={fieldErrors} className="form new-run-form">
+        {formError && (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        )}
+        <TextField label="Title" name="title" isRequired autoFocus maxLength={255} />
+        <fieldset className="plan-builder">
+          <legend>Type</legend>
+          {TYPES.map(([value, label]) => (
+            <label key={value} className="plan-option plan-type">
+              <input
+                type="radio"
+                name="type"
+                value={value}
+                checked={type === value}
+                onChange={() => setType(value)}
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {plansFor.map((plan, i) => (
+          <PlanBuilder
+            key={i}
+            code={code}
+            index={i}
+            plan={plan}
+            onChange={(p) => setPlans((all) => all.map((x, j) => (j === i ? p : x)))}
+          />
+        ))}
+        {type === 'live' && (
+          <Button variant="ghost" onPress={() => setPlans((all) => [...all, {}])}>
+            Add another plan
+          </Button>
+        )}
+        <Preview code={code} type={type} plans={plansFor} />
+        <div className="new-run-selects">
+          <label className="field">
+            <span className="field-label">Milestone</span>
+            <select name="milestoneId" className="field-input">
+              <option value="">None</option>
+              {(milestones.data?.milestones ?? [])
+                .filter((m) => !m.archivedAt)
+                .map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.title}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Configuration</span>
+            <select name="configurationId" className="field-input">
+              <option value="">None</option>
+              {(configurations.data?.configurations ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Assignee</span>
+            <select name="assignmentId" className="field-input">
+              <option value="">Nobody</option>
+              {(users.data?.users ?? []).map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="dialog-actions">
+          <Button slot="close" isDisabled={mutation.isPending} onPress={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" isPending={mutation.isPending}>
+            Create run
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,247 @@
+import { useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Button } from '../../../components/Button';
+import { Dialog } from '../../../components/Dialog';
+import { EmptyState, ErrorState, Loading } from '../../../components/Status';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
+import { statusesQuery } from '../api';
+import { STATUS_FILL, recordable } from '../run-page/statuses';
+import { cloneRun, closeRun, milestonesQuery, runsKey, runsQuery, type Run } from './api';
+import { NewRunDialog } from './NewRunDialog';
+import './runs-list.css';
+
+const TYPE_NAMES: Record<string, string> = {
+  static: 'Static, pinned',
+  static_struct: 'Static',
+  live: 'Live',
+};
+
+function Progress({ run, statuses }: { run: Run; statuses: ReturnType<typeof recordable> }) {
+  const counts = run.statusCounts as Record<string, number> | null;
+  const all = counts?.all ?? 0;
+  const done = all - (counts?.open ?? 0);
+  const parts = statuses.filter((s) => counts?.[s.id]);
+  return (
+    <div className="runs-progress">
+      <div
+        className="status-bar"
+        role="img"
+        aria-label={`${done} of ${all} done${parts.length ? `: ${parts.map((s) => `${counts![s.id]} ${s.name}`).join(', ')}` : ''}`}
+      >
+        {parts.map((s) => (
+          <span
+            key={s.id}
+            className="status-bar-part"
+            style={{ flexGrow: counts![s.id], background: STATUS_FILL[s.color] }}
+          />
+        ))}
+      </div>
+      <span className="muted runs-done">
+        {done} of {all}
+      </span>
+    </div>
+  );
+}
+
+/** `/project/{CODE}/runs`: open runs first, then closed ones; filters by milestone, assignee and type. */
+export function RunsPage() {
+  const { code } = useParams({ from: '/app/project/$code/runs' });
+  const project = code.toUpperCase();
+  useDocumentTitle(`Runs · ${project}`);
+  const queryClient = useQueryClient();
+  const runs = useQuery(runsQuery(code));
+  const statuses = recordable(useQuery(statusesQuery()).data);
+  const milestones = useQuery(milestonesQuery(code));
+  const [creating, setCreating] = useState(false);
+  const [closing, setClosing] = useState<Run>();
+  const [milestone, setMilestone] = useState('');
+  const [assignee, setAssignee] = useState('');
+  const [type, setType] = useState('');
+  const close = useMutation({
+    mutationFn: (run: Run) => closeRun(code, run.id),
+    onSuccess: async () => {
+      setClosing(undefined);
+      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+    },
+  });
+  const clone = useMutation({
+    mutationFn: (run: Run) =>
+      cloneRun(code, run.id, `${run.title} (again ${new Date().toLocaleDateString()})`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: runsKey(code) }),
+  });
+
+  const assignees = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const r of runs.data ?? [])
+      if (r.assignmentId && r.assignment) m.set(r.assignmentId, r.assignment.name);
+    return [...m];
+  }, [runs.data]);
+  const shown = (runs.data ?? []).filter(
+    (r) =>
+      (!milestone || String(r.milestoneId) === milestone) &&
+      (!assignee || String(r.assignmentId) === assignee) &&
+      (!type || r.type === type),
+  );
+  const open = shown.filter((r) => !r.closedAt);
+  const closed = shown.filter((r) => r.closedAt);
+
+  const list = (items: Run[], label: string) => (
+    <ul className="runs-list" aria-label={label}>
+      {items.map((r) => (
+        <li key={r.id} className="runs-item">
+          <div className="runs-main">
+            <Link
+              to="/project/$code/run/$runId"
+              params={{ code: project, runId: String(r.id) }}
+              className="runs-title"
+            >
+              {r.title}
+            </Link>
+            <span className="muted runs-meta">
+              {TYPE_NAMES[r.type] ?? r.type}
+              {r.milestone ? ` · ${r.milestone.title}` : ''}
+              {r.assignment ? ` · ${r.assignment.name}` : ''}
+              {r.plan ? ` · plan ${r.plan.title}` : ''}
+            </span>
+          </div>
+          <Progress run={r} statuses={statuses} />
+          <div className="runs-actions">
+            {!r.planId && (
+              <Button
+                variant="ghost"
+                aria-label={`Clone ${r.title}`}
+                onPress={() => clone.mutate(r)}
+                isPending={clone.isPending && clone.variables?.id === r.id}
+              >
+                Clone
+              </Button>
+            )}
+            {!r.closedAt && (
+              <Button variant="ghost" aria-label={`Close ${r.title}`} onPress={() => setClosing(r)}>
+                Close
+              </Button>
+            )}
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+
+  return (
+    <div className="page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link to="/">Projects</Link>
+        <span aria-hidden="true">/</span>
+        <Link to="/project/$code" params={{ code: project }}>
+          {project}
+        </Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">Runs</span>
+      </nav>
+      <div className="page-header">
+        <h1 className="page-title">Runs</h1>
+        <Button variant="primary" onPress={() => setCreating(true)}>
+          New run
+        </Button>
+      </div>
+      <div className="runs-filters" role="group" aria-label="Filter runs">
+        <label className="field">
+          <span className="field-label">Milestone</span>
+          <select className="field-input" value={milestone} onChange={(e) => setMilestone(e.target.value)}>
+            <option value="">Any</option>
+            {(milestones.data?.milestones ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Assignee</span>
+          <select className="field-input" value={assignee} onChange={(e) => setAssignee(e.target.value)}>
+            <option value="">Anyone</option>
+            {assignees.map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span className="field-label">Type</span>
+          <select className="field-input" value={type} onChange={(e) => setType(e.target.value)}>
+            <option value="">Any</option>
+            {Object.entries(TYPE_NAMES).map(([id, name]) => (
+              <option key={id} value={id}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {clone.isError && (
+        <p className="form-error" role="alert">
+          The run could not be cloned: {clone.error instanceof Error ? clone.error.message : ''}
+        </p>
+      )}
+      {runs.isPending ? (
+        <Loading label="Loading the runs…" />
+      ) : runs.isError ? (
+        <ErrorState title="The runs could not be loaded." error={runs.error} onRetry={() => runs.refetch()} />
+      ) : (runs.data ?? []).length === 0 ? (
+        <EmptyState title="No runs yet.">
+          <p>A run is a set of cases to test now. Create one from folders, tags or priorities.</p>
+          <Button variant="primary" onPress={() => setCreating(true)}>
+            New run
+          </Button>
+        </EmptyState>
+      ) : (
+        <>
+          <section className="panel" aria-labelledby="open-runs">
+            <h2 id="open-runs" className="panel-title">
+              Open <span className="count">{open.length}</span>
+            </h2>
+            {open.length === 0 ? <p className="muted">No open run matches.</p> : list(open, 'Open runs')}
+          </section>
+          <section className="panel runs-closed" aria-labelledby="closed-runs">
+            <h2 id="closed-runs" className="panel-title">
+              Closed <span className="count">{closed.length}</span>
+            </h2>
+            {closed.length === 0 ? (
+              <p className="muted">No closed run matches.</p>
+            ) : (
+              list(closed, 'Closed runs')
+            )}
+          </section>
+        </>
+      )}
+      <NewRunDialog code={project} isOpen={creating} onOpenChange={setCreating} />
+      <Dialog
+        title={`Close “${closing?.title ?? ''}”?`}
+        isOpen={closing !== undefined}
+        onOpenChange={(o) => !o && setClosing(undefined)}
+        isDismissable={!close.isPending}
+      >
+        <p>A closed run is read-only: no result can be added to it. This cannot be undone.</p>
+        {close.isError && (
+          <p className="form-error" role="alert">
+            {close.error instanceof Error ? close.error.message : 'The run could not be closed.'}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <Button onPress={() => setClosing(undefined)} isDisabled={close.isPending}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            isPending={close.isPending}
+            onPress={() => closing && close.mutate(closing)}
+          >
+            Close run
+          </Button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../../api/client';
+import type { paths } from '../../../api/schema';
+
+const P = (code: string) => code.toUpperCase();
+
+export type Run =
+  paths['/api/public/v0/project/{project}/run']['get']['responses'][200]['content']['application/json']['runs'][number];
+export type CreateRunBody =
+  paths['/api/public/v0/project/{project}/run']['post']['requestBody']['content']['application/json'];
+export type QueryPlan = CreateRunBody['queryPlans'][number];
+
+export const runsKey = (code: string) => ['projects', P(code), 'runs'] as const;
+
+/** Every run of the project, newest first, with what the list shows. */
+export const runsQuery = (code: string) =>
+  queryOptions({
+    queryKey: runsKey(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/run', {
+            params: {
+              path: { project: code },
+              query: { include: ['milestone', 'statusCounts', 'assignment', 'configuration'] },
+            },
+          }),
+        )
+      ).runs,
+  });
+
+export const builderFoldersQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'folders', 'all'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase/folders', {
+          params: { path: { project: code }, query: { limit: 1000, sortField: 'title' } },
+        }),
+      ),
+  });
+
+export const builderTagsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'tags'],
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}/tag', { params: { path: { project: code } } })),
+  });
+
+export const milestonesQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'milestones'],
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}/milestone', { params: { path: { project: code } } })),
+  });
+
+export const configurationsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'configurations'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/configuration', { params: { path: { project: code } } }),
+      ),
+  });
+
+export const usersQuery = () =>
+  queryOptions({ queryKey: ['users'], queryFn: () => unwrap(api.GET('/api/public/v0/users')) });
+
+/** How many and which cases these plans select now: the very selection code run creation uses. */
+export const previewQuery = (code: string, type: string, queryPlans: QueryPlan[]) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'run-preview', type, queryPlans],
+    queryFn: () =>
+      unwrap(
+        api.POST('/api/public/v0/project/{project}/run/preview', {
+          params: { path: { project: code } },
+          body: { type: type as CreateRunBody['type'], queryPlans, limit: 8 },
+        }),
+      ),
+  });
+
+export const createRun = (code: string, body: CreateRunBody) =>
+  unwrap(api.POST('/api/public/v0/project/{project}/run', { params: { path: { project: code } }, body }));
+
+export const closeRun = (code: string, runId: number) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/close', {
+      params: { path: { project: code, run: runId } },
+    }),
+  );
+
+export const cloneRun = (code: string, runId: number, title: string) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/clone', {
+      params: { path: { project: code } },
+      body: { runId, title },
+    }),
+  );
+
+export const editRun = (
+  code: string,
+  runId: number,
+  body: { title?: string; milestoneId?: number | null; assignmentId?: number | null },
+) =>
+  unwrap(
+    api.PATCH('/api/public/v0/project/{project}/run/{run}', {
+      params: { path: { project: code, run: runId } },
+      body,
+    }),
+  );
