@@ -136,6 +136,68 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.getByLabel('Type').selectOption('');
   });
 
+  it('creates a test plan of two runs from the builder and shows their combined progress', async () => {
+    await page.getByRole('navigation', { name: 'Testing' }).getByRole('link', { name: 'Test plans' }).click();
+    await page.getByRole('heading', { name: 'Test plans', level: 1 }).waitFor();
+    await page.getByText('No test plans yet.').waitFor();
+    await page.getByRole('button', { name: 'New plan' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New test plan' });
+    await dialog.getByLabel('Plan title').fill('Release 2.5');
+    await dialog.getByLabel('Title of run 1').fill('Chrome');
+    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Login').check();
+    await dialog.getByLabel('Title of run 2').fill('Firefox');
+    await dialog.getByRole('group', { name: 'Folders of plan 2' }).getByLabel('Checkout').check();
+    await expect.poll(() => dialog.getByTestId('preview-total').allTextContents()).toEqual(['4', '2']);
+    a11y.push(...(await inspect(page, 'plans-new')));
+    await dialog.getByRole('button', { name: 'Create plan' }).click();
+    await page.getByRole('heading', { name: 'Release 2.5', level: 1 }).waitFor();
+    const plan = (await api('GET', '/project/RUNS/plan')).plans[0];
+    const full = await api('GET', `/project/RUNS/plan/${plan.id}`);
+    expect(
+      full.runs.map((r: { title: string; statusCounts: { all: number } }) => [r.title, r.statusCounts.all]),
+    ).toEqual([
+      ['Chrome', 4],
+      ['Firefox', 2],
+    ]);
+    const firefox = full.runs[1];
+    const ids = (await api('GET', `/project/RUNS/run/${firefox.id}/tcase`)).tcases.map(
+      (t: { id: string }) => t.id,
+    );
+    await api('POST', `/project/RUNS/run/${firefox.id}/result/batch`, {
+      items: [{ tcaseId: ids[0], status: 'passed' }],
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'All runs together' }).waitFor();
+    expect(await page.getByRole('img').first().getAttribute('aria-label')).toBe(
+      '1 of 6 done: 5 Open, 1 Passed',
+    );
+    a11y.push(...(await inspect(page, 'plan-page')));
+  });
+
+  it('creates a milestone, shows the progress of its runs, and archives it', async () => {
+    await page.goto(url('/project/RUNS/milestones'));
+    await page.getByRole('heading', { name: 'Milestones', level: 1 }).waitFor();
+    await page.getByLabel('New milestone').fill('Sprint 48');
+    await page.getByRole('button', { name: 'Add milestone' }).click();
+    const active = page.getByRole('list', { name: 'Active milestones' });
+    await active.getByText('Sprint 48').waitFor();
+    const milestone = (await api('GET', '/project/RUNS/milestone')).milestones[0];
+    const [run] = (await runs()).filter((r) => !r.closedAt && r.title === 'Login regression');
+    await page.request.fetch(url(`/api/public/v0/project/RUNS/run/${run.id}`), {
+      method: 'PATCH',
+      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+      data: JSON.stringify({ milestoneId: milestone.id }),
+    });
+    await page.reload();
+    await expect
+      .poll(() => active.getByRole('img').first().getAttribute('aria-label'))
+      .toBe('2 of 4 done: 2 Open, 1 Passed, 1 Failed');
+    a11y.push(...(await inspect(page, 'milestones')));
+    await page.getByRole('button', { name: 'Archive Sprint 48' }).click();
+    await page.getByRole('list', { name: 'Archived milestones' }).getByText('Sprint 48').waitFor();
+    expect((await api('GET', '/project/RUNS/milestone')).milestones[0].archived).toBe(true);
+  });
+
   it('has no serious or critical accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -103,6 +103,24 @@ const runsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/runs/list/RunsPage'), 'RunsPage'),
 });
 
+const plansRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/plans',
+  component: lazyRouteComponent(() => import('../features/runs/list/PlansPage'), 'PlansPage'),
+});
+
+const planRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/plan/$planId',
+  component: lazyRouteComponent(() => import('../features/runs/list/PlansPage'), 'PlanPage'),
+});
+
+const milestonesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/milestones',
+  component: lazyRouteComponent(() => import('../features/runs/list/MilestonesPage'), 'MilestonesPage'),
+});
+
 const testCaseRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/tcase/$seq',
@@ -188,6 +206,9 @@ const routeTree = rootRoute.addChildren([
     projectRoute,
     runRoute,
     runsRoute,
+    plansRoute,
+    planRoute,
+    milestonesRoute,
     newTestCaseRoute,
     testCaseRoute,
     repositoryRoute,

@@ -30,7 +30,7 @@ const toggle = <T,>(list: T[], item: T) =>
   list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
 
 /** A query plan's filters, picked by folder, tag and priority; the preview shows what they select as they change. */
-function PlanBuilder({
+export function PlanBuilder({
   code,
   plan,
   onChange,
@@ -100,7 +100,7 @@ function PlanBuilder({
 }
 
 /** What the plans select, from the preview endpoint (run creation's own selection code). */
-function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
+export function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
   // The preview follows the builder a beat behind: typing fast sends one request, not one per click.
   const deferred = useDeferredValue(plans);
   const preview = useQuery({ ...previewQuery(code, type, deferred), placeholderData: (prev) => prev });

@@ -6,9 +6,11 @@ import { Dialog } from '../../../components/Dialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { statusesQuery } from '../api';
-import { STATUS_FILL, recordable } from '../run-page/statuses';
+import { recordable } from '../run-page/statuses';
+import { Progress } from './Progress';
 import { cloneRun, closeRun, milestonesQuery, runsKey, runsQuery, type Run } from './api';
 import { NewRunDialog } from './NewRunDialog';
+import { RunsNav } from './RunsNav';
 import './runs-list.css';
 
 const TYPE_NAMES: Record<string, string> = {
@@ -16,33 +18,6 @@ const TYPE_NAMES: Record<string, string> = {
   static_struct: 'Static',
   live: 'Live',
 };
-
-function Progress({ run, statuses }: { run: Run; statuses: ReturnType<typeof recordable> }) {
-  const counts = run.statusCounts as Record<string, number> | null;
-  const all = counts?.all ?? 0;
-  const done = all - (counts?.open ?? 0);
-  const parts = statuses.filter((s) => counts?.[s.id]);
-  return (
-    <div className="runs-progress">
-      <div
-        className="status-bar"
-        role="img"
-        aria-label={`${done} of ${all} done${parts.length ? `: ${parts.map((s) => `${counts![s.id]} ${s.name}`).join(', ')}` : ''}`}
-      >
-        {parts.map((s) => (
-          <span
-            key={s.id}
-            className="status-bar-part"
-            style={{ flexGrow: counts![s.id], background: STATUS_FILL[s.color] }}
-          />
-        ))}
-      </div>
-      <span className="muted runs-done">
-        {done} of {all}
-      </span>
-    </div>
-  );
-}
 
 /** `/project/{CODE}/runs`: open runs first, then closed ones; filters by milestone, assignee and type. */
 export function RunsPage() {
@@ -105,7 +80,7 @@ export function RunsPage() {
               {r.plan ? ` · plan ${r.plan.title}` : ''}
             </span>
           </div>
-          <Progress run={r} statuses={statuses} />
+          <Progress counts={r.statusCounts as Record<string, number> | null} statuses={statuses} />
           <div className="runs-actions">
             {!r.planId && (
               <Button
@@ -145,6 +120,7 @@ export function RunsPage() {
           New run
         </Button>
       </div>
+      <RunsNav code={project} />
       <div className="runs-filters" role="group" aria-label="Filter runs">
         <label className="field">
           <span className="field-label">Milestone</span>

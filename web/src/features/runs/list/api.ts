@@ -108,3 +108,71 @@ export const editRun = (
       body,
     }),
   );
+
+export type Plan =
+  paths['/api/public/v0/project/{project}/plan']['get']['responses'][200]['content']['application/json']['plans'][number];
+export type CreatePlanBody =
+  paths['/api/public/v0/project/{project}/plan']['post']['requestBody']['content']['application/json'];
+
+export const plansKey = (code: string) => ['projects', P(code), 'plans'] as const;
+
+export const plansQuery = (code: string) =>
+  queryOptions({
+    queryKey: plansKey(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/plan', { params: { path: { project: code } } }),
+        )
+      ).plans,
+  });
+
+export const planQuery = (code: string, planId: number) =>
+  queryOptions({
+    queryKey: [...plansKey(code), planId] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/plan/{plan}', {
+          params: { path: { project: code, plan: planId } },
+        }),
+      ),
+  });
+
+export const createPlan = (code: string, body: CreatePlanBody) =>
+  unwrap(api.POST('/api/public/v0/project/{project}/plan', { params: { path: { project: code } }, body }));
+
+/** Every case id the plans select (a plan's runs take ids, so the page sends what the preview resolved). */
+export async function resolveCaseIds(code: string, queryPlans: QueryPlan[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 5000) {
+    const page = await unwrap(
+      api.POST('/api/public/v0/project/{project}/run/preview', {
+        params: { path: { project: code } },
+        body: { type: 'static', queryPlans, offset, limit: 5000 },
+      }),
+    );
+    ids.push(...page.tcases.map((t) => t.id));
+    if (ids.length >= page.total || page.tcases.length === 0) return ids;
+  }
+}
+
+export const createMilestone = (code: string, title: string) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/milestone', {
+      params: { path: { project: code } },
+      body: { title },
+    }),
+  );
+
+export const setMilestoneArchived = (code: string, id: number, archived: boolean) =>
+  archived
+    ? unwrap(
+        api.POST('/api/public/v0/project/{project}/milestone/{milestone}/archive', {
+          params: { path: { project: code, milestone: id } },
+        }),
+      )
+    : unwrap(
+        api.POST('/api/public/v0/project/{project}/milestone/{milestone}/unarchive', {
+          params: { path: { project: code, milestone: id } },
+        }),
+      );
