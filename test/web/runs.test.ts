@@ -198,6 +198,27 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     expect((await api('GET', '/project/RUNS/milestone')).milestones[0].archived).toBe(true);
   });
 
+  it('edits an open run, sending only what changed, and lists the run logs on its page', async () => {
+    await page.goto(url('/project/RUNS/runs'));
+    const [run] = (await runs()).filter((r) => !r.closedAt && r.title === 'Login regression');
+    await page.getByRole('button', { name: 'Edit Login regression', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /Edit “Login regression”/ });
+    a11y.push(...(await inspect(page, 'runs-edit')));
+    await dialog.getByLabel('Title').fill('Login regression, first pass');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => (await runs()).find((r) => r.id === run.id)?.title)
+      .toBe('Login regression, first pass');
+
+    await api('POST', `/project/RUNS/run/${run.id}/log`, {
+      comment: '<p>Nightly job 512: 3 flaky tests retried</p>',
+    });
+    await page.goto(url(`/project/RUNS/run/${run.id}`));
+    await page.getByRole('heading', { name: /Run logs/ }).waitFor();
+    await page.getByText('Nightly job 512: 3 flaky tests retried').waitFor();
+  });
+
   it('has no serious or critical accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -8,6 +8,7 @@ import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
 import { runKeys, runQuery, runTestCasesQuery, statusesQuery, type RunTestCase, type StatusId } from './api';
 import { CasePanel, emptyDraft, type RecorderDraft } from './run-page/CasePanel';
 import { RunCaseList, type Row } from './run-page/RunCaseList';
+import { RunLogs } from './run-page/RunLogs';
 import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
@@ -392,6 +393,7 @@ export function RunPage() {
           )}
         </div>
       </div>
+      <RunLogs code={project} runId={id} />
     </div>
   );
 }

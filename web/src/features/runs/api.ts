@@ -130,3 +130,17 @@ export async function recordResults(
     }),
   );
 }
+
+/** The run's logs (notes from CI or testers about the run as a whole), oldest first. */
+export const runLogsQuery = (code: string, runId: number) =>
+  queryOptions({
+    queryKey: [...runKeys.one(code, runId), 'logs'] as const,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/run/{run}/log', {
+            params: { path: { project: code, run: runId } },
+          }),
+        )
+      ).logs,
+  });

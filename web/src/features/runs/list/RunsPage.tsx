@@ -10,6 +10,7 @@ import { recordable } from '../run-page/statuses';
 import { Progress } from './Progress';
 import { cloneRun, closeRun, milestonesQuery, runsKey, runsQuery, type Run } from './api';
 import { NewRunDialog } from './NewRunDialog';
+import { EditRunDialog } from './EditRunDialog';
 import { RunsNav } from './RunsNav';
 import './runs-list.css';
 
@@ -30,6 +31,7 @@ export function RunsPage() {
   const milestones = useQuery(milestonesQuery(code));
   const [creating, setCreating] = useState(false);
   const [closing, setClosing] = useState<Run>();
+  const [editing, setEditing] = useState<Run>();
   const [milestone, setMilestone] = useState('');
   const [assignee, setAssignee] = useState('');
   const [type, setType] = useState('');
@@ -90,6 +92,11 @@ export function RunsPage() {
                 isPending={clone.isPending && clone.variables?.id === r.id}
               >
                 Clone
+              </Button>
+            )}
+            {!r.closedAt && (
+              <Button variant="ghost" aria-label={`Edit ${r.title}`} onPress={() => setEditing(r)}>
+                Edit
               </Button>
             )}
             {!r.closedAt && (
@@ -193,6 +200,7 @@ export function RunsPage() {
         </>
       )}
       <NewRunDialog code={project} isOpen={creating} onOpenChange={setCreating} />
+      <EditRunDialog code={project} run={editing} onClose={() => setEditing(undefined)} />
       <Dialog
         title={`Close “${closing?.title ?? ''}”?`}
         isOpen={closing !== undefined}

@@ -1,0 +1,111 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Form } from 'react-aria-components';
+import { isApiError } from '../../../api/client';
+import { Button } from '../../../components/Button';
+import { Dialog } from '../../../components/Dialog';
+import { TextField } from '../../../components/TextField';
+import { editRun, milestonesQuery, runsKey, usersQuery, type Run } from './api';
+
+/** Edits an open run's title, milestone and assignee; the API's refusals are shown by the field they concern. */
+export function EditRunDialog({
+  code,
+  run,
+  onClose,
+}: {
+  code: string;
+  run: Run | undefined;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const milestones = useQuery(milestonesQuery(code));
+  const users = useQuery(usersQuery());
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const save = useMutation({
+    mutationFn: (body: Parameters<typeof editRun>[2]) => editRun(code, run!.id, body),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      onClose();
+    },
+    onError: (e) => {
+      const fields = isApiError(e) ? e.fieldErrors() : {};
+      setFieldErrors(fields);
+      setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
+    },
+  });
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const value = (name: string) => String(data.get(name) ?? '');
+    setFieldErrors({});
+    setFormError(undefined);
+    // Only what changed is sent: an archived milestone the run keeps is not chosen again (which would be refused).
+    const title = value('title').trim();
+    const milestoneId = value('milestoneId') ? Number(value('milestoneId')) : null;
+    const assignmentId = value('assignmentId') ? Number(value('assignmentId')) : null;
+    save.mutate({
+      ...(title !== run!.title ? { title } : {}),
+      ...(milestoneId !== (run!.milestoneId ?? null) ? { milestoneId } : {}),
+      ...(assignmentId !== (run!.assignmentId ?? null) ? { assignmentId } : {}),
+    });
+  }
+  return (
+    <Dialog
+      title={`Edit “${run?.title ?? ''}”`}
+      isOpen={run !== undefined}
+      onOpenChange={(o) => !o && onClose()}
+      isDismissable={!save.isPending}
+    >
+      {run && (
+        <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
+          {formError && (
+            <p className="form-error" role="alert">
+              {formError}
+            </p>
+          )}
+          <TextField
+            label="Title"
+            name="title"
+            isRequired
+            autoFocus
+            maxLength={255}
+            defaultValue={run.title}
+          />
+          <label className="field">
+            <span className="field-label">Milestone</span>
+            <select name="milestoneId" className="field-input" defaultValue={run.milestoneId ?? ''}>
+              <option value="">None</option>
+              {(milestones.data?.milestones ?? [])
+                .filter((m) => !m.archivedAt || m.id === run.milestoneId)
+                .map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.title}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Assignee</span>
+            <select name="assignmentId" className="field-input" defaultValue={run.assignmentId ?? ''}>
+              <option value="">Nobody</option>
+              {(users.data?.users ?? []).map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="dialog-actions">
+            <Button isDisabled={save.isPending} onPress={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" isPending={save.isPending}>
+              Save
+            </Button>
+          </div>
+        </Form>
+      )}
+    </Dialog>
+  );
+}
