@@ -2,7 +2,9 @@
  * `npm run bench:web`: the web application in headless Chromium against a real server process, printed as a
  * table with the web application's targets beside the figures. Today: what the sign-in page costs to load (cold
  * cache); the repository page on a generated project of 10,000 cases in 500 folders (first cases shown, filtering,
- * rows in the DOM while scrolling it all) and the same page on 50,000 cases (`BENCH_WEB_50K=0` skips that part).
+ * rows in the DOM while scrolling it all) and the same page on 50,000 cases (`BENCH_WEB_50K=0` skips that part);
+ * the run page on a run of the 10,000 cases (first rows, scrolling, status filter, 50 results by keyboard, results
+ * from the API appearing).
  */
 import os from 'node:os';
 import type { Browser, Page, Response } from 'playwright-core';
@@ -152,9 +154,12 @@ async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): P
   if (process.env.BENCH_WEB_50K !== '0') sizes.push(['BIG', 50_000]);
   const generated = Date.now();
   for (const [code, n] of sizes) await generate(page, baseUrl, code, n);
-  console.log(`[bench:web] generated ${sizes.map(([, n]) => n).join(' + ')} cases in ${Date.now() - generated} ms`);
+  console.log(
+    `[bench:web] generated ${sizes.map(([, n]) => n).join(' + ')} cases in ${Date.now() - generated} ms`,
+  );
   const storageState = await setup.storageState();
   await setup.close();
+  await runPageRows(browser, baseUrl, rows, storageState);
 
   for (const [code, n] of sizes) {
     const label = `${(n / 1000).toFixed(0)}k cases, 500 folders`;
@@ -199,7 +204,11 @@ async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): P
     await p.waitForFunction(
       (want) => {
         const head = document.querySelector('.case-list-header')?.textContent ?? '';
-        return head.includes(`${want} test`) && !head.includes('updating') && !!document.querySelector('.case-link');
+        return (
+          head.includes(`${want} test`) &&
+          !head.includes('updating') &&
+          !!document.querySelector('.case-link')
+        );
       },
       expected.toLocaleString('en-US'),
       { polling: 'raf' },
@@ -253,6 +262,150 @@ async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): P
     });
     await context.close();
   }
+}
+
+type StorageState = Awaited<ReturnType<Awaited<ReturnType<Browser['newContext']>>['storageState']>>;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The run page (issue 14) on a run of the 10,000 generated cases: first rows, rows in the DOM while scrolling,
+ * filtering by status, recording 50 results by keyboard, and results recorded through the API appearing.
+ */
+async function runPageRows(browser: Browser, baseUrl: string, rows: Row[], storageState: StorageState) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
+  const p = await context.newPage();
+  const apiCall = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
+    const res = await p.request.fetch(`${baseUrl}/api/public/v0${path}`, {
+      method,
+      headers: { origin: baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    if (res.status() >= 300) throw new Error(`${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  const folders = (await apiCall('GET', '/project/REPO/tcase/folders?limit=1000')).data as {
+    id: number;
+    parentId: number;
+  }[];
+  const run = await apiCall('POST', '/project/REPO/run', {
+    title: 'Bench run of 10k',
+    type: 'static_struct',
+    queryPlans: [{ folderIds: folders.filter((f) => f.parentId === 0).map((f) => f.id) }],
+  });
+  const label = 'run page (10k cases)';
+
+  const started = Date.now();
+  await p.goto(`${baseUrl}/project/REPO/run/${run.id}`);
+  await p.locator('.run-case').first().waitFor();
+  const firstRows = Date.now() - started;
+  rows.push({
+    measure: `${label}: first rows visible after navigation`,
+    figure: ms(firstRows),
+    target: '≤ 1000 ms',
+    met: firstRows <= 1000 ? 'yes' : 'NO',
+  });
+
+  const scrolled = await p.evaluate(async () => {
+    const scroller = document.querySelector<HTMLElement>('.run-scroller')!;
+    const list = scroller.querySelector('ul')!;
+    let max = list.children.length;
+    const observer = new MutationObserver(() => (max = Math.max(max, list.children.length)));
+    observer.observe(list, { childList: true });
+    while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
+      scroller.scrollTop += scroller.clientHeight * 2;
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    observer.disconnect();
+    scroller.scrollTop = 0;
+    return max;
+  });
+  rows.push({
+    measure: `${label}: most rows in the DOM while scrolling all`,
+    figure: `${scrolled} rows`,
+    target: '≤ 200 rows',
+    met: scrolled <= 200 ? 'yes' : 'NO',
+  });
+
+  // 50 results in a row by keyboard: from each key to that case's row showing its status.
+  const each: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const id = await p.locator('.run-case-main[aria-current="true"]').getAttribute('id');
+    const t0 = Date.now();
+    await p.keyboard.press('p');
+    await p.waitForFunction((rowId) => document.getElementById(rowId!)?.textContent?.includes('Passed'), id, {
+      polling: 'raf',
+    });
+    each.push(Date.now() - t0);
+  }
+  let passed = 0;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    passed = (await apiCall('GET', `/project/REPO/run/${run.id}/changes`)).statusCounts.passed;
+    if (passed === 50) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const shownPassed = await p.getByTestId('count-passed').textContent();
+  rows.push({
+    measure: `${label}: 50 results by keyboard, key → status shown (median / worst)`,
+    figure: `${ms(median(each))} / ${ms(Math.max(...each))}; API counts ${passed}, page ${shownPassed}`,
+    target: '≤ 150 ms, counts agree',
+    met: Math.max(...each) <= 150 && passed === 50 && shownPassed === '50' ? 'yes' : 'NO',
+  });
+
+  const t1 = Date.now();
+  await p
+    .getByRole('group', { name: 'Show cases by status' })
+    .getByRole('button', { name: /^Passed/ })
+    .click();
+  // The list's count says "50 of 10000" once the filtered list is rendered (only the rows in view are in the DOM).
+  await p.waitForFunction(
+    () =>
+      document.querySelector('.rp-list .panel-title .count')?.textContent === '50 of 10000' &&
+      !!document.querySelector('.run-case'),
+    undefined,
+    { polling: 'raf' },
+  );
+  const filtered = Date.now() - t1;
+  rows.push({
+    measure: `${label}: filter by status (50 of 10,000)`,
+    figure: ms(filtered),
+    target: '≤ 200 ms',
+    met: filtered <= 200 ? 'yes' : 'NO',
+  });
+  await p
+    .getByRole('group', { name: 'Show cases by status' })
+    .getByRole('button', { name: /^Passed/ })
+    .click();
+
+  // Results recorded through the API (a CI upload) appearing on the open page, 20 times.
+  const open = (
+    (await apiCall('GET', `/project/REPO/run/${run.id}/tcase`)).tcases as { id: string; status: string }[]
+  )
+    .filter((t) => t.status === 'open')
+    .slice(0, 20);
+  const seen: number[] = [];
+  for (const [i, t] of open.entries()) {
+    const t0 = Date.now();
+    await apiCall('POST', `/project/REPO/run/${run.id}/result/batch`, {
+      items: [{ tcaseId: t.id, status: 'failed' }],
+    });
+    await p.waitForFunction(
+      (want) => document.querySelector('[data-testid="count-failed"]')?.textContent === want,
+      String(i + 1),
+      {
+        polling: 100,
+        timeout: 15_000,
+      },
+    );
+    seen.push(Date.now() - t0);
+  }
+  rows.push({
+    measure: `${label}: a result recorded through the API appears (median / worst of 20)`,
+    figure: `${ms(median(seen))} / ${ms(Math.max(...seen))}`,
+    target: '≤ 5000 ms',
+    met: Math.max(...seen) <= 5000 ? 'yes' : 'NO',
+  });
+  await context.close();
 }
 
 main().catch((err) => {
