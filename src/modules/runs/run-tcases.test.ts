@@ -467,6 +467,8 @@ describeEachDb('run test cases', (t) => {
               url: 'https://tracker.test/1',
               text: 'Bug 1',
               meta: { id: '1' },
+              // D24: a tracker link with an issue id is due a comment; no runner runs here, so it waits.
+              comment: { status: 'pending', updatedAt: expect.any(String) },
             },
           ],
           timeTaken: 1500,

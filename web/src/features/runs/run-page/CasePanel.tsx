@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
 import { ErrorState, Loading } from '../../../components/Status';
 import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
@@ -91,6 +92,13 @@ export function CasePanel({
               {t.title}
             </span>
           ))}
+          <Link
+            to="/project/$code/tcase/$seq"
+            params={{ code: project, seq: String(d.seq) }}
+            className="run-panel-open"
+          >
+            Open the test case
+          </Link>
         </div>
       </header>
 
