@@ -215,6 +215,13 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     a11y.push(...(await inspect(page, 'run-page-closed')));
   });
 
+  it('opens with the case of ?tcase=<seq> selected, the address a tracker comment links to', async () => {
+    const seq = (await api('GET', `/project/RUNP/run/${runId}/tcase/${ids.get('Pay by invoice')}`)).seq;
+    await page.goto(url(`/project/RUNP/run/${runId}?tcase=${seq}`));
+    await expect.poll(() => current().textContent()).toContain('Pay by invoice');
+    await page.getByRole('heading', { name: 'Pay by invoice', level: 2 }).waitFor();
+  });
+
   it('has no serious or critical accessibility violation and no script error on any page looked at', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -54,6 +54,8 @@ function toRows(
 /** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): where a tester spends the day. */
 export function RunPage() {
   const { code, runId } = useParams({ from: '/app/project/$code/run/$runId' });
+  // `?tcase=<seq>`: the address a tracker comment links to opens with that case selected.
+  const wanted = Number((useSearch({ strict: false }) as { tcase?: unknown }).tcase);
   const id = Number(runId);
   const project = code.toUpperCase();
   const queryClient = useQueryClient();
@@ -95,7 +97,10 @@ export function RunPage() {
     setStartedAt(Date.now());
   }, []);
   // Until the tester picks one, the first open case (or the first case) is the selected one.
-  const selectedId = picked ?? (visible.find((c) => c.status === 'open') ?? visible[0])?.id;
+  const selectedId =
+    picked ??
+    (Number.isInteger(wanted) ? cases.data?.find((c) => c.seq === wanted)?.id : undefined) ??
+    (visible.find((c) => c.status === 'open') ?? visible[0])?.id;
 
   const draftOf = useCallback(
     (tcaseId: string | undefined) => (tcaseId && drafts.get(tcaseId)) || emptyDraft,
