@@ -113,17 +113,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
     if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
     // Queues with a job running under a live lease wait; their backlog is passed over in the index, not
     // checked row by row (a webhook with thousands of deliveries waiting behind one in flight).
-    const busy = (
-      await trx
-        .selectFrom('jobs')
-        .select('queue_key')
-        .distinct()
-        .where('kind', 'in', o.kinds)
-        .where('status', '=', 'running')
-        .where('locked_until', '>=', now)
-        .where('queue_key', 'is not', null)
-        .execute()
-    ).map((r) => r.queue_key!);
+    const busy = await busyQueues(trx, o.kinds, now);
     const idle = <O>(qb: SelectQueryBuilder<Database, 'jobs', O>): SelectQueryBuilder<Database, 'jobs', O> =>
       busy.length === 0
         ? qb
@@ -244,17 +234,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
 
 /** Whether some job of these kinds is due and not held back by its queue (a job of it running under a live lease). */
 async function anyClaimable(db: Db, kinds: string[], now: string): Promise<boolean> {
-  const busy = (
-    await db
-      .selectFrom('jobs')
-      .select('queue_key')
-      .distinct()
-      .where('kind', 'in', kinds)
-      .where('status', '=', 'running')
-      .where('locked_until', '>=', now)
-      .where('queue_key', 'is not', null)
-      .execute()
-  ).map((r) => r.queue_key!);
+  const busy = await busyQueues(db, kinds, now);
   let q = db
     .selectFrom('jobs')
     .select('id')
@@ -268,6 +248,20 @@ async function anyClaimable(db: Db, kinds: string[], now: string): Promise<boole
   if (busy.length > 0)
     q = q.where((eb) => eb.or([eb('queue_key', 'is', null), eb('queue_key', 'not in', busy)]));
   return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Queues with a job running under a live lease: their other jobs wait. */
+async function busyQueues(db: Db, kinds: string[], now: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('queue_key')
+    .distinct()
+    .where('kind', 'in', kinds)
+    .where('status', '=', 'running')
+    .where('locked_until', '>=', now)
+    .where('queue_key', 'is not', null)
+    .execute();
+  return rows.map((r) => r.queue_key!);
 }
 
 const held = (trx: Db, ids: number[], token: string) =>

@@ -1,4 +1,4 @@
-import type { OutboundResponse } from '../lib/outbound-http.js';
+import { retryAfterMs, type OutboundResponse } from '../lib/outbound-http.js';
 
 /**
  * The three tracker kinds' comment calls (D24 comment-back), as pure functions: what to send, and what the
@@ -124,16 +124,6 @@ export function buildCommentRequest(
   }
 }
 
-/** A Retry-After beyond this is not waited for: the usual back-off applies. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
-
-function retryAfter(res: OutboundResponse): number | undefined {
-  const ra = res.headers['retry-after'];
-  if (typeof ra !== 'string' || !/^\d+$/.test(ra)) return undefined;
-  const ms = Number(ra) * 1000;
-  return ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
-}
-
 function parse(body: string): unknown {
   try {
     return JSON.parse(body);
@@ -169,7 +159,7 @@ export function readCommentAnswer(type: TrackerType, res: OutboundResponse): Tra
     ok: false,
     retryable,
     error: `the tracker answered HTTP ${res.status}${words ? `: ${words}` : ''}`,
-    retryAfterMs: retryable ? retryAfter(res) : undefined,
+    retryAfterMs: retryable ? retryAfterMs(res) : undefined,
   });
   if (type === 'tracker_c') {
     const errors = (body as { errors?: { message?: string; extensions?: { code?: string } }[] } | undefined)

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../db/tables/jobs.js';
-import { sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
+import { retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
 import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
 import * as repo from '../modules/webhooks/webhooks.repository.js';
 import { openWebhookSecrets } from '../modules/webhooks/webhooks.service.js';
@@ -14,8 +14,6 @@ export const DELIVERY_JOB = 'webhook.deliver';
 export const DISABLE_AFTER_MS = 24 * 3_600_000;
 /** Response bodies are kept this long in the delivery record. */
 const KEEP_RESPONSE_BYTES = 4096;
-/** A Retry-After beyond this is not waited for: the usual back-off applies. */
-const MAX_RETRY_AFTER_MS = 3_600_000;
 
 export const HEADERS = {
   event: 'x-casebook-event',
@@ -82,17 +80,11 @@ export async function attemptDelivery(
     });
     const ok = response.status >= 200 && response.status < 300;
     const retryable = response.status === 429 || response.status >= 500;
-    let retryAfterMs: number | undefined;
-    const ra = response.headers['retry-after'];
-    if (retryable && typeof ra === 'string' && /^\d+$/.test(ra)) {
-      const ms = Number(ra) * 1000;
-      if (ms <= MAX_RETRY_AFTER_MS) retryAfterMs = ms;
-    }
     return {
       ok,
       retryable,
       response,
-      retryAfterMs,
+      retryAfterMs: retryable ? retryAfterMs(response) : undefined,
       durationMs: response.durationMs,
       error: ok
         ? undefined

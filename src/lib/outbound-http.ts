@@ -83,3 +83,14 @@ export function sendOutbound(guard: OutboundGuard, req: OutboundRequest): Promis
     request.end(body);
   });
 }
+
+/** A Retry-After beyond this is not waited for: the usual back-off applies. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** A response's Retry-After in whole seconds, as milliseconds; undefined when absent, a date, or over an hour. */
+export function retryAfterMs(res: OutboundResponse): number | undefined {
+  const ra = res.headers['retry-after'];
+  if (typeof ra !== 'string' || !/^\d+$/.test(ra)) return undefined;
+  const ms = Number(ra) * 1000;
+  return ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
+}
