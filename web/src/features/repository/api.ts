@@ -62,23 +62,8 @@ export const filledCasesQuery = (code: string, templateId: string) =>
       ),
   });
 
-export const foldersQuery = (code: string) =>
-  queryOptions({
-    queryKey: ['projects', P(code), 'folders', 'all'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/public/v0/project/{project}/tcase/folders', {
-          params: { path: { project: code }, query: { limit: 1000, sortField: 'title' } },
-        }),
-      ),
-  });
-
-export const tagsQuery = (code: string) =>
-  queryOptions({
-    queryKey: ['projects', P(code), 'tags'],
-    queryFn: () =>
-      unwrap(api.GET('/api/public/v0/project/{project}/tag', { params: { path: { project: code } } })),
-  });
+// Shared with other features (web/src/api/queries.ts): one definition per cache key.
+export { allFoldersQuery as foldersQuery, projectTagsQuery as tagsQuery } from '../../api/queries';
 
 export const customFieldsQuery = (code: string) =>
   queryOptions({

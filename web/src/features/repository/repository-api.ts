@@ -48,18 +48,8 @@ export const foldersQuery = (code: string) =>
       ).data,
   });
 
-export const tagsQuery = (code: string) =>
-  queryOptions({
-    queryKey: repoKeys.tags(code),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/api/public/v0/project/{project}/tag', {
-            params: { path: { project: code }, query: { sortField: 'title' } },
-          }),
-        )
-      ).tags,
-  });
+// The same cache key as every other page's tag list (web/src/api/queries.ts).
+export { projectTagsQuery as tagsQuery } from '../../api/queries';
 
 /** One page of the list; the first also tells the total, which sizes the virtual list. */
 export const listPageQuery = (code: string, filter: ListFilter, page: number) =>

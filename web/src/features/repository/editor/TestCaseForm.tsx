@@ -413,7 +413,7 @@ export function TestCaseForm({
         <TagsField
           value={draft.tags}
           onChange={(t) => set({ tags: t })}
-          known={(tags.data?.tags ?? []).map((t) => t.title)}
+          known={(tags.data ?? []).map((t) => t.title)}
           error={errorAt('/tags')}
         />
       </Section>

@@ -3,12 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
+import { allFoldersQuery, projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { TextField } from '../../../components/TextField';
 import {
-  builderFoldersQuery,
-  builderTagsQuery,
   configurationsQuery,
   createRun,
   milestonesQuery,
@@ -41,8 +40,8 @@ export function PlanBuilder({
   onChange: (p: QueryPlan) => void;
   index: number;
 }) {
-  const folders = useQuery(builderFoldersQuery(code));
-  const tags = useQuery(builderTagsQuery(code));
+  const folders = useQuery(allFoldersQuery(code));
+  const tags = useQuery(projectTagsQuery(code));
   const topLevel = (folders.data?.data ?? []).filter((f) => f.parentId === 0);
   return (
     <fieldset className="plan-builder">
@@ -63,11 +62,11 @@ export function PlanBuilder({
           ))}
         </div>
       </div>
-      {(tags.data?.tags.length ?? 0) > 0 && (
+      {(tags.data?.length ?? 0) > 0 && (
         <div className="plan-group" role="group" aria-label={`Tags of plan ${index + 1}`}>
           <span className="field-label">Tags</span>
           <div className="plan-options">
-            {tags.data!.tags.map((t) => (
+            {tags.data!.map((t) => (
               <label key={t.id} className="plan-option">
                 <input
                   type="checkbox"

@@ -29,24 +29,6 @@ export const runsQuery = (code: string) =>
       ).runs,
   });
 
-export const builderFoldersQuery = (code: string) =>
-  queryOptions({
-    queryKey: ['projects', P(code), 'folders', 'all'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/public/v0/project/{project}/tcase/folders', {
-          params: { path: { project: code }, query: { limit: 1000, sortField: 'title' } },
-        }),
-      ),
-  });
-
-export const builderTagsQuery = (code: string) =>
-  queryOptions({
-    queryKey: ['projects', P(code), 'tags'],
-    queryFn: () =>
-      unwrap(api.GET('/api/public/v0/project/{project}/tag', { params: { path: { project: code } } })),
-  });
-
 export const milestonesQuery = (code: string) =>
   queryOptions({
     queryKey: ['projects', P(code), 'milestones'],
