@@ -11,13 +11,26 @@ import {
   VIEWPORTS,
   type RunningService,
 } from './browser-env.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 if (!hasChromium) console.log(`[casebook] run page browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
 
 interface ApiResult {
   status: string;
   comment: string;
-  links: { url: string; text: string }[];
+  links: {
+    url: string;
+    text: string;
+    integrationId?: string;
+    meta?: { id?: string };
+    comment?: { status: string };
+  }[];
 }
 
 /**
@@ -31,6 +44,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let runId: number;
+  let tracker: Receiver;
   const ids = new Map<string, string>();
   const a11y: string[] = [];
   const pageErrors: string[] = [];
@@ -53,7 +67,10 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startService();
+    // The fake issue tracker listens on loopback, which outbound calls may reach only when allowed.
+    tracker = await startReceiver();
+    tracker.respond = () => ({ status: 201, body: JSON.stringify({ id: 9001 }) });
+    service = await startService({ CASEBOOK_WEBHOOK_ALLOW_PRIVATE: 'true' });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -85,6 +102,13 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
       },
     );
     expect(patched.status(), await patched.text()).toBe(200);
+    const made = await api('POST', '/integration', {
+      name: 'Shop tracker',
+      type: 'tracker_a',
+      config: { account: 'acme', apiUrl: `${tracker.url}/api/v3` },
+      token: 'ghp_test_token',
+    });
+    await api('POST', '/project/RUNP/integration', { integrationId: made.id, config: { repo: 'shop' } });
     await api('POST', '/settings/preferences/status', {
       statuses: [{ id: 'custom1', name: 'Flaky', color: 'purple', isActive: true }],
     });
@@ -100,6 +124,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await service?.stop();
+    await tracker?.close();
   });
 
   it('opens /project/{CODE}/run/{id} directly, with the first open case selected and its steps shown', async () => {
@@ -119,7 +144,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     expect(await count('passed').textContent()).toBe('1');
     expect(await count('open').textContent()).toBe('4');
 
-    await page.getByLabel(/^Comment/).fill('The code arrives after 40 s.');
+    await page.getByRole('textbox', { name: 'Comment' }).fill('The code arrives after 40 s.');
     await page.keyboard.press('Escape');
     await page.keyboard.press('f');
     await expect.poll(() => row('Sign in with a second factor').textContent()).toContain('Failed');
@@ -129,7 +154,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     await expect.poll(() => row('Sign out').textContent()).toContain('Flaky');
 
     // Pay by card: failed with a link to the issue.
-    await page.getByLabel(/^Issue link/).fill('https://tracker.example.com/issues/42');
+    await page.getByLabel('Address of the issue').fill('https://tracker.example.com/issues/42');
     await page.getByLabel('Link text').fill('Card declined');
     await page.keyboard.press('Escape');
     await page.keyboard.press('f');
@@ -157,11 +182,72 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     expect(await count('blocked').textContent()).toBe('1');
   });
 
+  it('records a failure with a rich-text comment, an attached file and a tracker link that comments back', async () => {
+    await row('Pay by card').getByRole('button').click();
+    await page.getByRole('heading', { name: 'Pay by card', level: 2 }).waitFor();
+    const comment = page.getByRole('textbox', { name: 'Comment' });
+    await comment.click();
+    await page.keyboard.type('Declined with ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('code 51');
+    await page.keyboard.press('Control+b');
+    await page.getByLabel('Attach files to the result').setInputFiles({
+      name: 'declined.png',
+      mimeType: 'image/png',
+      buffer: PNG,
+    });
+    const attached = page.getByRole('list', { name: 'Files attached to the result' });
+    await attached.getByRole('link', { name: 'declined.png' }).waitFor();
+    await page.getByLabel('Tracker').selectOption({ label: 'Shop tracker' });
+
+    // A link that cannot be sent stops the key and says why next to the link; nothing is stored.
+    const address = page.getByLabel('Address of the issue');
+    await address.fill('tracker.example.com/77');
+    await address.press('Escape');
+    await page.keyboard.press('f');
+    await page.getByText(/The issue link must be an http\(s\) address/).waitFor();
+    expect(await address.getAttribute('aria-invalid')).toBe('true');
+    expect(await resultsOf('Pay by card')).toHaveLength(1);
+
+    await address.fill('https://git.test/acme/shop/issues/77');
+    await page.getByLabel('Link text').fill('Declined cards');
+    await page.getByText('(77, read from the address)').waitFor();
+    a11y.push(...(await inspect(page, 'run-page-recorder')));
+    await address.press('Escape');
+    await page.keyboard.press('f');
+    await expect.poll(async () => (await resultsOf('Pay by card')).length).toBe(2);
+    const [, result] = await resultsOf('Pay by card');
+    expect(result.status).toBe('failed');
+    expect(result.comment).toMatch(/^<p>Declined with ?<strong> ?code 51<\/strong><\/p>/);
+    expect(result.comment).toMatch(
+      /<a href="http:\/\/127\.0\.0\.1:\d+\/api\/public\/v0\/file\/[^"]+">declined\.png<\/a>/,
+    );
+    expect(result.links).toEqual([
+      expect.objectContaining({
+        url: 'https://git.test/acme/shop/issues/77',
+        text: 'Declined cards',
+        integrationId: expect.any(String),
+        meta: { id: '77' },
+      }),
+    ]);
+    // The service comments on issue 77 in the background, and the link says so.
+    await expect
+      .poll(() => tracker.requests.map((r) => r.url), { timeout: 15_000 })
+      .toEqual(['/api/v3/repos/acme/shop/issues/77/comments']);
+    await expect
+      .poll(async () => (await resultsOf('Pay by card'))[1].links[0].comment?.status, { timeout: 15_000 })
+      .toBe('posted');
+    // The attachment is linked from the result as it is shown in the run.
+    await row('Pay by card').getByRole('button').click();
+    const here = page.getByRole('region', { name: 'Results in this run' });
+    await here.getByRole('link', { name: 'declined.png' }).waitFor();
+  });
+
   it('keeps a result whose request failed, with its comment, and stores it once when sent again', async () => {
     await row('Sign out').getByRole('button').click();
-    await page.getByLabel(/^Comment/).fill('Retried after the network came back.');
+    await page.getByRole('textbox', { name: 'Comment' }).fill('Retried after the network came back.');
     await page.route('**/result', (route) => route.abort('internetdisconnected'));
-    await page.getByLabel(/^Comment/).press('Escape');
+    await page.getByRole('textbox', { name: 'Comment' }).press('Escape');
     await page.keyboard.press('p');
     const alert = page.getByRole('alert').filter({ hasText: 'was not saved' });
     await alert.waitFor();

@@ -106,15 +106,5 @@ export const updateTestCase = (code: string, id: string, version: number, body: 
 export const createTestCase = (code: string, body: TestCaseCreate) =>
   unwrap(api.POST('/api/public/v0/project/{project}/tcase', { params: { path: { project: code } }, body }));
 
-/** Uploads one attachment through the files API; the case refers to it by id. */
-export const uploadFile = (file: File) =>
-  unwrap(
-    api.POST('/api/public/v0/file', {
-      body: { file: '' },
-      bodySerializer: () => {
-        const form = new FormData();
-        form.append('file', file, file.name);
-        return form;
-      },
-    }),
-  );
+// The files API is shared with the run page (result attachments).
+export { uploadFile } from '../../api/files';

@@ -6,23 +6,14 @@ import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
 import { runKeys, runQuery, runTestCasesQuery, statusesQuery, type RunTestCase, type StatusId } from './api';
-import { CasePanel, emptyDraft, type RecorderDraft } from './run-page/CasePanel';
+import { CasePanel } from './run-page/CasePanel';
+import { draftToResult, emptyDraft, linkProblem, type RecorderDraft } from './run-page/Recorder';
 import { RunCaseList, type Row } from './run-page/RunCaseList';
 import { RunLogs } from './run-page/RunLogs';
 import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
-/** A plain comment as the HTML the API stores: paragraphs, line breaks kept. */
-const commentHtml = (text: string) =>
-  text
-    .trim()
-    .split(/\n{2,}/)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
-    .join('');
 
 /** Cases in folder order, grouped under their folder's name, after the filters. */
 function toRows(
@@ -106,10 +97,11 @@ export function RunPage() {
     (tcaseId: string | undefined) => (tcaseId && drafts.get(tcaseId)) || emptyDraft,
     [drafts],
   );
-  const setDraft = (d: RecorderDraft) => {
-    if (!selectedId) return;
-    setDrafts((all) => new Map(all).set(selectedId, d));
-  };
+  // Bound to the case it was made for: an upload that finishes after the tester moved on lands in its own case.
+  const draftUpdater = (tcaseId: string) => (update: (d: RecorderDraft) => RecorderDraft) =>
+    setDrafts((all) => new Map(all).set(tcaseId, update(all.get(tcaseId) ?? emptyDraft)));
+  // A link that cannot be sent stops the status key, and says why next to the link.
+  const [linkError, setLinkError] = useState<{ tcaseId: string; message: string }>();
 
   const move = useCallback(
     (step: number) => {
@@ -128,14 +120,17 @@ export function RunPage() {
       const ids = many ? [...checked] : selectedId ? [selectedId] : [];
       if (ids.length === 0) return;
       const d = many ? emptyDraft : draftOf(selectedId);
-      const link = d.linkUrl.trim();
+      const problem = linkProblem(d);
+      if (problem) {
+        setLinkError({ tcaseId: ids[0], message: problem });
+        return;
+      }
+      setLinkError(undefined);
       const byCase = new Map((cases.data ?? []).map((c) => [c.id, c]));
       const label = many ? `${ids.length} cases` : `${project}-${byCase.get(ids[0])?.seq ?? ''}`;
       void recorder.record(ids, label, {
-        status,
-        ...(d.comment.trim() ? { comment: commentHtml(d.comment) } : {}),
+        ...draftToResult(status, d),
         ...(!many ? { timeTaken: Date.now() - startedAt } : {}),
-        ...(link ? { links: [{ url: link, text: d.linkText.trim() || link }] } : {}),
       });
       if (many) {
         setChecked(new Set());
@@ -388,7 +383,8 @@ export function RunPage() {
               closed={closed}
               statuses={statuses}
               draft={draftOf(selectedId)}
-              onDraft={setDraft}
+              onDraft={draftUpdater(selectedId)}
+              linkError={linkError?.tcaseId === selectedId ? linkError.message : ''}
               onRecord={recordStatus}
               startedAt={startedAt}
               checkedCount={checked.size}

@@ -95,12 +95,29 @@ export const fetchRunChanges = (code: string, runId: number, since?: number) =>
 
 export type StatusId = StatusSetting['id'];
 
+type ResultBody =
+  paths['/api/public/v0/project/{project}/run/{run}/tcase/{tcase}/result']['post']['requestBody']['content']['application/json'];
+
+/** One result as the page sends it: a status, and optionally a comment (HTML), time taken and issue links. */
 export interface ResultDraft {
   status: StatusId;
   comment?: string;
   timeTaken?: number;
-  links?: { url: string; text: string }[];
+  links?: ResultBody['links'];
 }
+
+/** The issue trackers linked to the project: a result's link to one of them comments back on the issue. */
+export const projectIntegrationsQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', code.toUpperCase(), 'integrations'] as const,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/integration', { params: { path: { project: code } } }),
+        )
+      ).integrations,
+    staleTime: 60_000,
+  });
 
 /**
  * Records one result, or one status for several cases (the batch endpoint). `key` is the Idempotency-Key: a retry

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Button } from '../../../components/Button';
 import type { SharedStep } from '../api';
 import { newKey, type StepDraft } from '../draft';
-import { RichTextField } from './RichText';
+import { RichTextField } from '../../../components/rich-text/RichText';
 
 /** Not text/plain: a dragged step is never pasted into a field as text. */
 const STEP_MIME = 'application/x-casebook-step';

@@ -16,7 +16,7 @@ import { placeholders, type Draft } from '../draft';
 
 export type SetDraft = (patch: Partial<Draft> | ((d: Draft) => Partial<Draft>)) => void;
 import { Attachments } from '../Attachments';
-import { RichTextField } from './RichText';
+import { RichTextField } from '../../../components/rich-text/RichText';
 import { StepsEditor } from './StepsEditor';
 import { TagsField } from './TagsField';
 

@@ -1,41 +1,13 @@
-import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { Button } from '../../../components/Button';
 import { ErrorState, Loading } from '../../../components/Status';
 import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
-import { STATUS_FILL, STATUS_KEYS } from './statuses';
+import { elapsed, Recorder, type DraftUpdate, type RecorderDraft } from './Recorder';
+import { STATUS_FILL } from './statuses';
 
 const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
   <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
 );
-
-export interface RecorderDraft {
-  comment: string;
-  linkUrl: string;
-  linkText: string;
-}
-
-export const emptyDraft: RecorderDraft = { comment: '', linkUrl: '', linkText: '' };
-
-function elapsed(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** Time on the case: runs while the case is open on the page. */
-function Timer({ since }: { since: number }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
-  }, []);
-  return (
-    <span className="run-timer" aria-label={`Time on this case ${elapsed(now - since)}`}>
-      Time {elapsed(now - since)}
-    </span>
-  );
-}
 
 /** The selected case: what to do (precondition, steps), what happened (results here and elsewhere), and the recorder. */
 export function CasePanel({
@@ -49,6 +21,7 @@ export function CasePanel({
   onRecord,
   startedAt,
   checkedCount,
+  linkError,
 }: {
   code: string;
   runId: number;
@@ -56,10 +29,11 @@ export function CasePanel({
   closed: boolean;
   statuses: StatusSetting[];
   draft: RecorderDraft;
-  onDraft: (d: RecorderDraft) => void;
+  onDraft: DraftUpdate;
   onRecord: (status: StatusId) => void;
   startedAt: number;
   checkedCount: number;
+  linkError: string;
 }) {
   const detail = useQuery(runTcaseQuery(code, runId, tcaseId));
   const history = useQuery(caseHistoryQuery(code, tcaseId));
@@ -103,70 +77,17 @@ export function CasePanel({
       </header>
 
       {!closed && (
-        <section className="recorder" aria-label="Record a result">
-          <div className="recorder-head">
-            <h3 className="recorder-title">
-              {checkedCount > 1 ? `Record one status for ${checkedCount} selected cases` : 'Record a result'}
-            </h3>
-            {checkedCount <= 1 && <Timer key={`${tcaseId}-${startedAt}`} since={startedAt} />}
-          </div>
-          <div className="recorder-statuses">
-            {statuses.map((s) => (
-              <Button
-                key={s.id}
-                className="status-button"
-                aria-keyshortcuts={STATUS_KEYS[s.id]}
-                onPress={() => onRecord(s.id)}
-              >
-                <span
-                  className="status-dot"
-                  aria-hidden="true"
-                  style={{ background: STATUS_FILL[s.color] }}
-                />
-                {s.name}
-                <kbd aria-hidden="true">{STATUS_KEYS[s.id].toUpperCase()}</kbd>
-              </Button>
-            ))}
-          </div>
-          <label className="field-label" htmlFor="result-comment">
-            Comment <span className="muted">(optional, sent with the status)</span>
-          </label>
-          <textarea
-            id="result-comment"
-            className="field-input recorder-comment"
-            rows={3}
-            value={draft.comment}
-            onChange={(e) => onDraft({ ...draft, comment: e.target.value })}
-            placeholder="What happened? Esc returns to the keys."
-          />
-          <div className="recorder-link">
-            <div>
-              <label className="field-label" htmlFor="result-link-url">
-                Issue link <span className="muted">(optional)</span>
-              </label>
-              <input
-                id="result-link-url"
-                className="field-input"
-                type="url"
-                value={draft.linkUrl}
-                onChange={(e) => onDraft({ ...draft, linkUrl: e.target.value })}
-                placeholder="https://tracker.example.com/issues/42"
-              />
-            </div>
-            <div>
-              <label className="field-label" htmlFor="result-link-text">
-                Link text
-              </label>
-              <input
-                id="result-link-text"
-                className="field-input"
-                value={draft.linkText}
-                onChange={(e) => onDraft({ ...draft, linkText: e.target.value })}
-                placeholder="Checkout fails"
-              />
-            </div>
-          </div>
-        </section>
+        <Recorder
+          code={code}
+          tcaseId={tcaseId}
+          statuses={statuses}
+          draft={draft}
+          onDraft={onDraft}
+          onRecord={onRecord}
+          startedAt={startedAt}
+          checkedCount={checkedCount}
+          linkError={linkError}
+        />
       )}
 
       {d.comment && (

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId } from 'react';
 import type { RichTextEditorProps } from './RichTextEditor';
+import './rich-text.css';
 
 // The editor (TipTap + ProseMirror) loads the first time an HTML field is edited.
 const Editor = lazy(() => import('./RichTextEditor'));

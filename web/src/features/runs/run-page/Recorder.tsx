@@ -1,0 +1,314 @@
+import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { isApiError } from '../../../api/client';
+import { uploadFile } from '../../../api/files';
+import { Button } from '../../../components/Button';
+import { RichTextField } from '../../../components/rich-text/RichText';
+import { projectIntegrationsQuery, type ResultDraft, type StatusId, type StatusSetting } from '../api';
+import { STATUS_FILL, STATUS_KEYS } from './statuses';
+
+export interface AttachedFile {
+  id: string;
+  url: string;
+  fileName: string;
+}
+
+/** What a tester has typed for a case and not sent yet; kept per case until its result is recorded. */
+export interface RecorderDraft {
+  /** HTML from the rich-text editor; '' for none. */
+  comment: string;
+  linkUrl: string;
+  linkText: string;
+  /** '' for a plain link; otherwise the project integration the link belongs to. */
+  integrationId: string;
+  /** The issue's number or key on that tracker (meta.id): the service comments back on it. */
+  issueId: string;
+  files: AttachedFile[];
+}
+
+export const emptyDraft: RecorderDraft = {
+  comment: '',
+  linkUrl: '',
+  linkText: '',
+  integrationId: '',
+  issueId: '',
+  files: [],
+};
+
+export type DraftUpdate = (update: (d: RecorderDraft) => RecorderDraft) => void;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+
+/** The issue number or key a tracker address names: `…/issues/42` → 42, `…/browse/SHOP-7` → SHOP-7. */
+export function issueIdFromUrl(url: string): string {
+  const key = /\b([A-Z][A-Z0-9]+-\d+)\b/.exec(url);
+  if (key) return key[1];
+  const number = /\/(\d+)\/?(?:[?#].*)?$/.exec(url);
+  return number ? number[1] : '';
+}
+
+const isHttpUrl = (s: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(s).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** Why the draft's link cannot be sent, in words; '' when it can (or there is none). */
+export function linkProblem(d: RecorderDraft): string {
+  const url = d.linkUrl.trim();
+  if (!url) return d.integrationId ? 'Give the address of the issue.' : '';
+  if (!isHttpUrl(url))
+    return 'The issue link must be an http(s) address, like https://tracker.example.com/issues/42.';
+  return '';
+}
+
+/**
+ * The draft as the result API takes it. Attachments are linked from the comment as HTML, the way the upload CLI
+ * links the files it uploads; a tracker link with an issue id asks the service to comment back on that issue.
+ */
+export function draftToResult(status: StatusId, d: RecorderDraft): ResultDraft {
+  const files = d.files.length
+    ? `<p>Attachments: ${d.files.map((f) => `<a href="${escapeHtml(f.url)}">${escapeHtml(f.fileName)}</a>`).join(', ')}</p>`
+    : '';
+  const comment = d.comment + files;
+  const url = d.linkUrl.trim();
+  const text = d.linkText.trim() || url;
+  const issueId = d.issueId.trim() || issueIdFromUrl(url);
+  const link = !url
+    ? undefined
+    : d.integrationId
+      ? { integrationId: d.integrationId, url, text, ...(issueId ? { meta: { id: issueId } } : {}) }
+      : { url, text };
+  return { status, ...(comment ? { comment } : {}), ...(link ? { links: [link] } : {}) };
+}
+
+function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Time on the case: runs while the case is open on the page. */
+function Timer({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="run-timer" aria-label={`Time on this case ${elapsed(now - since)}`}>
+      Time {elapsed(now - since)}
+    </span>
+  );
+}
+
+export { elapsed };
+
+/** The status keys, and for one case a comment (rich text), an issue link and attachments sent with the status. */
+export function Recorder({
+  code,
+  tcaseId,
+  statuses,
+  draft,
+  onDraft,
+  onRecord,
+  startedAt,
+  checkedCount,
+  linkError,
+}: {
+  code: string;
+  tcaseId: string;
+  statuses: StatusSetting[];
+  draft: RecorderDraft;
+  onDraft: DraftUpdate;
+  onRecord: (status: StatusId) => void;
+  startedAt: number;
+  checkedCount: number;
+  linkError: string;
+}) {
+  const id = useId();
+  const integrations = useQuery(projectIntegrationsQuery(code));
+  const trackers = integrations.data ?? [];
+  const [uploading, setUploading] = useState(0);
+  const [uploadError, setUploadError] = useState('');
+  const many = checkedCount > 1;
+
+  const upload = async (files: FileList) => {
+    setUploadError('');
+    for (const file of Array.from(files)) {
+      setUploading((n) => n + 1);
+      try {
+        const { id: fileId, url } = await uploadFile(file);
+        // Uploads finish in any order, even after the tester moved on: each lands in its own case's draft.
+        onDraft((d) => ({ ...d, files: [...d.files, { id: fileId, url, fileName: file.name }] }));
+      } catch (e) {
+        setUploadError(`${file.name} was not uploaded: ${isApiError(e) ? e.message : 'the upload failed'}.`);
+      } finally {
+        setUploading((n) => n - 1);
+      }
+    }
+  };
+  const derived = issueIdFromUrl(draft.linkUrl);
+  // A custom integration has no API to comment on: its links are links.
+  const commentsBack = trackers.some((t) => t.integrationId === draft.integrationId && t.type !== 'custom');
+
+  return (
+    <section className="recorder" aria-label="Record a result">
+      <div className="recorder-head">
+        <h3 className="recorder-title">
+          {many ? `Record one status for ${checkedCount} selected cases` : 'Record a result'}
+        </h3>
+        {!many && <Timer key={`${tcaseId}-${startedAt}`} since={startedAt} />}
+      </div>
+      <div className="recorder-statuses">
+        {statuses.map((s) => (
+          <Button
+            key={s.id}
+            className="status-button"
+            aria-keyshortcuts={STATUS_KEYS[s.id]}
+            onPress={() => onRecord(s.id)}
+          >
+            <span className="status-dot" aria-hidden="true" style={{ background: STATUS_FILL[s.color] }} />
+            {s.name}
+            <kbd aria-hidden="true">{STATUS_KEYS[s.id].toUpperCase()}</kbd>
+          </Button>
+        ))}
+      </div>
+      {!many && (
+        <>
+          <RichTextField
+            key={`${tcaseId}-${startedAt}`}
+            label="Comment"
+            value={draft.comment}
+            onChange={(html) => onDraft((d) => ({ ...d, comment: html }))}
+          />
+          <p className="recorder-hint muted">Optional, sent with the status. Esc returns to the keys.</p>
+          <fieldset className="recorder-link">
+            <legend className="field-label">
+              Issue link <span className="muted">(optional)</span>
+            </legend>
+            <div className="recorder-link-fields">
+              {trackers.length > 0 && (
+                <div>
+                  <label className="field-label" htmlFor={`${id}-tracker`}>
+                    Tracker
+                  </label>
+                  <select
+                    id={`${id}-tracker`}
+                    className="field-input"
+                    value={draft.integrationId}
+                    onChange={(e) => onDraft((d) => ({ ...d, integrationId: e.target.value }))}
+                  >
+                    <option value="">None (a plain link)</option>
+                    {trackers.map((t) => (
+                      <option key={t.integrationId} value={t.integrationId}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              <div className="recorder-link-url">
+                <label className="field-label" htmlFor={`${id}-url`}>
+                  Address of the issue
+                </label>
+                <input
+                  id={`${id}-url`}
+                  className="field-input"
+                  type="url"
+                  value={draft.linkUrl}
+                  aria-invalid={linkError ? true : undefined}
+                  aria-describedby={linkError ? `${id}-link-error` : undefined}
+                  onChange={(e) => onDraft((d) => ({ ...d, linkUrl: e.target.value }))}
+                  placeholder="https://tracker.example.com/issues/42"
+                />
+              </div>
+              <div>
+                <label className="field-label" htmlFor={`${id}-text`}>
+                  Link text
+                </label>
+                <input
+                  id={`${id}-text`}
+                  className="field-input"
+                  value={draft.linkText}
+                  onChange={(e) => onDraft((d) => ({ ...d, linkText: e.target.value }))}
+                  placeholder="Checkout fails"
+                />
+              </div>
+              {commentsBack && (
+                <div>
+                  <label className="field-label" htmlFor={`${id}-issue`}>
+                    Issue number or key
+                  </label>
+                  <input
+                    id={`${id}-issue`}
+                    className="field-input"
+                    value={draft.issueId}
+                    aria-describedby={`${id}-issue-hint`}
+                    onChange={(e) => onDraft((d) => ({ ...d, issueId: e.target.value }))}
+                    placeholder={derived || '42 or SHOP-7'}
+                  />
+                  <p id={`${id}-issue-hint`} className="field-hint muted">
+                    The tracker gets a comment pointing back to this result
+                    {derived && !draft.issueId ? ` (${derived}, read from the address)` : ''}.
+                  </p>
+                </div>
+              )}
+            </div>
+            {linkError && (
+              <p id={`${id}-link-error`} className="field-error">
+                {linkError}
+              </p>
+            )}
+          </fieldset>
+          <div className="recorder-files">
+            <label className="btn btn-secondary recorder-attach">
+              Attach files
+              <input
+                type="file"
+                multiple
+                className="visually-hidden"
+                aria-label="Attach files to the result"
+                onChange={(e) => {
+                  if (e.target.files?.length) void upload(e.target.files);
+                  e.target.value = '';
+                }}
+              />
+            </label>
+            {uploading > 0 && (
+              <span role="status" className="muted">
+                Uploading {uploading} file{uploading > 1 ? 's' : ''}…
+              </span>
+            )}
+            {draft.files.length > 0 && (
+              <ul className="chips" aria-label="Files attached to the result">
+                {draft.files.map((f) => (
+                  <li key={f.id} className="chip">
+                    <a href={f.url} target="_blank" rel="noopener noreferrer">
+                      {f.fileName}
+                    </a>
+                    <Button
+                      variant="ghost"
+                      className="chip-remove"
+                      aria-label={`Remove ${f.fileName}`}
+                      onPress={() => onDraft((d) => ({ ...d, files: d.files.filter((x) => x.id !== f.id) }))}
+                    >
+                      ✕
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {uploadError && (
+              <p className="field-error" role="alert">
+                {uploadError}
+              </p>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
