@@ -35,7 +35,12 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     return res.json();
   };
   const runs = async () =>
-    (await api('GET', '/project/RUNS/run')).runs as { id: number; title: string; closedAt: string | null }[];
+    (await api('GET', '/project/RUNS/run')).runs as {
+      id: number;
+      title: string;
+      closedAt: string | null;
+      description: string;
+    }[];
 
   beforeAll(async () => {
     ensureBuilt();
@@ -217,6 +222,18 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.goto(url(`/project/RUNS/run/${run.id}`));
     await page.getByRole('heading', { name: /Run logs/ }).waitFor();
     await page.getByText('Nightly job 512: 3 flaky tests retried').waitFor();
+
+    // The run's description is edited as rich text from the run page itself, and shown there.
+    await page.getByRole('button', { name: 'Edit run' }).click();
+    const onPage = page.getByRole('dialog', { name: /Edit “Login regression, first pass”/ });
+    await onPage.getByRole('textbox', { name: 'Description' }).fill('Covers the sign-in changes of 2.4');
+    await onPage.getByRole('button', { name: 'Save' }).click();
+    await onPage.waitFor({ state: 'detached' });
+    await page.locator('.run-description').getByText('Covers the sign-in changes of 2.4').waitFor();
+    expect((await runs()).find((r) => r.id === run.id)).toMatchObject({
+      title: 'Login regression, first pass',
+      description: '<p>Covers the sign-in changes of 2.4</p>',
+    });
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {

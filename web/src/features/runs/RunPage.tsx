@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
 import { runKeys, runQuery, runTestCasesQuery, statusesQuery, type RunTestCase, type StatusId } from './api';
+import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
 import { draftToResult, emptyDraft, linkProblem, type RecorderDraft } from './run-page/Recorder';
 import { RunCaseList, type Row } from './run-page/RunCaseList';
@@ -65,6 +66,7 @@ export function RunPage() {
   // Drafts per case: moving to another case and back keeps what was typed.
   const [drafts, setDrafts] = useState<ReadonlyMap<string, RecorderDraft>>(new Map());
   const searchRef = useRef<HTMLInputElement>(null);
+  const [editing, setEditing] = useState(false);
   const closed = !!run.data?.closedAt;
   const recorder = useRunRecorder(code, id);
   const onClosed = useCallback(() => {
@@ -161,6 +163,8 @@ export function RunPage() {
       const box = e.target instanceof HTMLInputElement && e.target.type === 'checkbox';
       if (e.ctrlKey || e.metaKey || e.altKey || (isTyping(e.target) && !box) || !singleKeyShortcutsOn())
         return;
+      // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
+      if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
       const key = e.key.toLowerCase();
       if (key === 'j' || key === 'k') {
         e.preventDefault();
@@ -234,7 +238,12 @@ export function RunPage() {
           </h1>
           {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
         </div>
+        {!closed && <Button onPress={() => setEditing(true)}>Edit run</Button>}
       </div>
+      {r.description && (
+        <div className="prose run-description" dangerouslySetInnerHTML={{ __html: r.description }} />
+      )}
+      <EditRunDialog code={project} run={editing ? r : undefined} onClose={() => setEditing(false)} />
       {closed && (
         <p className="run-closed" role="note">
           This run is closed: it is read-only. Its results stay as they were recorded.

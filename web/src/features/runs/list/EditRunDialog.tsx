@@ -4,10 +4,11 @@ import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
 import { editRun, milestonesQuery, runsKey, usersQuery, type Run } from './api';
 
-/** Edits an open run's title, milestone and assignee; the API's refusals are shown by the field they concern. */
+/** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
 export function EditRunDialog({
   code,
   run,
@@ -22,10 +23,13 @@ export function EditRunDialog({
   const users = useQuery(usersQuery());
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
+  // The editor is not a form control: its HTML is kept here until the form is sent.
+  const [description, setDescription] = useState<string>();
   const save = useMutation({
     mutationFn: (body: Parameters<typeof editRun>[2]) => editRun(code, run!.id, body),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      setDescription(undefined);
       onClose();
     },
     onError: (e) => {
@@ -46,6 +50,7 @@ export function EditRunDialog({
     const assignmentId = value('assignmentId') ? Number(value('assignmentId')) : null;
     save.mutate({
       ...(title !== run!.title ? { title } : {}),
+      ...(description !== undefined && description !== run!.description ? { description } : {}),
       ...(milestoneId !== (run!.milestoneId ?? null) ? { milestoneId } : {}),
       ...(assignmentId !== (run!.assignmentId ?? null) ? { assignmentId } : {}),
     });
@@ -54,7 +59,11 @@ export function EditRunDialog({
     <Dialog
       title={`Edit “${run?.title ?? ''}”`}
       isOpen={run !== undefined}
-      onOpenChange={(o) => !o && onClose()}
+      onOpenChange={(o) => {
+        if (o) return;
+        setDescription(undefined);
+        onClose();
+      }}
       isDismissable={!save.isPending}
     >
       {run && (
@@ -71,6 +80,12 @@ export function EditRunDialog({
             autoFocus
             maxLength={255}
             defaultValue={run.title}
+          />
+          <RichTextField
+            label="Description"
+            value={description ?? run.description}
+            onChange={setDescription}
+            error={fieldErrors.description}
           />
           <label className="field">
             <span className="field-label">Milestone</span>
@@ -97,7 +112,13 @@ export function EditRunDialog({
             </select>
           </label>
           <div className="dialog-actions">
-            <Button isDisabled={save.isPending} onPress={onClose}>
+            <Button
+              isDisabled={save.isPending}
+              onPress={() => {
+                setDescription(undefined);
+                onClose();
+              }}
+            >
               Cancel
             </Button>
             <Button type="submit" variant="primary" isPending={save.isPending}>

@@ -82,7 +82,12 @@ export const cloneRun = (code: string, runId: number, title: string) =>
 export const editRun = (
   code: string,
   runId: number,
-  body: { title?: string; milestoneId?: number | null; assignmentId?: number | null },
+  body: {
+    title?: string;
+    description?: string;
+    milestoneId?: number | null;
+    assignmentId?: number | null;
+  },
 ) =>
   unwrap(
     api.PATCH('/api/public/v0/project/{project}/run/{run}', {
