@@ -236,6 +236,31 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     });
   });
 
+  it('creates a run from cases picked one by one, found by their title', async () => {
+    await page.goto(url('/project/RUNS/runs'));
+    await page.getByRole('button', { name: 'New run' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New run' });
+    await dialog.getByLabel('Title').fill('Picked by hand');
+    await dialog.getByLabel('Pick cases').check();
+    const matches = dialog.getByRole('group', { name: 'Matching cases for plan 1' });
+    const find = dialog.getByLabel('Find cases to pick');
+    await find.fill('e');
+    await matches.getByRole('checkbox', { name: /^RUNS-\d+ E$/ }).check();
+    await find.fill('f');
+    await expect.poll(() => matches.getByRole('checkbox').count()).toBe(1);
+    await matches.getByRole('checkbox', { name: /^RUNS-\d+ F$/ }).check();
+    await dialog.getByText('2 cases picked').waitFor();
+    await expect.poll(() => dialog.getByTestId('preview-total').textContent()).toBe('2');
+    a11y.push(...(await inspect(page, 'runs-new-picked')));
+    await dialog.getByRole('button', { name: 'Create run' }).click();
+    await page.getByRole('heading', { name: /Picked by hand/, level: 1 }).waitFor();
+    const run = (await runs()).find((r) => r.title === 'Picked by hand')!;
+    const titles = (await api('GET', `/project/RUNS/run/${run.id}/tcase`)).tcases.map(
+      (t: { title: string }) => t.title,
+    );
+    expect(titles.sort()).toEqual(['E', 'F']);
+  });
+
   it('has no serious or critical accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

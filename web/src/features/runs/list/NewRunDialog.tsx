@@ -1,9 +1,8 @@
-import { useDeferredValue, useState, type FormEvent } from 'react';
+import { useDeferredValue, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
-import { allFoldersQuery, projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { TextField } from '../../../components/TextField';
@@ -17,86 +16,13 @@ import {
   type CreateRunBody,
   type QueryPlan,
 } from './api';
+import { PlanBuilder } from './PlanBuilder';
 
-const PRIORITIES = ['high', 'medium', 'low'] as const;
 const TYPES = [
   ['static_struct', 'Static: these cases, each shown at its latest version'],
   ['static', 'Static, pinned: these cases at the version they have now'],
   ['live', 'Live: follows the repository (cases that match later join)'],
 ] as const;
-
-const toggle = <T,>(list: T[], item: T) =>
-  list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
-
-/** A query plan's filters, picked by folder, tag and priority; the preview shows what they select as they change. */
-export function PlanBuilder({
-  code,
-  plan,
-  onChange,
-  index,
-}: {
-  code: string;
-  plan: QueryPlan;
-  onChange: (p: QueryPlan) => void;
-  index: number;
-}) {
-  const folders = useQuery(allFoldersQuery(code));
-  const tags = useQuery(projectTagsQuery(code));
-  const topLevel = (folders.data?.data ?? []).filter((f) => f.parentId === 0);
-  return (
-    <fieldset className="plan-builder">
-      <legend>Cases of plan {index + 1}</legend>
-      <div className="plan-group" role="group" aria-label={`Folders of plan ${index + 1}`}>
-        <span className="field-label">Folders (with their subfolders)</span>
-        <div className="plan-options">
-          {topLevel.length === 0 && <span className="muted">No folders yet.</span>}
-          {topLevel.map((f) => (
-            <label key={f.id} className="plan-option">
-              <input
-                type="checkbox"
-                checked={(plan.folderIds ?? []).includes(f.id)}
-                onChange={() => onChange({ ...plan, folderIds: toggle(plan.folderIds ?? [], f.id) })}
-              />
-              {f.title}
-            </label>
-          ))}
-        </div>
-      </div>
-      {(tags.data?.length ?? 0) > 0 && (
-        <div className="plan-group" role="group" aria-label={`Tags of plan ${index + 1}`}>
-          <span className="field-label">Tags</span>
-          <div className="plan-options">
-            {tags.data!.map((t) => (
-              <label key={t.id} className="plan-option">
-                <input
-                  type="checkbox"
-                  checked={(plan.tagIds ?? []).includes(t.id)}
-                  onChange={() => onChange({ ...plan, tagIds: toggle(plan.tagIds ?? [], t.id) })}
-                />
-                {t.title}
-              </label>
-            ))}
-          </div>
-        </div>
-      )}
-      <div className="plan-group" role="group" aria-label={`Priorities of plan ${index + 1}`}>
-        <span className="field-label">Priorities</span>
-        <div className="plan-options">
-          {PRIORITIES.map((p) => (
-            <label key={p} className="plan-option">
-              <input
-                type="checkbox"
-                checked={(plan.priorities ?? []).includes(p)}
-                onChange={() => onChange({ ...plan, priorities: toggle(plan.priorities ?? [], p) })}
-              />
-              {p[0].toUpperCase() + p.slice(1)}
-            </label>
-          ))}
-        </div>
-      </div>
-    </fieldset>
-  );
-}
 
 /** What the plans select, from the preview endpoint (run creation's own selection code). */
 export function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
@@ -173,7 +99,11 @@ export function NewRunDialog({
       setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
     },
   });
-  const plansFor = type === 'live' ? plans : plans.slice(0, 1);
+  // Live runs follow filters only (several plans); the others take one plan, by filters or picked cases.
+  const plansFor = useMemo(
+    () => (type === 'live' ? plans.map(({ tcaseIds: _picked, ...filters }) => filters) : plans.slice(0, 1)),
+    [type, plans],
+  );
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -222,6 +152,7 @@ export function NewRunDialog({
             code={code}
             index={i}
             plan={plan}
+            allowPick={type !== 'live'}
             onChange={(p) => setPlans((all) => all.map((x, j) => (j === i ? p : x)))}
           />
         ))}

@@ -19,7 +19,8 @@ import {
   usersQuery,
   type QueryPlan,
 } from './api';
-import { PlanBuilder, Preview } from './NewRunDialog';
+import { Preview } from './NewRunDialog';
+import { PlanBuilder } from './PlanBuilder';
 import { Progress, sumCounts } from './Progress';
 import { RunsNav } from './RunsNav';
 import './runs-list.css';

@@ -49,6 +49,29 @@ export const usersQuery = () =>
   queryOptions({ queryKey: ['users'], queryFn: () => unwrap(api.GET('/api/public/v0/users')) });
 
 /** How many and which cases these plans select now: the very selection code run creation uses. */
+/** Cases a run can take whose title contains `search` (the first 30), for picking them one by one. */
+export const pickableCasesQuery = (code: string, search: string) =>
+  queryOptions({
+    queryKey: ['projects', P(code), 'tcase', 'pick', search] as const,
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase', {
+          params: {
+            path: { project: code },
+            // A run takes neither drafts nor templates (their filled cases, yes).
+            query: {
+              ...(search ? { search } : {}),
+              draft: false,
+              types: ['standalone', 'filled'],
+              limit: 30,
+              sortField: 'seq',
+              sortOrder: 'asc',
+            },
+          },
+        }),
+      ),
+  });
+
 export const previewQuery = (code: string, type: string, queryPlans: QueryPlan[]) =>
   queryOptions({
     queryKey: ['projects', P(code), 'run-preview', type, queryPlans],

@@ -1,0 +1,203 @@
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { allFoldersQuery, projectTagsQuery } from '../../../api/queries';
+import { Button } from '../../../components/Button';
+import { pickableCasesQuery, type QueryPlan } from './api';
+
+const PRIORITIES = ['high', 'medium', 'low'] as const;
+
+const toggle = <T,>(list: T[], item: T) =>
+  list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
+
+interface FolderRow {
+  id: number;
+  title: string;
+  depth: number;
+  ancestors: number[];
+}
+
+/** Folders in tree order with their depth: a folder picked selects its subfolders too. */
+function folderRows(folders: { id: number; parentId: number; title: string }[]): FolderRow[] {
+  const children = new Map<number, typeof folders>();
+  for (const f of folders) children.set(f.parentId, [...(children.get(f.parentId) ?? []), f]);
+  const rows: FolderRow[] = [];
+  const walk = (parent: number, ancestors: number[]) => {
+    for (const f of children.get(parent) ?? []) {
+      rows.push({ id: f.id, title: f.title, depth: ancestors.length, ancestors });
+      walk(f.id, [...ancestors, f.id]);
+    }
+  };
+  walk(0, []);
+  return rows;
+}
+
+/** Cases picked one by one: a search of the repository, each match a checkbox. */
+function CasePicker({ code, plan, onChange, index }: BuilderProps) {
+  const id = useId();
+  const [term, setTerm] = useState('');
+  const search = useDeferredValue(term.trim());
+  const found = useQuery({ ...pickableCasesQuery(code, search), placeholderData: keepPreviousData });
+  const picked = plan.tcaseIds ?? [];
+  const cases = found.data?.data ?? [];
+  return (
+    <div className="plan-group">
+      <label className="field-label" htmlFor={`${id}-search`}>
+        Find cases to pick
+      </label>
+      <input
+        id={`${id}-search`}
+        type="search"
+        className="field-input plan-search"
+        value={term}
+        onChange={(e) => setTerm(e.target.value)}
+        placeholder="Title contains…"
+      />
+      <div
+        className="plan-scroll"
+        role="group"
+        aria-label={`Matching cases for plan ${index + 1}`}
+        aria-busy={found.isFetching}
+      >
+        {found.isPending ? (
+          <p className="muted">Searching…</p>
+        ) : found.isError ? (
+          <p className="field-error">The cases could not be searched: {found.error.message}</p>
+        ) : cases.length === 0 ? (
+          <p className="muted">{search ? `No case title contains “${search}”.` : 'No test cases yet.'}</p>
+        ) : (
+          cases.map((c) => (
+            <label key={c.id} className="plan-option plan-case">
+              <input
+                type="checkbox"
+                checked={picked.includes(c.id)}
+                onChange={() => onChange({ ...plan, tcaseIds: toggle(picked, c.id) })}
+              />
+              <span className="project-code">
+                {code.toUpperCase()}-{c.seq}
+              </span>{' '}
+              {c.title}
+            </label>
+          ))
+        )}
+        {(found.data?.total ?? 0) > cases.length && (
+          <p className="muted">
+            {found.data!.total - cases.length} more match: type more of the title to narrow the search.
+          </p>
+        )}
+      </div>
+      <p className="plan-picked">
+        {picked.length} {picked.length === 1 ? 'case' : 'cases'} picked
+        {picked.length > 0 && (
+          <Button variant="ghost" onPress={() => onChange({ ...plan, tcaseIds: [] })}>
+            Clear the picked cases
+          </Button>
+        )}
+      </p>
+    </div>
+  );
+}
+
+interface BuilderProps {
+  code: string;
+  plan: QueryPlan;
+  onChange: (p: QueryPlan) => void;
+  index: number;
+}
+
+/**
+ * A query plan: by folders, tags and priorities (conditions combine with AND), or — for runs that are not live —
+ * cases picked one by one. The preview beside it shows what the plan selects as it changes.
+ */
+export function PlanBuilder({
+  code,
+  plan,
+  onChange,
+  index,
+  allowPick = true,
+}: BuilderProps & { allowPick?: boolean }) {
+  const folders = useQuery(allFoldersQuery(code));
+  const tags = useQuery(projectTagsQuery(code));
+  const rows = useMemo(() => folderRows(folders.data?.data ?? []), [folders.data]);
+  const picking = allowPick && plan.tcaseIds !== undefined;
+  const n = index + 1;
+  const mode = useId();
+  return (
+    <fieldset className="plan-builder">
+      <legend>Cases of plan {n}</legend>
+      {allowPick && (
+        <div className="plan-options" role="radiogroup" aria-label={`How plan ${n} chooses its cases`}>
+          <label className="plan-option">
+            <input type="radio" name={mode} checked={!picking} onChange={() => onChange({})} />
+            By folders, tags and priorities
+          </label>
+          <label className="plan-option">
+            <input type="radio" name={mode} checked={picking} onChange={() => onChange({ tcaseIds: [] })} />
+            Pick cases
+          </label>
+        </div>
+      )}
+      {picking ? (
+        <CasePicker code={code} plan={plan} onChange={onChange} index={index} />
+      ) : (
+        <>
+          <div className="plan-group" role="group" aria-label={`Folders of plan ${n}`}>
+            <span className="field-label">Folders (with their subfolders)</span>
+            <div className="plan-scroll">
+              {folders.isPending && <span className="muted">Loading the folders…</span>}
+              {folders.isSuccess && rows.length === 0 && <span className="muted">No folders yet.</span>}
+              {rows.map((f) => {
+                const chosen = plan.folderIds ?? [];
+                // A subfolder of a chosen folder is in already: shown ticked, not a choice of its own.
+                const inherited = f.ancestors.some((a) => chosen.includes(a));
+                return (
+                  <label key={f.id} className="plan-option plan-folder" style={{ paddingLeft: f.depth * 18 }}>
+                    <input
+                      type="checkbox"
+                      checked={inherited || chosen.includes(f.id)}
+                      disabled={inherited}
+                      onChange={() => onChange({ ...plan, folderIds: toggle(chosen, f.id) })}
+                    />
+                    {f.title}
+                    {inherited && <span className="visually-hidden"> (included with its parent)</span>}
+                  </label>
+                );
+              })}
+            </div>
+          </div>
+          {(tags.data?.length ?? 0) > 0 && (
+            <div className="plan-group" role="group" aria-label={`Tags of plan ${n}`}>
+              <span className="field-label">Tags</span>
+              <div className="plan-options">
+                {tags.data!.map((t) => (
+                  <label key={t.id} className="plan-option">
+                    <input
+                      type="checkbox"
+                      checked={(plan.tagIds ?? []).includes(t.id)}
+                      onChange={() => onChange({ ...plan, tagIds: toggle(plan.tagIds ?? [], t.id) })}
+                    />
+                    {t.title}
+                  </label>
+                ))}
+              </div>
+            </div>
+          )}
+          <div className="plan-group" role="group" aria-label={`Priorities of plan ${n}`}>
+            <span className="field-label">Priorities</span>
+            <div className="plan-options">
+              {PRIORITIES.map((p) => (
+                <label key={p} className="plan-option">
+                  <input
+                    type="checkbox"
+                    checked={(plan.priorities ?? []).includes(p)}
+                    onChange={() => onChange({ ...plan, priorities: toggle(plan.priorities ?? [], p) })}
+                  />
+                  {p[0].toUpperCase() + p.slice(1)}
+                </label>
+              ))}
+            </div>
+          </div>
+        </>
+      )}
+    </fieldset>
+  );
+}
