@@ -281,10 +281,17 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
       .getByRole('button', { name: /^Failed/ });
     await failedChip.click();
     await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(2);
+    // The filter is in the address: shared or reloaded, the page shows the same cases.
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('failed');
+    await page.reload();
+    await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(2);
+    expect(await failedChip.getAttribute('aria-pressed')).toBe('true');
     await failedChip.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBeNull();
     await page.keyboard.press('/');
     await page.keyboard.type('invoice');
     await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(1);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('invoice');
     await page.getByLabel("Search the run's cases").fill('');
   });
 

@@ -135,10 +135,15 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     a11y.push(...(await inspect(page, 'runs-list', { dark: true })));
   });
 
-  it('filters by type', async () => {
+  it('filters by type, the filter kept in the address across a reload', async () => {
     await page.getByLabel('Type').selectOption('live');
     await page.getByText('No open run matches.').waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('live');
+    await page.reload();
+    await page.getByText('No open run matches.').waitFor();
+    expect(await page.getByLabel('Type').inputValue()).toBe('live');
     await page.getByLabel('Type').selectOption('');
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBeNull();
   });
 
   it('creates a test plan of two runs from the builder and shows their combined progress', async () => {

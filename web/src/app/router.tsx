@@ -17,6 +17,7 @@ import { testCaseQuery } from '../features/repository/api';
 import { firstListPage, foldersQuery, tagsQuery } from '../features/repository/repository-api';
 import { validateRepositorySearch } from '../features/repository/search';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
+import { validateRunPageSearch, validateRunsPageSearch } from '../features/runs/search';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
 interface RouterContext {
@@ -88,6 +89,7 @@ const projectRoute = createRoute({
 const runRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/run/$runId',
+  validateSearch: validateRunPageSearch,
   loader: ({ context, params }) => {
     const id = Number(params.runId);
     if (!Number.isInteger(id)) return;
@@ -100,6 +102,7 @@ const runRoute = createRoute({
 const runsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/runs',
+  validateSearch: validateRunsPageSearch,
   component: lazyRouteComponent(() => import('../features/runs/list/RunsPage'), 'RunsPage'),
 });
 

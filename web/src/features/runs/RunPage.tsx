@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -46,8 +46,10 @@ function toRows(
 /** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): where a tester spends the day. */
 export function RunPage() {
   const { code, runId } = useParams({ from: '/app/project/$code/run/$runId' });
-  // `?tcase=<seq>`: the address a tracker comment links to opens with that case selected.
-  const wanted = Number((useSearch({ strict: false }) as { tcase?: unknown }).tcase);
+  // The address carries the filters, and `?tcase=<seq>` (where tracker comments link) the case to open with.
+  const urlSearch = useSearch({ from: '/app/project/$code/run/$runId' });
+  const navigate = useNavigate({ from: '/project/$code/run/$runId' });
+  const wanted = urlSearch.tcase;
   const id = Number(runId);
   const project = code.toUpperCase();
   const queryClient = useQueryClient();
@@ -58,8 +60,23 @@ export function RunPage() {
 
   const statuses = useMemo(() => recordable(statusSettings.data), [statusSettings.data]);
   const byId = useMemo(() => statusById(statuses), [statuses]);
-  const [statusFilter, setStatusFilter] = useState<Set<string>>(new Set());
-  const [search, setSearch] = useState('');
+  const statusFilter = useMemo(
+    () => new Set(urlSearch.status ? urlSearch.status.split(',') : []),
+    [urlSearch.status],
+  );
+  const setStatusFilter = (update: (f: Set<string>) => Set<string>) => {
+    const next = [...update(statusFilter)];
+    void navigate({
+      search: (s) => ({ ...s, status: next.length ? next.join(',') : undefined }),
+      replace: true,
+    });
+  };
+  // Typed text stays local (every key at once); the address follows it.
+  const [search, setSearchText] = useState(urlSearch.q ?? '');
+  const setSearch = (q: string) => {
+    setSearchText(q);
+    void navigate({ search: (s) => ({ ...s, q: q || undefined }), replace: true });
+  };
   const [picked, setPicked] = useState<string>();
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [startedAt, setStartedAt] = useState(() => Date.now());
@@ -92,7 +109,7 @@ export function RunPage() {
   // Until the tester picks one, the first open case (or the first case) is the selected one.
   const selectedId =
     picked ??
-    (Number.isInteger(wanted) ? cases.data?.find((c) => c.seq === wanted)?.id : undefined) ??
+    (wanted !== undefined ? cases.data?.find((c) => c.seq === wanted)?.id : undefined) ??
     (visible.find((c) => c.status === 'open') ?? visible[0])?.id;
 
   const draftOf = useCallback(
@@ -351,8 +368,11 @@ export function RunPage() {
             <EmptyState title="No case matches these filters.">
               <Button
                 onPress={() => {
-                  setStatusFilter(new Set());
-                  setSearch('');
+                  setSearchText('');
+                  void navigate({
+                    search: (s) => ({ ...s, status: undefined, q: undefined }),
+                    replace: true,
+                  });
                 }}
               >
                 Show all cases

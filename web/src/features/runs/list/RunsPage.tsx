@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
@@ -32,9 +32,11 @@ export function RunsPage() {
   const [creating, setCreating] = useState(false);
   const [closing, setClosing] = useState<Run>();
   const [editing, setEditing] = useState<Run>();
-  const [milestone, setMilestone] = useState('');
-  const [assignee, setAssignee] = useState('');
-  const [type, setType] = useState('');
+  // Filters live in the address: a filtered list can be shared and survives a reload.
+  const { milestone = '', assignee = '', type = '' } = useSearch({ from: '/app/project/$code/runs' });
+  const navigate = useNavigate({ from: '/project/$code/runs' });
+  const filterBy = (key: 'milestone' | 'assignee' | 'type', value: string) =>
+    void navigate({ search: (s) => ({ ...s, [key]: value || undefined }), replace: true });
   const close = useMutation({
     mutationFn: (run: Run) => closeRun(code, run.id),
     onSuccess: async () => {
@@ -131,7 +133,11 @@ export function RunsPage() {
       <div className="runs-filters" role="group" aria-label="Filter runs">
         <label className="field">
           <span className="field-label">Milestone</span>
-          <select className="field-input" value={milestone} onChange={(e) => setMilestone(e.target.value)}>
+          <select
+            className="field-input"
+            value={milestone}
+            onChange={(e) => filterBy('milestone', e.target.value)}
+          >
             <option value="">Any</option>
             {(milestones.data?.milestones ?? []).map((m) => (
               <option key={m.id} value={m.id}>
@@ -142,7 +148,11 @@ export function RunsPage() {
         </label>
         <label className="field">
           <span className="field-label">Assignee</span>
-          <select className="field-input" value={assignee} onChange={(e) => setAssignee(e.target.value)}>
+          <select
+            className="field-input"
+            value={assignee}
+            onChange={(e) => filterBy('assignee', e.target.value)}
+          >
             <option value="">Anyone</option>
             {assignees.map(([id, name]) => (
               <option key={id} value={id}>
@@ -153,7 +163,7 @@ export function RunsPage() {
         </label>
         <label className="field">
           <span className="field-label">Type</span>
-          <select className="field-input" value={type} onChange={(e) => setType(e.target.value)}>
+          <select className="field-input" value={type} onChange={(e) => filterBy('type', e.target.value)}>
             <option value="">Any</option>
             {Object.entries(TYPE_NAMES).map(([id, name]) => (
               <option key={id} value={id}>

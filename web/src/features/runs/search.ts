@@ -1,0 +1,45 @@
+/**
+ * The runs pages keep their filters in the address, so a filtered view can be shared and survives a reload.
+ * Each route validates its own search: anything unknown or malformed is dropped, never an error.
+ */
+
+const text = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+
+export interface RunPageSearch {
+  /** `?tcase=<seq>`: the case selected when the page opens (tracker comments link there). */
+  tcase?: number;
+  /** Status ids shown, comma-separated; all when absent. */
+  status?: string;
+  /** The search of the run's cases. */
+  q?: string;
+}
+
+export function validateRunPageSearch(search: Record<string, unknown>): RunPageSearch {
+  const tcase = Number(search.tcase);
+  const status = text(search.status)
+    ?.split(',')
+    .filter((s) => /^[a-z0-9_]{1,32}$/.test(s))
+    .join(',');
+  const q = text(search.q);
+  return {
+    ...(Number.isInteger(tcase) && tcase > 0 ? { tcase } : {}),
+    ...(status ? { status } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
+export interface RunsPageSearch {
+  milestone?: string;
+  assignee?: string;
+  type?: string;
+}
+
+export function validateRunsPageSearch(search: Record<string, unknown>): RunsPageSearch {
+  const out: RunsPageSearch = {};
+  for (const key of ['milestone', 'assignee', 'type'] as const) {
+    const v = text(search[key]);
+    if (v && /^[A-Za-z0-9_-]{1,64}$/.test(v)) out[key] = v;
+  }
+  return out;
+}
