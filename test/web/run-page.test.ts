@@ -98,6 +98,8 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
         headers: { origin: service.baseUrl, 'content-type': 'application/json' },
         data: JSON.stringify({
           steps: [{ description: '<p>Do: Sign in with a password</p>', expected: '<p>It works</p>' }],
+          priority: 'high',
+          tags: ['auth'],
         }),
       },
     );
@@ -292,6 +294,27 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     await page.keyboard.type('invoice');
     await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(1);
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('invoice');
+    await page.getByLabel("Search the run's cases").fill('');
+
+    // Priority and tag narrow the list too, and are kept in the address.
+    const high = page
+      .getByRole('group', { name: 'Show cases by priority' })
+      .getByRole('button', { name: 'High' });
+    await high.click();
+    await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(1);
+    expect(new URL(page.url()).searchParams.get('priority')).toBe('high');
+    await high.click();
+    await page.getByLabel('Show cases with the tag').selectOption({ label: 'Tag: auth' });
+    await expect
+      .poll(() => list().getByRole('button').allTextContents())
+      .toEqual([expect.stringContaining('Sign in with a password')]);
+    await page.reload();
+    await expect
+      .poll(() => list().getByRole('button').allTextContents())
+      .toEqual([expect.stringContaining('Sign in with a password')]);
+    a11y.push(...(await inspect(page, 'run-page-filtered')));
+    await page.getByLabel('Show cases with the tag').selectOption({ label: 'Any tag' });
+    await expect.poll(() => list().getByRole('button').allTextContents()).toHaveLength(5);
     await page.getByLabel("Search the run's cases").fill('');
   });
 

@@ -5,7 +5,16 @@ import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
-import { runKeys, runQuery, runTestCasesQuery, statusesQuery, type RunTestCase, type StatusId } from './api';
+import {
+  runKeys,
+  runQuery,
+  runTaggedIdsQuery,
+  runTestCasesQuery,
+  statusesQuery,
+  type RunTestCase,
+  type StatusId,
+} from './api';
+import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
 import { draftToResult, emptyDraft, linkProblem, type RecorderDraft } from './run-page/Recorder';
@@ -16,16 +25,22 @@ import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
 
+const NO_IDS: ReadonlySet<string> = new Set();
+
 /** Cases in folder order, grouped under their folder's name, after the filters. */
 function toRows(
   cases: RunTestCase[],
   statusFilter: Set<string>,
   search: string,
+  priorities: Set<string>,
+  tagged: ReadonlySet<string> | undefined,
 ): { rows: Row[]; visible: RunTestCase[] } {
   const term = search.trim().toLowerCase();
   const visible = cases.filter(
     (c) =>
       (statusFilter.size === 0 || statusFilter.has(c.status)) &&
+      (priorities.size === 0 || priorities.has(c.priority)) &&
+      (tagged === undefined || tagged.has(c.id)) &&
       (term === '' || c.title.toLowerCase().includes(term) || String(c.seq) === term.replace(/^\D+-/, '')),
   );
   const rows: Row[] = [];
@@ -91,9 +106,19 @@ export function RunPage() {
   }, [closed, queryClient, code, id]);
   useLiveRun(code, id, Number.isInteger(id) && cases.isSuccess, onClosed);
 
+  const priorities = useMemo(
+    () => new Set(urlSearch.priority ? urlSearch.priority.split(',') : []),
+    [urlSearch.priority],
+  );
+  const tagged = useQuery({
+    ...runTaggedIdsQuery(code, id, urlSearch.tag ?? 0),
+    enabled: urlSearch.tag !== undefined && Number.isInteger(id),
+  });
+  // Until the tagged cases are known, the list shows none rather than all of them.
+  const taggedIds = urlSearch.tag === undefined ? undefined : (tagged.data ?? NO_IDS);
   const { rows, visible } = useMemo(
-    () => toRows(cases.data ?? [], statusFilter, search),
-    [cases.data, statusFilter, search],
+    () => toRows(cases.data ?? [], statusFilter, search, priorities, taggedIds),
+    [cases.data, statusFilter, search, priorities, taggedIds],
   );
   const counts = useMemo(() => {
     const m = new Map<string, number>();
@@ -322,6 +347,18 @@ export function RunPage() {
             onChange={(e) => setSearch(e.target.value)}
           />
         </div>
+        <MoreFilters
+          code={project}
+          priorities={priorities}
+          onPriorities={(next) =>
+            void navigate({
+              search: (s) => ({ ...s, priority: next.size ? [...next].join(',') : undefined }),
+              replace: true,
+            })
+          }
+          tag={urlSearch.tag}
+          onTag={(tag) => void navigate({ search: (s) => ({ ...s, tag }), replace: true })}
+        />
       </section>
 
       {recorder.failed.map((s) => (

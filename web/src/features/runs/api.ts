@@ -45,6 +45,23 @@ export const runTestCasesQuery = (code: string, runId: number) =>
       ).tcases,
   });
 
+/** The ids of the run's cases that carry a tag (the list items have no tags: the API filters by them). */
+export const runTaggedIdsQuery = (code: string, runId: number, tagId: number) =>
+  queryOptions({
+    queryKey: [...runKeys.one(code, runId), 'tagged', tagId] as const,
+    queryFn: async () =>
+      new Set(
+        (
+          await unwrap(
+            api.GET('/api/public/v0/project/{project}/run/{run}/tcase', {
+              params: { path: { project: code, run: runId }, query: { tags: [tagId] } },
+            }),
+          )
+        ).tcases.map((c) => c.id),
+      ),
+    staleTime: 30_000,
+  });
+
 export type RunTcaseDetail =
   paths['/api/public/v0/project/{project}/run/{run}/tcase/{tcase}']['get']['responses'][200]['content']['application/json'];
 export type StatusSetting =

@@ -13,6 +13,10 @@ export interface RunPageSearch {
   status?: string;
   /** The search of the run's cases. */
   q?: string;
+  /** Priorities shown, comma-separated. */
+  priority?: string;
+  /** A tag id the cases carry. */
+  tag?: number;
 }
 
 export function validateRunPageSearch(search: Record<string, unknown>): RunPageSearch {
@@ -22,7 +26,14 @@ export function validateRunPageSearch(search: Record<string, unknown>): RunPageS
     .filter((s) => /^[a-z0-9_]{1,32}$/.test(s))
     .join(',');
   const q = text(search.q);
+  const priority = text(search.priority)
+    ?.split(',')
+    .filter((p) => ['high', 'medium', 'low'].includes(p))
+    .join(',');
+  const tag = Number(search.tag);
   return {
+    ...(priority ? { priority } : {}),
+    ...(Number.isInteger(tag) && tag > 0 ? { tag } : {}),
     ...(Number.isInteger(tcase) && tcase > 0 ? { tcase } : {}),
     ...(status ? { status } : {}),
     ...(q ? { q } : {}),
