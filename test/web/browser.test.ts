@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'New project' });
     await dialog.getByLabel('Code').fill('WEB');
     await dialog
-      .getByLabel('Description')
+      .getByRole('textbox', { name: 'Description (optional)' })
       .fill('Everything the shop front does, tested before each release.');
     await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Web shop', level: 1 }).waitFor();

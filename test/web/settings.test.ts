@@ -365,7 +365,8 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     const edit = page.getByRole('dialog', { name: 'Edit ADM' });
     await edit.waitFor();
     await edit.getByLabel('Title').fill('Payments');
-    await edit.getByLabel('Description').fill('<p>Cards and wallets.</p>');
+    // The description is rich text: what is typed is stored as HTML.
+    await edit.getByRole('textbox', { name: 'Description' }).fill('Cards and wallets.');
     await edit.getByRole('button', { name: 'Add a link' }).click();
     await edit.getByLabel('Link 1 address').fill('not a url');
     await edit.getByLabel('Link 1 text').fill('Wiki');
@@ -379,6 +380,9 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await page.getByRole('heading', { name: 'Payments' }).waitFor();
     await page.getByRole('link', { name: 'Wiki' }).waitFor();
     await page.getByText('Cards and wallets.').waitFor();
+    expect(await (await apiCall('GET', '/api/public/v0/project/ADM')).json()).toMatchObject({
+      overviewDescription: '<p>Cards and wallets.</p>',
+    });
 
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByText('Archived', { exact: true }).waitFor();

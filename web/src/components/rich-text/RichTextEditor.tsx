@@ -26,6 +26,8 @@ export default function RichTextEditor({
       StarterKit.configure({ link: { openOnClick: false, protocols: ['http', 'https', 'mailto'] } }),
     ],
     content: value,
+    // No inline <style> (the Content-Security-Policy refuses it): its rules are in rich-text.css.
+    injectCSS: false,
     editorProps: {
       attributes: {
         role: 'textbox',

@@ -5,6 +5,7 @@ import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
 import { createProject, projectKeys } from './api';
 
@@ -20,6 +21,8 @@ export function CreateProjectDialog({
   const navigate = useNavigate();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
+  // The rich-text editor is not a form control: its HTML is kept here.
+  const [description, setDescription] = useState('');
   const mutation = useMutation({
     mutationFn: createProject,
     onSuccess: async (_created, body) => {
@@ -44,7 +47,7 @@ export function CreateProjectDialog({
       // Codes are shown and compared in capitals (WEB-12); send them as shown.
       code: text('code').toUpperCase(),
       title: text('title'),
-      ...(text('description') ? { overviewDescription: text('description') } : {}),
+      ...(description ? { overviewDescription: description } : {}),
     });
   }
 
@@ -56,6 +59,7 @@ export function CreateProjectDialog({
         if (!open) {
           setFieldErrors({});
           setFormError(undefined);
+          setDescription('');
           mutation.reset();
         }
         onOpenChange(open);
@@ -77,7 +81,12 @@ export function CreateProjectDialog({
           maxLength={5}
           className="field-code"
         />
-        <TextField label="Description" name="description" multiline description="Optional." />
+        <RichTextField
+          label="Description (optional)"
+          value={description}
+          onChange={setDescription}
+          error={fieldErrors.overviewDescription}
+        />
         <div className="dialog-actions">
           <Button slot="close" isDisabled={mutation.isPending} onPress={() => onOpenChange(false)}>
             Cancel

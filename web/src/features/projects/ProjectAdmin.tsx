@@ -5,6 +5,7 @@ import { Form } from 'react-aria-components';
 import { api, isApiError, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
 import { canManageProjects, meQuery } from '../auth/session';
 import { projectKeys, type Project } from './api';
@@ -137,13 +138,11 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
           value={overviewTitle}
           onChange={setOverviewTitle}
         />
-        <TextField
+        <RichTextField
           label="Description"
-          name="overviewDescription"
-          multiline
-          description="Shown on the overview. Simple HTML (paragraphs, lists, links) is kept."
           value={description}
           onChange={setDescription}
+          error={fieldErrors.overviewDescription}
         />
         <fieldset className="link-rows">
           <legend className="field-label">Links</legend>
