@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -7,6 +8,7 @@ import {
   hasChromium,
   inspect,
   launchChromium,
+  SCREENSHOTS,
   OWNER,
   startService,
   VIEWPORTS,
@@ -15,6 +17,14 @@ import {
 
 if (!hasChromium) {
   console.log(`[casebook] people browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+}
+
+/** The whole page at phone size (the list is below the fold there), for looking at; axe runs in inspect. */
+async function wholePhonePage(p: Page, name: string) {
+  await p.setViewportSize(VIEWPORTS.phone);
+  await p.waitForTimeout(150);
+  await p.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone-full.png`), fullPage: true });
+  await p.setViewportSize(VIEWPORTS.desktop);
 }
 
 async function signIn(p: Page, email: string, password: string) {
@@ -86,7 +96,9 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await page.getByRole('menuitem', { name: 'People' }).click();
     await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
     await row('Owner').waitFor();
-    expect(await row('Owner').getByText('Ownership is only transferred').count()).toBe(1);
+    expect(await row('Owner').getByText('Ownership changes only when the owner transfers it.').count()).toBe(
+      1,
+    );
     // The owner's own row has no controls: nobody changes or deactivates the owner.
     expect(await row('Owner').getByRole('button').count()).toBe(0);
     await page.getByText('No pending invitations.').waitFor();
@@ -113,6 +125,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await pending.getByText(nora.email).waitFor();
     expect(await pending.getByText(/Test runner · invited by Owner/).count()).toBe(1);
     await look(page, 'people-pending');
+    await wholePhonePage(page, 'people-pending');
   });
 
   it('revokes an invitation', async () => {
@@ -149,7 +162,16 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     const role = row(nora.name).getByRole('combobox', { name: `Role of ${nora.name}` });
     expect(await role.inputValue()).toBe('test-runner');
     await role.selectOption('admin');
+    // Nothing is sent until the role is saved (keyboard users step through the options first).
+    await row(nora.name)
+      .getByRole('button', { name: `Save role of ${nora.name}` })
+      .click();
     await page.getByText(`${nora.name} is now admin.`).waitFor();
+    expect(
+      await row(nora.name)
+        .getByRole('button', { name: /^Save role/ })
+        .count(),
+    ).toBe(0);
 
     // Another admin may not change the role of an equal admin: the page says so next to the control.
     const adam = { email: 'adam.admin@example.com', name: 'Adam Admin', password: 'adam password 1' };
@@ -172,17 +194,22 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
       await p.goto(url('/people'));
       const noras = p.getByRole('list', { name: 'Users' }).getByRole('listitem', { name: nora.name });
       await noras.getByRole('combobox', { name: `Role of ${nora.name}` }).selectOption('viewer');
+      await noras.getByRole('button', { name: `Save role of ${nora.name}` }).click();
       await noras
         .getByRole('alert')
         .getByText("You can't change the role of a user whose role (admin) is not below yours (admin).")
         .waitFor();
-      await noras.scrollIntoViewIfNeeded();
       await look(p, 'people-role-refused');
+      await wholePhonePage(p, 'people-role-refused');
     } finally {
       await ctx.close();
     }
 
+    // By keyboard: focus the role, choose with the arrow keys, save with the button next to it.
+    await role.focus();
     await role.selectOption('user');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.getByText(`${nora.name} is now user.`).waitFor();
     const list = await page.request.get(url('/api/public/v0/users/accounts'));
     const users = ((await list.json()) as { users: { email: string; role: string }[] }).users;
@@ -228,8 +255,8 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
         .getByRole('button', { name: `Reset password for ${nora.name}` })
         .count(),
     ).toBe(0);
-    await row(nora.name).scrollIntoViewIfNeeded();
     await look(page, 'people-deactivated', true);
+    await wholePhonePage(page, 'people-deactivated');
     const [ctx, p] = await freshPage();
     try {
       await p.goto(url('/sign-in'));

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
@@ -143,6 +143,7 @@ function RoleSelect({
   error,
   isDisabled,
   hideLabel,
+  action,
 }: {
   label: string;
   value: Role;
@@ -150,6 +151,8 @@ function RoleSelect({
   error?: string;
   isDisabled?: boolean;
   hideLabel?: boolean;
+  /** Beside the select (the row's Save button). */
+  action?: ReactNode;
 }) {
   const id = useId();
   return (
@@ -157,21 +160,24 @@ function RoleSelect({
       <label className={hideLabel ? 'visually-hidden' : 'field-label'} htmlFor={id}>
         {label}
       </label>
-      <select
-        id={id}
-        className="field-input"
-        value={value}
-        disabled={isDisabled}
-        aria-describedby={error ? `${id}-err` : undefined}
-        aria-invalid={error ? true : undefined}
-        onChange={(e) => onChange(e.target.value as Role)}
-      >
-        {ASSIGNABLE_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_NAMES[r]}
-          </option>
-        ))}
-      </select>
+      <div className="people-role-control">
+        <select
+          id={id}
+          className="field-input"
+          value={value}
+          disabled={isDisabled}
+          aria-describedby={error ? `${id}-err` : undefined}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => onChange(e.target.value as Role)}
+        >
+          {ASSIGNABLE_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_NAMES[r]}
+            </option>
+          ))}
+        </select>
+        {action}
+      </div>
       {error && (
         <span id={`${id}-err`} className="field-error" role="alert">
           {error}
@@ -330,6 +336,11 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
   const [done, setDone] = useState<string>();
   /** A refusal of the service, next to the control it concerns (`role` or the row's `actions`). */
   const [rowError, setRowError] = useState<{ id: number; on: 'role' | 'actions'; message: string }>();
+  /**
+   * A role chosen but not saved yet: a role changes with its Save button, never on the select's change
+   * alone (arrow keys on a closed select change its value on some systems, one request per key press).
+   */
+  const [drafts, setDrafts] = useState<Record<number, Role>>({});
   const refresh = () => queryClient.invalidateQueries({ queryKey: peopleKeys.accounts });
   const start = () => {
     setRowError(undefined);
@@ -339,7 +350,10 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
   const role = useMutation({
     mutationFn: ({ user, to }: { user: Account; to: Role }) => changeRole(user.id, to),
     onMutate: start,
-    onSuccess: (r) => setDone(`${nameOf(r.user)} is now ${ROLE_NAMES[r.user.role].toLowerCase()}.`),
+    onSuccess: (r) => {
+      setDrafts(({ [r.user.id]: _saved, ...rest }) => rest);
+      setDone(`${nameOf(r.user)} is now ${ROLE_NAMES[r.user.role].toLowerCase()}.`);
+    },
     onError: (e, { user }) => setRowError({ id: user.id, on: 'role', message: words(e) }),
     onSettled: refresh,
   });
@@ -415,7 +429,7 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                       {ROLE_NAMES[user.role]}
                       <span className="muted people-meta">
                         {user.role === 'owner'
-                          ? 'Ownership is only transferred by the owner.'
+                          ? 'Ownership changes only when the owner transfers it.'
                           : 'Another admin or the owner changes your role.'}
                       </span>
                     </span>
@@ -423,10 +437,23 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                     <RoleSelect
                       label={`Role of ${nameOf(user)}`}
                       hideLabel
-                      value={user.role}
+                      value={drafts[user.id] ?? user.role}
                       isDisabled={role.isPending && role.variables?.user.id === user.id}
-                      onChange={(to) => role.mutate({ user, to })}
+                      onChange={(to) => setDrafts((d) => ({ ...d, [user.id]: to }))}
                       error={error?.on === 'role' ? error.message : undefined}
+                      action={
+                        drafts[user.id] !== undefined &&
+                        drafts[user.id] !== user.role && (
+                          <Button
+                            variant="primary"
+                            aria-label={`Save role of ${nameOf(user)}`}
+                            isPending={role.isPending && role.variables?.user.id === user.id}
+                            onPress={() => role.mutate({ user, to: drafts[user.id] })}
+                          >
+                            Save role
+                          </Button>
+                        )
+                      }
                     />
                   )}
                 </div>
