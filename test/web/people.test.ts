@@ -293,6 +293,26 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     }
   });
 
+  it('the owner transfers ownership to an admin after a confirmation, and becomes an admin', async () => {
+    await page.goto(url('/people'));
+    // Only admins are offered ownership; Nora (user) is not.
+    expect(
+      await row(nora.name)
+        .getByRole('button', { name: /^Transfer ownership/ })
+        .count(),
+    ).toBe(0);
+    await row('Adam Admin').getByRole('button', { name: 'Transfer ownership to Adam Admin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer ownership to Adam Admin?' });
+    await dialog.waitFor();
+    await look(page, 'people-transfer');
+    await dialog.getByRole('button', { name: 'Transfer ownership' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Adam Admin is now the owner, and you are an admin.').waitFor();
+    await row('Adam Admin').getByText('Ownership changes only when the owner transfers it.').waitFor();
+    await row('Owner').getByText('Another admin or the owner changes your role.').waitFor();
+    expect(await page.getByRole('button', { name: /^Transfer ownership/ }).count()).toBe(0);
+  });
+
   it('had no serious accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -21,6 +21,7 @@ import {
   revokeInvitation,
   ROLE_NAMES,
   setActive,
+  transferOwnership,
   type Account,
   type Invitation,
   type Role,
@@ -371,6 +372,19 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
     onError: (e, { user }) => setRowError({ id: user.id, on: 'actions', message: words(e) }),
     onSettled: refresh,
   });
+  const [handingOver, setHandingOver] = useState<Account>();
+  const transfer = useMutation({
+    mutationFn: (user: Account) => transferOwnership(user.id),
+    onMutate: start,
+    onSuccess: (r) => {
+      setHandingOver(undefined);
+      setDone(`${nameOf(r.user)} is now the owner, and you are an admin.`);
+    },
+    onError: (e, user) => setRowError({ id: user.id, on: 'actions', message: words(e) }),
+    // The signed-in person's own role changed too.
+    onSettled: () =>
+      Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true })]),
+  });
   const reset = useMutation({
     mutationFn: (user: Account) => issuePasswordReset(user.id),
     onMutate: start,
@@ -459,6 +473,17 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                 </div>
                 {!fixed && (
                   <div className="people-actions">
+                    {me.role === 'owner' && user.active && user.role === 'admin' && (
+                      <Button
+                        aria-label={`Transfer ownership to ${nameOf(user)}`}
+                        onPress={() => {
+                          start();
+                          setHandingOver(user);
+                        }}
+                      >
+                        Transfer ownership
+                      </Button>
+                    )}
                     {user.active && (
                       <Button
                         aria-label={`Reset password for ${nameOf(user)}`}
@@ -528,6 +553,39 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                 onPress={() => active.mutate({ user: confirming, to: false })}
               >
                 Deactivate {nameOf(confirming)}
+              </Button>
+            </div>
+          </>
+        )}
+      </Dialog>
+      <Dialog
+        title={handingOver ? `Transfer ownership to ${nameOf(handingOver)}?` : ''}
+        isOpen={!!handingOver}
+        onOpenChange={(open) => !open && setHandingOver(undefined)}
+        isDismissable={!transfer.isPending}
+      >
+        {handingOver && (
+          <>
+            <p>
+              {nameOf(handingOver)} ({handingOver.email}) becomes the owner of this Casebook and you become an
+              admin. There is one owner: only {nameOf(handingOver)} can hand ownership on, or back,
+              afterwards.
+            </p>
+            {transfer.isError && (
+              <p className="form-error" role="alert">
+                {words(transfer.error)}
+              </p>
+            )}
+            <div className="dialog-actions">
+              <Button slot="close" isDisabled={transfer.isPending}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                isPending={transfer.isPending}
+                onPress={() => transfer.mutate(handingOver)}
+              >
+                Transfer ownership
               </Button>
             </div>
           </>

@@ -43,6 +43,9 @@ export const setActive = (userId: number, active: boolean) =>
     ? unwrap(api.POST('/api/public/v0/users/{userId}/reactivate', { params: { path: { userId } } }))
     : unwrap(api.POST('/api/public/v0/users/{userId}/deactivate', { params: { path: { userId } } }));
 
+export const transferOwnership = (userId: number) =>
+  unwrap(api.POST('/api/public/v0/users/transfer-ownership', { body: { userId } }));
+
 export const issuePasswordReset = (userId: number) =>
   unwrap(api.POST('/api/public/v0/users/{userId}/password-reset', { params: { path: { userId } } }));
 
