@@ -68,6 +68,12 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     expect(await dialog.getByRole('button', { name: 'Copy the link' }).count()).toBe(1);
     const link = ((await dialog.getByLabel('One-time link').textContent()) ?? '').trim();
     await look(page, shot);
+    await dialog.getByRole('button', { name: 'Copy the link' }).click();
+    await dialog.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    // Escape does not close it: only Done does, once the link is taken.
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
     // Once closed, it is gone from the page.
@@ -80,6 +86,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     service = await startService();
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(url('/sign-in'));

@@ -86,6 +86,8 @@ function People({ me }: { me: { id: number; role: Role } }) {
         title={shown?.title ?? ''}
         isOpen={!!shown}
         onOpenChange={(open) => !open && setShown(undefined)}
+        // Shown once: only Done closes it, never a stray Escape or click beside it.
+        isDismissable={false}
       >
         {shown && (
           <div className="one-time-link">
@@ -114,13 +116,6 @@ function CopyButton({ text }: { text: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   return (
     <span className="people-copy">
-      <span role="status" className="people-note">
-        {state === 'copied'
-          ? 'Copied.'
-          : state === 'failed'
-            ? 'Copying was refused by the browser: select the link and copy it.'
-            : ''}
-      </span>
       <Button
         onPress={async () => {
           try {
@@ -133,6 +128,13 @@ function CopyButton({ text }: { text: string }) {
       >
         Copy the link
       </Button>
+      <span role="status" className="people-note">
+        {state === 'copied'
+          ? 'Copied.'
+          : state === 'failed'
+            ? 'Copying was refused by the browser: select the link and copy it.'
+            : ''}
+      </span>
     </span>
   );
 }
