@@ -1022,6 +1022,16 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  'GET /api/public/v0/users/accounts': {
+    auth: 'admin',
+    prepare: () => ({ path: '/users/accounts' }),
+    ok: 200,
+  },
+  'POST /api/public/v0/users/:userId/password-reset': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/users/${(await c.newUser('viewer')).id}/password-reset` }),
+    ok: 201,
+  },
   'POST /api/public/v0/users/:userId/role': {
     auth: 'admin',
     prepare: async (c) => ({ path: `/users/${(await c.newUser('viewer')).id}/role`, body: { role: 'user' } }),

@@ -133,6 +133,33 @@ describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: Tes
     }
   });
 
+  it("mails an admin's reset link to the user's stored address and leaves it out of the answer", async () => {
+    const email = uniqueEmail('Forgetful');
+    const user = await createUser(t.db, t.tenantId, {
+      email,
+      name: 'F',
+      role: 'viewer',
+      password: 'long enough 1',
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/public/v0/users/${user.id}/password-reset`,
+      headers: { authorization: `ApiKey ${ownerKeyOf()}` },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ emailed: true, user: { id: user.id, email } });
+    expect(res.json()).not.toHaveProperty('link');
+    const mail = await waitFor(() => receiver.inbox.find((m) => m.to.includes(email)));
+    expect(textOf(mail.raw)).toContain('Subject: Reset your Casebook password');
+    const token = linkIn(mail.raw, 'reset-password')!.split('/').pop()!;
+    const rows = await t.db
+      .selectFrom('password_resets')
+      .select('token_hash')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows.map((r) => r.token_hash)).toEqual([sha256(token)]);
+  });
+
   it('mails a reset link to the stored address of an active account, and nothing for an unknown one', async () => {
     const email = uniqueEmail('Resetter');
     const user = await createUser(t.db, t.tenantId, {

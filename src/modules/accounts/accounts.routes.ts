@@ -3,8 +3,10 @@ import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
 import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
 import {
+  AccountUserList,
   AccountUserResponse,
   CreatedInvitation,
+  IssuedPasswordReset,
   EmailChangeBody,
   NameChangeBody,
   InvitationIdParams,
@@ -103,7 +105,52 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // ---- roles, deactivation, ownership ----
+  // ---- the tenant's accounts (the People page), roles, deactivation, password resets, ownership ----
+
+  app.get(
+    '/users/accounts',
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary: 'List the users of the tenant with whether they are active (admin)',
+        response: { 200: AccountUserList, ...errorResponses },
+      },
+    },
+    async (req) => ({ users: await service.listAccounts(db, req.actor) }),
+  );
+
+  app.post(
+    '/users/:userId/password-reset',
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary:
+          'Issue a one-time password reset link for a user (admin; not for oneself, the owner or a deactivated user): e-mailed when mail is configured, else in the answer, once',
+        params: UserIdParams,
+        response: { 201: IssuedPasswordReset, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const { link, ...issued } = await service.issuePasswordResetFor(
+        db,
+        req.actor,
+        req.params.userId,
+        config.publicUrl,
+      );
+      if (app.mailer) {
+        try {
+          await app.mailer.send(passwordResetMail(issued.user.email, link));
+          return reply.code(201).send({ ...issued, emailed: true });
+        } catch (err) {
+          // The link exists: the admin gets it to pass on rather than an error.
+          req.log.error({ err }, 'password reset mail could not be sent; the link is in the answer');
+        }
+      }
+      return reply.code(201).send({ ...issued, emailed: false, link });
+    },
+  );
 
   app.post(
     '/users/:userId/role',

@@ -13,6 +13,22 @@ export const AccountUser = Type.Object({
 
 export const AccountUserResponse = Type.Object({ user: AccountUser });
 
+export const AccountUserList = Type.Object({ users: Type.Array(AccountUser) });
+
+export const IssuedPasswordReset = Type.Object({
+  user: AccountUser,
+  expiresAt: Type.String({ description: 'when the link stops working (one hour)' }),
+  emailed: Type.Boolean({
+    description: "whether the link was e-mailed to the user's address (mail is configured)",
+  }),
+  link: Type.Optional(
+    Type.String({
+      description:
+        'the one-time reset link, shown only in this answer and only when it was not e-mailed: pass it on',
+    }),
+  ),
+});
+
 export const UserIdParams = Type.Object({ userId: Type.Integer({ minimum: 1 }) });
 export type UserIdParams = Static<typeof UserIdParams>;
 

@@ -253,26 +253,62 @@ export async function changePassword(
   });
 }
 
+/**
+ * Stores a new reset (valid one hour) and records `audit` in the same transaction: by default the person's
+ * own `request_password_reset`; an admin's link records the admin's own event instead.
+ */
 async function issuePasswordReset(
   db: Db,
   source: RequestSource,
   user: users.User,
   publicUrl: string,
-): Promise<string> {
+  audit: (trx: Db) => Promise<void> = (trx) =>
+    recordAudit(trx, { ...source, userId: user.id }, 'request_password_reset'),
+): Promise<{ link: string; expiresAt: string }> {
   const token = newSecret(32);
   const now = new Date();
+  const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString();
   await db.transaction().execute(async (trx) => {
     await repo.insertPasswordReset(trx, {
       token_hash: sha256(token),
       tenant_id: source.tenantId,
       user_id: user.id,
       created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString(),
+      expires_at: expiresAt,
       used_at: null,
     });
-    await recordAudit(trx, { ...source, userId: user.id }, 'request_password_reset');
+    await audit(trx);
   });
-  return resetLink(publicUrl, token);
+  return { link: resetLink(publicUrl, token), expiresAt };
+}
+
+/**
+ * D3 (admin): a password reset link for another user, issued by an admin (the People page). The same rules as
+ * every other change to a user (assertManages: never oneself, never the owner, only users below an admin's
+ * role), since whoever holds the link can take the account over; 404 unknown, 409 deactivated. The link is
+ * mailed to the user's stored address by the route when mail is configured, else answered once to the admin.
+ * Audits `issue_password_reset` (`user_id`, `user_email`) as the admin.
+ */
+export async function issuePasswordResetFor(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  publicUrl: string,
+): Promise<{ user: AccountUser; link: string; expiresAt: string }> {
+  const target = await users.getUser(db, actor.tenantId, userId);
+  assertManages(actor, target, 'send a password reset link to');
+  if (!target.active) {
+    throw conflict(`${target.email} is deactivated; reactivate the account before sending a reset link`);
+  }
+  const issued = await issuePasswordReset(db, actor, target, publicUrl, (trx) =>
+    recordAudit(trx, actor, 'issue_password_reset', { user_id: target.id, user_email: target.email }),
+  );
+  return { user: toAccountUser(target), ...issued };
+}
+
+/** D3 (admin): every user of the tenant with whether they are active (the People page; GET /users omits it). */
+export async function listAccounts(db: Db, actor: Actor): Promise<AccountUser[]> {
+  return (await users.listUsers(db, actor.tenantId)).map(toAccountUser);
 }
 
 /**
@@ -289,7 +325,7 @@ export async function requestPasswordReset(
   const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
   if (!user?.active) return undefined;
   // Mailed to the stored address, never to what was typed (a different spelling must not receive it).
-  return { link: await issuePasswordReset(db, source, user, publicUrl), to: user.email };
+  return { link: (await issuePasswordReset(db, source, user, publicUrl)).link, to: user.email };
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */
@@ -301,7 +337,7 @@ export async function createPasswordResetLink(
 ): Promise<string> {
   const user = await users.getUserByEmail(db, source.tenantId, email.trim());
   if (!user.active) throw badRequest(`user ${user.email} is deactivated`, '/email');
-  return issuePasswordReset(db, source, user, publicUrl);
+  return (await issuePasswordReset(db, source, user, publicUrl)).link;
 }
 
 /**

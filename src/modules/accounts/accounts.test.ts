@@ -278,6 +278,100 @@ describeEachDb('accounts', (t) => {
     });
   });
 
+  describe('GET /users/accounts', () => {
+    it('lists every user with whether they are active, to admins only', async () => {
+      const gone = await userWithPassword(t, 'viewer');
+      await t.post(`/users/${gone.id}/deactivate`);
+      const res = await t.get('/users/accounts');
+      expect(res.status).toBe(200);
+      expect(res.body.users[0]).toEqual({
+        id: t.ownerId,
+        email: 'owner@example.com',
+        name: 'Owner',
+        role: 'owner',
+        active: true,
+      });
+      expect(res.body.users).toContainEqual({
+        id: gone.id,
+        email: gone.email,
+        name: 'Person',
+        role: 'viewer',
+        active: false,
+      });
+      const { key } = await userWithKey(t, 'user');
+      expect((await t.get('/users/accounts', { key })).status).toBe(403);
+    });
+  });
+
+  describe('POST /users/:userId/password-reset (admin)', () => {
+    it('answers the one-time link once (no mail), which sets the password; records issue_password_reset', async () => {
+      const admin = await userWithKey(t, 'admin');
+      const user = await userWithPassword(t, 'test-runner');
+      const before = (await auditRows(t, 'issue_password_reset')).length;
+      const res = await t.post(`/users/${user.id}/password-reset`, undefined, { key: admin.key });
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        user: { id: user.id, email: user.email, name: 'Person', role: 'test-runner', active: true },
+        expiresAt: expect.any(String),
+        emailed: false,
+        link: expect.stringMatching(/^http:\/\/casebook\.test\/reset-password\/[\w-]{40,}$/),
+      });
+      expect(Date.parse(res.body.expiresAt) - Date.now()).toBeGreaterThan(3500_000);
+      const token = tokenOf(res.body.link);
+      const rows = await t.db
+        .selectFrom('password_resets')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .execute();
+      expect(rows.map((r) => r.token_hash)).toEqual([sha256(token)]);
+      const events = await auditRows(t, 'issue_password_reset');
+      expect(events).toHaveLength(before + 1);
+      expect(events.at(-1)).toMatchObject({
+        user_id: admin.user.id,
+        meta: { user_id: user.id, user_email: user.email },
+      });
+      expect(Object.keys(events.at(-1)!.meta).sort()).toEqual(['user_email', 'user_id']);
+      const reset = await t.post(
+        '/api/auth/password-reset',
+        { token, password: 'set by the link 1' },
+        { key: null },
+      );
+      expect(reset.status).toBe(200);
+      expect((await login(t, { email: user.email, password: 'set by the link 1' }, '10.9.0.1')).status).toBe(
+        200,
+      );
+    });
+
+    it('answers 403 to non-admins, for oneself, the owner or an equal admin; 404 unknown; 409 deactivated', async () => {
+      const member = await userWithKey(t, 'user');
+      const admin = await userWithKey(t, 'admin');
+      const peer = await userWithKey(t, 'admin');
+      const viewer = await userWithPassword(t, 'viewer');
+      const count = async () =>
+        (await t.db.selectFrom('password_resets').select('token_hash').execute()).length;
+      const before = await count();
+      const asMember = await t.post(`/users/${viewer.id}/password-reset`, undefined, { key: member.key });
+      expect(asMember.status).toBe(403);
+      const self = await t.post(`/users/${admin.user.id}/password-reset`, undefined, { key: admin.key });
+      expect(self.status).toBe(403);
+      expect(self.body.message).toBe("you can't send a password reset link to yourself");
+      const owner = await t.post(`/users/${t.ownerId}/password-reset`, undefined, { key: admin.key });
+      expect(owner.status).toBe(403);
+      const equal = await t.post(`/users/${peer.user.id}/password-reset`, undefined, { key: admin.key });
+      expect(equal.status).toBe(403);
+      expect((await t.post('/users/999999/password-reset')).status).toBe(404);
+      await t.post(`/users/${viewer.id}/deactivate`);
+      const gone = await t.post(`/users/${viewer.id}/password-reset`);
+      expect(gone.status).toBe(409);
+      expect(gone.body.message).toBe(
+        `${viewer.email} is deactivated; reactivate the account before sending a reset link`,
+      );
+      expect(await count()).toBe(before);
+      // The owner may send one to an admin.
+      expect((await t.post(`/users/${peer.user.id}/password-reset`)).status).toBe(201);
+    });
+  });
+
   describe('deactivation', () => {
     it("stops the user's sign-in, sessions and API keys at once, and reactivation brings keys back", async () => {
       const user = await userWithPassword(t, 'test-runner');

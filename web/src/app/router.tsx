@@ -185,6 +185,12 @@ const settingsRoute = createRoute({
   path: '/settings',
   component: lazyRouteComponent(() => import('../features/settings/SettingsPage'), 'SettingsPage'),
 });
+// People (admin): the page itself says so to other roles (the shell links it only for admins and the owner).
+const peopleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/people',
+  component: lazyRouteComponent(() => import('../features/people/PeoplePage'), 'PeoplePage'),
+});
 // The CLI's `verification_uri_complete` (src/modules/oauth): signed in first, then back here with the code.
 const deviceRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -198,7 +204,7 @@ const deviceRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/device/DevicePage'), 'DevicePage'),
 });
 const accountRoutes = [invitationRoute, requestResetRoute, setPasswordRoute] as const;
-const accountAppRoutes = [settingsRoute, deviceRoute] as const;
+const accountAppRoutes = [settingsRoute, peopleRoute, deviceRoute] as const;
 // ---- end of account pages ----
 
 const routeTree = rootRoute.addChildren([

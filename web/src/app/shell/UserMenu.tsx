@@ -11,6 +11,7 @@ import {
   Separator,
 } from 'react-aria-components';
 import { meQuery, signOut } from '../../features/auth/session';
+import { canManagePeople } from '../../features/people/api';
 import { useShortcuts } from './Shortcuts';
 
 const initials = (name: string, email: string) =>
@@ -30,6 +31,7 @@ export function UserMenu() {
   async function onAction(key: React.Key) {
     if (key === 'shortcuts') shortcuts.open();
     if (key === 'settings') await navigate({ to: '/settings' });
+    if (key === 'people') await navigate({ to: '/people' });
     if (key === 'sign-out') {
       try {
         await signOut();
@@ -64,6 +66,11 @@ export function UserMenu() {
           <MenuItem id="settings" className="menu-item">
             Your settings
           </MenuItem>
+          {canManagePeople(me.role) && (
+            <MenuItem id="people" className="menu-item">
+              People
+            </MenuItem>
+          )}
           <MenuItem id="shortcuts" className="menu-item">
             Keyboard shortcuts
           </MenuItem>
