@@ -6,9 +6,11 @@ import { isTyping, useSingleKeyShortcuts } from '../../app/shortcuts';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { customFieldsQuery } from './api';
 import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
+import { MultiFilter, TextFilter } from './FilterPopover';
 import { FolderTree } from './FolderTree';
 import {
   foldersQuery,
@@ -18,7 +20,7 @@ import {
   type ListFilter,
   type Priority,
 } from './repository-api';
-import { SORT_FIELDS, type RepositorySearch, type SortField } from './search';
+import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 
 const NARROW = '(max-width: 760px)';
@@ -75,6 +77,16 @@ export function RepositoryPage() {
 
   const folders = useQuery(foldersQuery(code));
   const tags = useQuery(tagsQuery(code));
+  const customFields = useQuery(customFieldsQuery(code));
+  // Rich text is not filterable (long HTML values are not indexed); disabled fields are not offered.
+  const filterFields = useMemo(
+    () => (customFields.data?.customFields ?? []).filter((f) => f.enabled && f.type !== 'richtext'),
+    [customFields.data],
+  );
+  const knownFields = useMemo(
+    () => (customFields.data ? new Set(customFields.data.customFields.map((f) => f.systemName)) : undefined),
+    [customFields.data],
+  );
   const index = useMemo(() => (folders.data ? indexFolders(folders.data) : undefined), [folders.data]);
   const folder = search.folder !== undefined ? index?.byId.get(search.folder) : undefined;
 
@@ -95,9 +107,9 @@ export function RepositoryPage() {
   const filter: ListFilter | undefined = useMemo(() => {
     if (search.folder !== undefined && !index) return undefined;
     const f = search.folder !== undefined ? index!.byId.get(search.folder) : undefined;
-    return listFilter(search, f ? subtreeIds(f) : undefined);
-  }, [search, index]);
-  const hasFilter = !!(search.folder || search.q || search.tag || search.priority || search.type);
+    return listFilter(search, f ? subtreeIds(f) : undefined, knownFields);
+  }, [search, index, knownFields]);
+  const hasFilter = hasFilters(search);
 
   const selection = useSelection();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -224,37 +236,55 @@ export function RepositoryPage() {
               <Label className="field-label">Search</Label>
               <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
             </SearchField>
-            <FilterSelect
+            <MultiFilter
               label="Tag"
-              value={search.tag ? String(search.tag) : ''}
-              onChange={(v) => setSearch({ tag: v ? Number(v) : undefined })}
-              options={[
-                ['', 'Any tag'],
-                ...(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title]),
-              ]}
+              value={(search.tag ?? []).map(String)}
+              onChange={(v) => setSearch({ tag: v.length ? v.map(Number) : undefined })}
+              options={(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])}
             />
-            <FilterSelect
+            <MultiFilter
               label="Priority"
-              value={search.priority ?? ''}
-              onChange={(v) => setSearch({ priority: (v || undefined) as Priority | undefined })}
+              value={search.priority ?? []}
+              onChange={(v) => setSearch({ priority: v.length ? (v as Priority[]) : undefined })}
               options={[
-                ['', 'Any priority'],
                 ['high', 'High'],
                 ['medium', 'Medium'],
                 ['low', 'Low'],
               ]}
             />
-            <FilterSelect
+            <MultiFilter
               label="Type"
-              value={search.type ?? ''}
-              onChange={(v) => setSearch({ type: (v || undefined) as CaseType | undefined })}
+              value={search.type ?? []}
+              onChange={(v) => setSearch({ type: v.length ? (v as CaseType[]) : undefined })}
               options={[
-                ['', 'Any type'],
                 ['standalone', 'Standalone'],
                 ['template', 'Template'],
                 ['filled', 'Filled from a template'],
               ]}
             />
+            {filterFields.map((f) => {
+              const key = `cf_${f.systemName}` as const;
+              const value = search[key] ?? [];
+              const onChange = (v: string[]) => setSearch({ [key]: v.length ? v : undefined });
+              return f.type === 'text' ? (
+                <TextFilter key={f.id} label={f.name} value={value} onChange={onChange} />
+              ) : (
+                <MultiFilter
+                  key={f.id}
+                  label={f.name}
+                  value={value}
+                  onChange={onChange}
+                  options={
+                    f.type === 'checkbox'
+                      ? [
+                          ['true', 'Checked'],
+                          ['false', 'Not checked'],
+                        ]
+                      : (f.options ?? []).map((o): [string, string] => [o.value, o.value])
+                  }
+                />
+              );
+            })}
             <FilterSelect
               label="Sort by"
               value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
