@@ -399,6 +399,18 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await tree().waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Folder: Inbox' }).waitFor();
     await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    // The filters fold behind one button, so the list stays in view.
+    expect(await filterButton('Tag').isVisible()).toBe(false);
+    const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await filterButton('Tag').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/repository-phone-filters-phone.png` });
+    await pickFilter('Priority', 'Medium');
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    await pickFilter('Priority', 'Medium');
+    await toggle.click();
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 

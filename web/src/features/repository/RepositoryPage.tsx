@@ -110,6 +110,11 @@ export function RepositoryPage() {
     return listFilter(search, f ? subtreeIds(f) : undefined, knownFields);
   }, [search, index, knownFields]);
   const hasFilter = hasFilters(search);
+  // What narrows the list beyond the folder and the search: the count on a phone's "Filters" button.
+  const activeFilters = Object.keys(search).filter(
+    (k) => !['folder', 'q', 'sort', 'order'].includes(k),
+  ).length;
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   const selection = useSelection();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -236,70 +241,84 @@ export function RepositoryPage() {
               <Label className="field-label">Search</Label>
               <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
             </SearchField>
-            <MultiFilter
-              label="Tag"
-              value={(search.tag ?? []).map(String)}
-              onChange={(v) => setSearch({ tag: v.length ? v.map(Number) : undefined })}
-              options={(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])}
-            />
-            <MultiFilter
-              label="Priority"
-              value={search.priority ?? []}
-              onChange={(v) => setSearch({ priority: v.length ? (v as Priority[]) : undefined })}
-              options={[
-                ['high', 'High'],
-                ['medium', 'Medium'],
-                ['low', 'Low'],
-              ]}
-            />
-            <MultiFilter
-              label="Type"
-              value={search.type ?? []}
-              onChange={(v) => setSearch({ type: v.length ? (v as CaseType[]) : undefined })}
-              options={[
-                ['standalone', 'Standalone'],
-                ['template', 'Template'],
-                ['filled', 'Filled from a template'],
-              ]}
-            />
-            {filterFields.map((f) => {
-              const key = `cf_${f.systemName}` as const;
-              const value = search[key] ?? [];
-              const onChange = (v: string[]) => setSearch({ [key]: v.length ? v : undefined });
-              return f.type === 'text' ? (
-                <TextFilter key={f.id} label={f.name} value={value} onChange={onChange} />
-              ) : (
-                <MultiFilter
-                  key={f.id}
-                  label={f.name}
-                  value={value}
-                  onChange={onChange}
-                  options={
-                    f.type === 'checkbox'
-                      ? [
-                          ['true', 'Checked'],
-                          ['false', 'Not checked'],
-                        ]
-                      : (f.options ?? []).map((o): [string, string] => [o.value, o.value])
-                  }
-                />
-              );
-            })}
-            <FilterSelect
-              label="Sort by"
-              value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
-              onChange={(v) => {
-                const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
-                setSearch({
-                  sort: sort === 'seq' ? undefined : sort,
-                  order: order === 'asc' ? undefined : order,
-                });
-              }}
-              options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
-                [`${k}:asc`, `${name} ↑`],
-                [`${k}:desc`, `${name} ↓`],
-              ])}
-            />
+            {narrow && (
+              <Button
+                className="repo-filters-toggle"
+                aria-expanded={filtersOpen}
+                aria-controls="repo-filters"
+                onPress={() => setFiltersOpen((o) => !o)}
+              >
+                Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+                <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+              </Button>
+            )}
+            {/* On a phone the filters fold away behind one button, so the list stays in view. */}
+            <div id="repo-filters" className="repo-filters" hidden={narrow && !filtersOpen}>
+              <MultiFilter
+                label="Tag"
+                value={(search.tag ?? []).map(String)}
+                onChange={(v) => setSearch({ tag: v.length ? v.map(Number) : undefined })}
+                options={(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])}
+              />
+              <MultiFilter
+                label="Priority"
+                value={search.priority ?? []}
+                onChange={(v) => setSearch({ priority: v.length ? (v as Priority[]) : undefined })}
+                options={[
+                  ['high', 'High'],
+                  ['medium', 'Medium'],
+                  ['low', 'Low'],
+                ]}
+              />
+              <MultiFilter
+                label="Type"
+                value={search.type ?? []}
+                onChange={(v) => setSearch({ type: v.length ? (v as CaseType[]) : undefined })}
+                options={[
+                  ['standalone', 'Standalone'],
+                  ['template', 'Template'],
+                  ['filled', 'Filled from a template'],
+                ]}
+              />
+              {filterFields.map((f) => {
+                const key = `cf_${f.systemName}` as const;
+                const value = search[key] ?? [];
+                const onChange = (v: string[]) => setSearch({ [key]: v.length ? v : undefined });
+                return f.type === 'text' ? (
+                  <TextFilter key={f.id} label={f.name} value={value} onChange={onChange} />
+                ) : (
+                  <MultiFilter
+                    key={f.id}
+                    label={f.name}
+                    value={value}
+                    onChange={onChange}
+                    options={
+                      f.type === 'checkbox'
+                        ? [
+                            ['true', 'Checked'],
+                            ['false', 'Not checked'],
+                          ]
+                        : (f.options ?? []).map((o): [string, string] => [o.value, o.value])
+                    }
+                  />
+                );
+              })}
+              <FilterSelect
+                label="Sort by"
+                value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
+                onChange={(v) => {
+                  const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
+                  setSearch({
+                    sort: sort === 'seq' ? undefined : sort,
+                    order: order === 'asc' ? undefined : order,
+                  });
+                }}
+                options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
+                  [`${k}:asc`, `${name} ↑`],
+                  [`${k}:desc`, `${name} ↓`],
+                ])}
+              />
+            </div>
             {hasFilter && (
               <Button
                 variant="ghost"
