@@ -446,6 +446,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}/version/1` }),
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/tcase/:id/versions': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/tcase/${c.fx.tcaseId}/versions` }),
+    ok: 200,
+  },
 
   // ---- repository resources ----
   'GET /api/public/v0/project/:project/tag': {

@@ -60,6 +60,22 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await page.getByRole('menuitem', { name: action }).click();
   };
   const caseList = () => page.getByRole('list', { name: 'Test cases' });
+  /** A filter's button: its name is the filter's label, then what is chosen ("Tag odd, slow"). */
+  const filterButton = (label: string) => page.getByRole('button', { name: new RegExp(`^${label} `) });
+  /** Opens a filter, toggles the named options (checkboxes), and closes it with Escape. */
+  const pickFilter = async (label: string, ...options: string[]) => {
+    await filterButton(label).click();
+    const dialog = page.getByRole('dialog', { name: `Filter by ${label.toLowerCase()}` });
+    for (const name of options) await dialog.getByText(name, { exact: true }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  };
+  const searchParam = (key: string) => {
+    const v = new URL(page.url()).searchParams.get(key);
+    return v === null ? null : JSON.parse(v);
+  };
+  const shownCount = (n: number) =>
+    page.getByText(`${n} test ${n === 1 ? 'case' : 'cases'}`, { exact: true });
   const shownTitles = async () => (await caseList().getByRole('link').allTextContents()).map((t) => t.trim());
 
   beforeAll(async () => {
@@ -179,10 +195,11 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('q')).toBe('login');
     expect((await shownTitles()).every((t) => t.startsWith('Login works'))).toBe(true);
 
-    await page.getByLabel('Tag').selectOption({ label: 'odd' });
+    await pickFilter('Tag', 'odd');
     await expect.poll(() => page.getByText('No test case matches these filters.').count()).toBe(1);
     await look('repository-empty-filter');
-    await page.getByLabel('Tag').selectOption({ label: 'Any tag' });
+    await pickFilter('Tag', 'odd');
+    await expect.poll(() => page.getByText('15 test cases').count()).toBe(1);
     await page.getByLabel('Sort by').selectOption({ label: 'Title ↓' });
     await expect.poll(async () => (await shownTitles())[0]).toBe('Login works 90');
     // A reload keeps the view: it lives in the address.
@@ -209,8 +226,116 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await caseList().waitFor();
   });
 
-  it('selects with clicks, shift-click and space, and moves, tags and deletes in bulk after a confirmation', async () => {
+  it('filters by several priorities and tags and by custom fields, combined, in the address', async () => {
+    // Two custom fields of the project: a dropdown and a text field.
+    for (const field of [
+      {
+        type: 'dropdown',
+        systemName: 'env',
+        name: 'Environment',
+        options: [{ value: 'staging' }, { value: 'prod' }],
+      },
+      { type: 'text', systemName: 'component', name: 'Component' },
+    ]) {
+      const res = await page.request.fetch(url('/api/public/v0/custom-field'), {
+        method: 'POST',
+        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+        data: JSON.stringify(field),
+      });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+    }
+    const edit = async (seq: number, body: unknown) => {
+      const res = await page.request.fetch(url(`/api/public/v0/project/REPO/tcase/${seq}`), {
+        method: 'PATCH',
+        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
+        data: JSON.stringify(body),
+      });
+      expect(res.status(), await res.text()).toBe(200);
+    };
+    const cf = (env: string, component?: string) => ({
+      env: { value: env },
+      ...(component ? { component: { value: component } } : {}),
+    });
+    // REPO-2 is "Case number 1" (tagged odd), REPO-3 "Case number 2" (no tag), REPO-5 "Case number 4".
+    await edit(2, { priority: 'high', customFields: cf('prod', 'checkout') });
+    await edit(3, { priority: 'low', tags: ['slow'], customFields: cf('staging', 'search') });
+    await edit(5, { customFields: cf('prod', 'checkout') });
+
+    await page.goto(url('/project/REPO/repository'));
+    await expect.poll(() => shownCount(150).count()).toBe(1);
+
+    // Several priorities: High or Low. From the keyboard: Enter opens, Tab reaches the options, Space ticks.
+    await filterButton('Priority').focus();
+    await page.keyboard.press('Enter');
+    const priorities = page.getByRole('dialog', { name: 'Filter by priority' });
+    await priorities.waitFor();
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() =>
+        priorities.getByRole('checkbox', { name: 'High' }).evaluate((el) => el === document.activeElement),
+      )
+      .toBe(true);
+    await page.keyboard.press('Space');
+    await priorities.getByText('Low', { exact: true }).click();
+    expect(await priorities.getByRole('checkbox', { name: 'High' }).isChecked()).toBe(true);
+    expect(await priorities.getByRole('checkbox', { name: 'Medium' }).isChecked()).toBe(false);
+    await page.screenshot({ path: `${SCREENSHOTS}/repository-filter-open-desktop.png` });
+    await page.keyboard.press('Escape');
+    await priorities.waitFor({ state: 'detached' });
+    await expect.poll(() => shownCount(2).count()).toBe(1);
+    expect((await shownTitles()).sort()).toEqual(['Case number 1', 'Case number 2']);
+    expect(searchParam('priority')).toEqual(['high', 'low']);
+    expect(await filterButton('Priority').textContent()).toContain('High, Low');
+
+    // A dropdown custom field narrows further (AND across filters).
+    await pickFilter('Environment', 'prod');
+    await expect.poll(() => shownCount(1).count()).toBe(1);
+    expect(await shownTitles()).toEqual(['Case number 1']);
+    expect(searchParam('cf_env')).toEqual(['prod']);
+    await look('repository-filters', true);
+
+    // The address holds the view: a reload keeps both filters.
+    await page.reload();
+    await expect.poll(() => shownCount(1).count()).toBe(1);
+    expect(await shownTitles()).toEqual(['Case number 1']);
+    expect(await filterButton('Environment').textContent()).toContain('prod');
+
+    // Without the priorities, both "prod" cases show.
+    await filterButton('Priority').click();
+    const clearing = page.getByRole('dialog', { name: 'Filter by priority' });
+    await clearing.getByRole('button', { name: 'Clear priority' }).click();
+    await clearing.waitFor({ state: 'detached' });
+    await expect.poll(() => shownCount(2).count()).toBe(1);
+    expect((await shownTitles()).sort()).toEqual(['Case number 1', 'Case number 4']);
+    expect(searchParam('priority')).toBeNull();
+
+    // Several tags: odd or slow (75 odd cases and REPO-3).
+    await pickFilter('Environment', 'prod');
+    await pickFilter('Tag', 'odd', 'slow');
+    await expect.poll(() => shownCount(76).count()).toBe(1);
+    expect(searchParam('tag')).toHaveLength(2);
+
+    // A text custom field takes a typed value.
+    await filterButton('Component').click();
+    const component = page.getByRole('dialog', { name: 'Filter by component' });
+    await component.getByLabel('Component is').fill('checkout');
+    await component.getByRole('button', { name: 'Apply' }).click();
+    await component.waitFor({ state: 'detached' });
+    await expect.poll(() => shownCount(1).count()).toBe(1);
+    expect(await shownTitles()).toEqual(['Case number 1']);
+    expect(searchParam('cf_component')).toEqual(['checkout']);
+    await page.reload();
+    await expect.poll(() => shownCount(1).count()).toBe(1);
+
     await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => shownCount(150).count()).toBe(1);
+    expect(new URL(page.url()).search).toBe('');
+    expect(await filterButton('Tag').textContent()).toContain('Any');
+  });
+
+  it('selects with clicks, shift-click and space, and moves, tags and deletes in bulk after a confirmation', async () => {
+    // The filter test before this one ended on the unfiltered list.
+    await page.goto(url('/project/REPO/repository'));
     await folderRow('Inbox').click();
     await expect.poll(() => page.getByText('150 test cases').count()).toBe(1);
     const box = (n: number) => caseList().getByRole('checkbox', { name: new RegExp(`^Select REPO-${n} `) });
@@ -274,6 +399,18 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await tree().waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Folder: Inbox' }).waitFor();
     await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    // The filters fold behind one button, so the list stays in view.
+    expect(await filterButton('Tag').isVisible()).toBe(false);
+    const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await filterButton('Tag').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/repository-phone-filters-phone.png` });
+    await pickFilter('Priority', 'Medium');
+    await page.getByRole('button', { name: 'Filters (1)' }).waitFor();
+    await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
+    await pickFilter('Priority', 'Medium');
+    await toggle.click();
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 

@@ -179,6 +179,25 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await look('tcase-compare');
   });
 
+  it('shows who made each version and when in the history', async () => {
+    const history = page.getByRole('region', { name: /Version history/ });
+    const version = (n: number) =>
+      history.getByRole('listitem').filter({ hasText: new RegExp(`^Version ${n}(?!\\d)`) });
+    await expect.poll(() => version(2).textContent()).toContain('Owner');
+    expect(await version(2).textContent()).toContain('Pay with a saved credit card');
+    expect(await version(2).getByText('Current').count()).toBe(1);
+    expect(await version(1).textContent()).toContain('Pay with a saved card');
+    expect(await version(1).textContent()).toContain('Owner');
+    // The date as people say it, with the whole timestamp in the <time> element.
+    const time = version(2).locator('time');
+    expect(await time.textContent()).toBe('just now');
+    const at = Date.parse((await time.getAttribute('datetime')) ?? '');
+    expect(Math.abs(Date.now() - at)).toBeLessThan(60_000);
+    expect(await time.getAttribute('title')).toMatch(/\d{4}/);
+    await history.scrollIntoViewIfNeeded();
+    await look('tcase-history', true);
+  });
+
   it('asks before unsaved edits are lost (Esc and a link), and keeps them when told to', async () => {
     await page.keyboard.press('e');
     await page.getByLabel('Title').fill('Half-typed title');

@@ -16,13 +16,15 @@ import {
   type TcaseCountQuery,
   type TcaseInclude,
   type TcaseListQuery,
+  type TcaseVersionList,
 } from './test-cases.schemas.js';
 import type { FilesContext } from '../files/files.service.js';
 import { toTcases } from './test-cases.view.js';
 import { DEFAULT_LIMIT, customFieldIdsBySystemName } from './test-cases.common.js';
 import { findByRef } from './test-cases.lookups.js';
 
-/* Reads: the list with filters, sorting and the envelope, the count, one case, one version, the seq lookup. */
+/* Reads: the list with filters, sorting and the envelope, the count, one case, one version, the version history,
+   the seq lookup. */
 
 function parseIncludes(include: string[] | undefined): Set<TcaseInclude> {
   const out = new Set<TcaseInclude>();
@@ -180,6 +182,27 @@ export async function getTestCaseVersion(
   if (!at) throw notFound(`test case ${project.code}-${row.seq} has no version ${version}`);
   const [tcase] = await toTcases(db, actor.tenantId, [at], { include: new Set(ONE), project, files });
   return tcase;
+}
+
+/** Who made each version of a case and when, newest first (docs/api-decisions.md#test-case-version-history). */
+export async function listTestCaseVersions(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  ref: string,
+): Promise<TcaseVersionList> {
+  const project = await resolveProject(db, actor, projectRef);
+  const row = await requireTcase(db, actor.tenantId, project, ref);
+  const rows = await repo.listVersionHistory(db, actor.tenantId, row.id);
+  return {
+    versions: rows.map((r) => ({
+      version: r.version,
+      title: r.title,
+      authorId: r.author_id,
+      authorName: r.author_name ?? null,
+      createdAt: r.created_at,
+    })),
+  };
 }
 
 const MARKER = /^([A-Za-z0-9]+)-(\d+)$/;

@@ -328,6 +328,21 @@ export const listVersionNumbers = (db: Db, tenantId: string, tcaseId: string) =>
     .orderBy('version')
     .execute();
 
+/**
+ * Every version of a case, newest first, with its author's name: joins `users` (a read kept for speed, one
+ * statement instead of one per author; listed in docs/architecture.md). An author row that is gone leaves
+ * the name null.
+ */
+export const listVersionHistory = (db: Db, tenantId: string, tcaseId: string) =>
+  db
+    .selectFrom('tcase_versions as v')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'v.author_id').on('u.tenant_id', '=', tenantId))
+    .select(['v.version', 'v.title', 'v.author_id', 'v.created_at', 'u.name as author_name'])
+    .where('v.tenant_id', '=', tenantId)
+    .where('v.tcase_id', '=', tcaseId)
+    .orderBy('v.version', 'desc')
+    .execute();
+
 /** The largest position of a live case in the folder, or -1 for an empty folder. */
 export async function maxPosInFolder(
   db: Db,

@@ -17,6 +17,7 @@ import {
   TcaseCountQuery,
   TcaseListQuery,
   TcaseParams,
+  TcaseVersionList,
   TcaseVersionParams,
   UpdateTcaseBody,
 } from './test-cases.schemas.js';
@@ -212,6 +213,19 @@ export const testCasesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         req.params.id,
         req.params.version,
       ),
+  );
+
+  app.get(
+    '/project/:project/tcase/:id/versions',
+    {
+      schema: {
+        tags,
+        summary: "List a test case's versions with their authors and times, newest first",
+        params: TcaseParams,
+        response: { 200: TcaseVersionList, ...errorResponses },
+      },
+    },
+    async (req) => service.listTestCaseVersions(db, req.actor, req.params.project, req.params.id),
   );
 
   app.patch(

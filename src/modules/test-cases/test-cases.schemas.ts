@@ -155,6 +155,21 @@ export const TcaseVersionParams = Type.Object({
 });
 export type TcaseVersionParams = Static<typeof TcaseVersionParams>;
 
+/** One entry of a case's version history (docs/api-decisions.md#test-case-version-history). */
+export const TcaseVersionEntry = Type.Object({
+  version: Type.Integer({ minimum: 1 }),
+  title: Type.String({ description: 'the title the case had at this version' }),
+  authorId: Type.Integer({ description: 'the user who made this version' }),
+  authorName: Type.Union([Type.String(), Type.Null()], {
+    description: "the author's name now; null when the user is gone",
+  }),
+  createdAt: Type.String({ description: 'when this version was made (ISO 8601 UTC)' }),
+});
+export const TcaseVersionList = Type.Object({
+  versions: Type.Array(TcaseVersionEntry, { description: 'every version, newest first' }),
+});
+export type TcaseVersionList = Static<typeof TcaseVersionList>;
+
 const Pagination = {
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
   limit: Type.Optional(

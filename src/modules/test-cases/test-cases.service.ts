@@ -53,6 +53,7 @@ export {
   getTestCase,
   getTestCaseVersion,
   listTestCases,
+  listTestCaseVersions,
 } from './test-cases.listing.js';
 
 import type { TcasesChanged } from './test-cases.common.js';

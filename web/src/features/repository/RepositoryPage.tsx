@@ -6,9 +6,11 @@ import { isTyping, useSingleKeyShortcuts } from '../../app/shortcuts';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { customFieldsQuery } from './api';
 import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
+import { MultiFilter, TextFilter } from './FilterPopover';
 import { FolderTree } from './FolderTree';
 import {
   foldersQuery,
@@ -18,7 +20,7 @@ import {
   type ListFilter,
   type Priority,
 } from './repository-api';
-import { SORT_FIELDS, type RepositorySearch, type SortField } from './search';
+import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 
 const NARROW = '(max-width: 760px)';
@@ -75,6 +77,16 @@ export function RepositoryPage() {
 
   const folders = useQuery(foldersQuery(code));
   const tags = useQuery(tagsQuery(code));
+  const customFields = useQuery(customFieldsQuery(code));
+  // Rich text is not filterable (long HTML values are not indexed); disabled fields are not offered.
+  const filterFields = useMemo(
+    () => (customFields.data?.customFields ?? []).filter((f) => f.enabled && f.type !== 'richtext'),
+    [customFields.data],
+  );
+  const knownFields = useMemo(
+    () => (customFields.data ? new Set(customFields.data.customFields.map((f) => f.systemName)) : undefined),
+    [customFields.data],
+  );
   const index = useMemo(() => (folders.data ? indexFolders(folders.data) : undefined), [folders.data]);
   const folder = search.folder !== undefined ? index?.byId.get(search.folder) : undefined;
 
@@ -95,9 +107,14 @@ export function RepositoryPage() {
   const filter: ListFilter | undefined = useMemo(() => {
     if (search.folder !== undefined && !index) return undefined;
     const f = search.folder !== undefined ? index!.byId.get(search.folder) : undefined;
-    return listFilter(search, f ? subtreeIds(f) : undefined);
-  }, [search, index]);
-  const hasFilter = !!(search.folder || search.q || search.tag || search.priority || search.type);
+    return listFilter(search, f ? subtreeIds(f) : undefined, knownFields);
+  }, [search, index, knownFields]);
+  const hasFilter = hasFilters(search);
+  // What narrows the list beyond the folder and the search: the count on a phone's "Filters" button.
+  const activeFilters = Object.keys(search).filter(
+    (k) => !['folder', 'q', 'sort', 'order'].includes(k),
+  ).length;
+  const [filtersOpen, setFiltersOpen] = useState(false);
 
   const selection = useSelection();
   const searchRef = useRef<HTMLInputElement>(null);
@@ -224,52 +241,84 @@ export function RepositoryPage() {
               <Label className="field-label">Search</Label>
               <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
             </SearchField>
-            <FilterSelect
-              label="Tag"
-              value={search.tag ? String(search.tag) : ''}
-              onChange={(v) => setSearch({ tag: v ? Number(v) : undefined })}
-              options={[
-                ['', 'Any tag'],
-                ...(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title]),
-              ]}
-            />
-            <FilterSelect
-              label="Priority"
-              value={search.priority ?? ''}
-              onChange={(v) => setSearch({ priority: (v || undefined) as Priority | undefined })}
-              options={[
-                ['', 'Any priority'],
-                ['high', 'High'],
-                ['medium', 'Medium'],
-                ['low', 'Low'],
-              ]}
-            />
-            <FilterSelect
-              label="Type"
-              value={search.type ?? ''}
-              onChange={(v) => setSearch({ type: (v || undefined) as CaseType | undefined })}
-              options={[
-                ['', 'Any type'],
-                ['standalone', 'Standalone'],
-                ['template', 'Template'],
-                ['filled', 'Filled from a template'],
-              ]}
-            />
-            <FilterSelect
-              label="Sort by"
-              value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
-              onChange={(v) => {
-                const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
-                setSearch({
-                  sort: sort === 'seq' ? undefined : sort,
-                  order: order === 'asc' ? undefined : order,
-                });
-              }}
-              options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
-                [`${k}:asc`, `${name} ↑`],
-                [`${k}:desc`, `${name} ↓`],
-              ])}
-            />
+            {narrow && (
+              <Button
+                className="repo-filters-toggle"
+                aria-expanded={filtersOpen}
+                aria-controls="repo-filters"
+                onPress={() => setFiltersOpen((o) => !o)}
+              >
+                Filters{activeFilters > 0 ? ` (${activeFilters})` : ''}
+                <span aria-hidden="true">{filtersOpen ? '▴' : '▾'}</span>
+              </Button>
+            )}
+            {/* On a phone the filters fold away behind one button, so the list stays in view. */}
+            <div id="repo-filters" className="repo-filters" hidden={narrow && !filtersOpen}>
+              <MultiFilter
+                label="Tag"
+                value={(search.tag ?? []).map(String)}
+                onChange={(v) => setSearch({ tag: v.length ? v.map(Number) : undefined })}
+                options={(tags.data ?? []).map((t): [string, string] => [String(t.id), t.title])}
+              />
+              <MultiFilter
+                label="Priority"
+                value={search.priority ?? []}
+                onChange={(v) => setSearch({ priority: v.length ? (v as Priority[]) : undefined })}
+                options={[
+                  ['high', 'High'],
+                  ['medium', 'Medium'],
+                  ['low', 'Low'],
+                ]}
+              />
+              <MultiFilter
+                label="Type"
+                value={search.type ?? []}
+                onChange={(v) => setSearch({ type: v.length ? (v as CaseType[]) : undefined })}
+                options={[
+                  ['standalone', 'Standalone'],
+                  ['template', 'Template'],
+                  ['filled', 'Filled from a template'],
+                ]}
+              />
+              {filterFields.map((f) => {
+                const key = `cf_${f.systemName}` as const;
+                const value = search[key] ?? [];
+                const onChange = (v: string[]) => setSearch({ [key]: v.length ? v : undefined });
+                return f.type === 'text' ? (
+                  <TextFilter key={f.id} label={f.name} value={value} onChange={onChange} />
+                ) : (
+                  <MultiFilter
+                    key={f.id}
+                    label={f.name}
+                    value={value}
+                    onChange={onChange}
+                    options={
+                      f.type === 'checkbox'
+                        ? [
+                            ['true', 'Checked'],
+                            ['false', 'Not checked'],
+                          ]
+                        : (f.options ?? []).map((o): [string, string] => [o.value, o.value])
+                    }
+                  />
+                );
+              })}
+              <FilterSelect
+                label="Sort by"
+                value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
+                onChange={(v) => {
+                  const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
+                  setSearch({
+                    sort: sort === 'seq' ? undefined : sort,
+                    order: order === 'asc' ? undefined : order,
+                  });
+                }}
+                options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
+                  [`${k}:asc`, `${name} ↑`],
+                  [`${k}:desc`, `${name} ↓`],
+                ])}
+              />
+            </div>
             {hasFilter && (
               <Button
                 variant="ghost"

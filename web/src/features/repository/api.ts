@@ -21,6 +21,9 @@ export const testCaseKeys = {
   all: (code: string) => ['projects', P(code), 'tcase'] as const,
   one: (code: string, ref: string) => ['projects', P(code), 'tcase', ref] as const,
   version: (code: string, id: string, v: number) => ['projects', P(code), 'tcase', id, 'version', v] as const,
+  /** The history as it was when the case was at `current`: a new version is a new key. */
+  versions: (code: string, id: string, current: number) =>
+    ['projects', P(code), 'tcase', id, 'versions', current] as const,
   filled: (code: string, templateId: string) => ['projects', P(code), 'tcase', templateId, 'filled'] as const,
 };
 
@@ -48,6 +51,23 @@ export const testCaseVersionQuery = (code: string, id: string, version: number) 
           params: { path: { project: code, id, version } },
         }),
       ) as Promise<TestCase>,
+  });
+
+export type VersionEntry =
+  paths['/api/public/v0/project/{project}/tcase/{id}/versions']['get']['responses'][200]['content']['application/json']['versions'][number];
+
+/** Who made each version and when, newest first. */
+export const testCaseVersionsQuery = (code: string, id: string, current: number) =>
+  queryOptions({
+    queryKey: testCaseKeys.versions(code, id, current),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/tcase/{id}/versions', {
+            params: { path: { project: code, id } },
+          }),
+        )
+      ).versions,
   });
 
 /** The filled cases a template produced. */

@@ -30,8 +30,21 @@ export interface ListFilter {
   priorities?: Priority[];
   types?: CaseType[];
   search?: string;
+  /** Custom-field values by system name: the API's `cf_<systemName>` parameters. */
+  custom?: Record<string, string[]>;
   sortField: string;
   sortOrder: 'asc' | 'desc';
+}
+
+/** The address's filters of the list (the page's search params without the folder). */
+export interface ListSearch {
+  q?: string;
+  tag?: number[];
+  priority?: Priority[];
+  type?: CaseType[];
+  sort?: string;
+  order?: 'asc' | 'desc';
+  [customField: `cf_${string}`]: string[] | undefined;
 }
 
 /** The whole tree at once, depth-first (the API sends up to 5,000 folders without paging). */
@@ -55,22 +68,29 @@ export { projectTagsQuery as tagsQuery } from '../../api/queries';
 export const listPageQuery = (code: string, filter: ListFilter, page: number) =>
   queryOptions({
     queryKey: repoKeys.page(code, filter, page),
-    queryFn: ({ signal }) =>
-      unwrap(
+    queryFn: ({ signal }) => {
+      const { custom, ...rest } = filter;
+      // `cf_<systemName>` is a pattern the generated types cannot spell: the API documents it.
+      const customParams = Object.fromEntries(
+        Object.entries(custom ?? {}).map(([name, values]) => [`cf_${name}`, values]),
+      );
+      return unwrap(
         api.GET('/api/public/v0/project/{project}/tcase', {
           signal,
           params: {
             path: { project: code },
             query: {
-              ...filter,
+              ...rest,
+              ...customParams,
               search: filter.search || undefined,
               offset: page * PAGE_SIZE,
               limit: PAGE_SIZE,
               include: ['tags'],
-            },
+            } as ListQuery,
           },
         }),
-      ),
+      );
+    },
     placeholderData: page === 0 ? keepPreviousData : undefined,
     staleTime: 30_000,
   });
@@ -139,36 +159,32 @@ export function useRepositoryWrites(code: string) {
 }
 
 /** The list's first page for an address without a folder (the router starts it with the page's code). */
-export const firstListPage = (
-  code: string,
-  s: {
-    q?: string;
-    tag?: number;
-    priority?: Priority;
-    type?: CaseType;
-    sort?: string;
-    order?: 'asc' | 'desc';
-  },
-) => listPageQuery(code, listFilter(s, undefined), 0);
+export const firstListPage = (code: string, s: ListSearch) =>
+  listPageQuery(code, listFilter(s, undefined), 0);
 
-/** The one place an address's filters become the API's query: the router's prefetch and the page agree. */
+/**
+ * The one place an address's filters become the API's query: the router's prefetch and the page agree.
+ * `knownFields` (system names), once the project's custom fields are loaded, drops a `cf_` filter of a field
+ * that no longer exists rather than have the API refuse the whole list.
+ */
 export function listFilter(
-  s: {
-    q?: string;
-    tag?: number;
-    priority?: Priority;
-    type?: CaseType;
-    sort?: string;
-    order?: 'asc' | 'desc';
-  },
+  s: ListSearch,
   folders: number[] | undefined,
+  knownFields?: Set<string>,
 ): ListFilter {
+  const custom: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (!k.startsWith('cf_') || !Array.isArray(v) || v.length === 0) continue;
+    const name = k.slice(3);
+    if (!knownFields || knownFields.has(name)) custom[name] = v as string[];
+  }
   return {
     folders,
-    tags: s.tag ? [s.tag] : undefined,
-    priorities: s.priority ? [s.priority] : undefined,
-    types: s.type ? [s.type] : undefined,
+    tags: s.tag?.length ? s.tag : undefined,
+    priorities: s.priority?.length ? s.priority : undefined,
+    types: s.type?.length ? s.type : undefined,
     search: s.q,
+    custom: Object.keys(custom).length > 0 ? custom : undefined,
     sortField: s.sort ?? 'seq',
     sortOrder: s.order ?? 'asc',
   };

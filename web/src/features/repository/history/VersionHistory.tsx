@@ -1,8 +1,51 @@
 import { lazy, Suspense, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { Button } from '../../../components/Button';
+import { testCaseVersionsQuery, type VersionEntry } from '../api';
 
 const VersionCompare = lazy(() => import('./VersionCompare'));
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A time as people say it ("just now", "5 minutes ago", "yesterday"; a date after a week) and in full. */
+function when(iso: string, now = Date.now()): { text: string; full: string } {
+  const at = new Date(iso);
+  const seconds = Math.round((at.getTime() - now) / 1000);
+  const ago = -seconds;
+  const text =
+    ago < 45
+      ? 'just now'
+      : ago < 3600
+        ? relative.format(Math.round(seconds / 60), 'minute')
+        : ago < 86400
+          ? relative.format(Math.round(seconds / 3600), 'hour')
+          : ago < 7 * 86400
+            ? relative.format(Math.round(seconds / 86400), 'day')
+            : dateFormat.format(at);
+  return { text, full: fullFormat.format(at) };
+}
+
+function VersionRow({ v, current }: { v: VersionEntry; current: number }) {
+  const at = when(v.createdAt);
+  return (
+    <li className="version-row">
+      <span className="version-number">
+        Version {v.version}
+        {v.version === current && <span className="badge">Current</span>}
+      </span>
+      <span className="version-title">{v.title}</span>
+      <span className="version-meta muted">
+        {v.authorName ?? 'a removed user'} ·{' '}
+        <time dateTime={v.createdAt} title={at.full}>
+          {at.text}
+        </time>
+      </span>
+    </li>
+  );
+}
 
 function VersionSelect({
   label,
@@ -35,7 +78,10 @@ function VersionSelect({
   );
 }
 
-/** Every version of the case (D15: 1 … current), and a side-by-side comparison of any two of them. */
+/**
+ * Every version of the case (D15: 1 … current) with who made it and when, and a side-by-side comparison of any
+ * two of them.
+ */
 export function VersionHistory({
   code,
   id,
@@ -48,6 +94,7 @@ export function VersionHistory({
   compare?: [number, number];
 }) {
   const versions = Array.from({ length: current }, (_, i) => current - i);
+  const history = useQuery(testCaseVersionsQuery(code, id, current));
   const [from, setFrom] = useState(compare?.[0] ?? Math.max(1, current - 1));
   const [to, setTo] = useState(compare?.[1] ?? current);
   const [shown, setShown] = useState<[number, number] | null>(compare ?? null);
@@ -56,14 +103,33 @@ export function VersionHistory({
       <h2 id="history" className="panel-title">
         Version history <span className="count">{current}</span>
       </h2>
-      <ol className="version-list" reversed>
-        {versions.map((v) => (
-          <li key={v}>
-            Version {v}
-            {v === current && <span className="badge">Current</span>}
-          </li>
-        ))}
-      </ol>
+      {history.data ? (
+        <ol className="version-list" reversed>
+          {history.data.map((v) => (
+            <VersionRow key={v.version} v={v} current={current} />
+          ))}
+        </ol>
+      ) : (
+        <>
+          <ol className="version-list" reversed>
+            {versions.map((v) => (
+              <li key={v} className="version-row">
+                <span className="version-number">
+                  Version {v}
+                  {v === current && <span className="badge">Current</span>}
+                </span>
+              </li>
+            ))}
+          </ol>
+          {history.isError ? (
+            <p className="muted">Who made each version could not be loaded.</p>
+          ) : (
+            <p className="visually-hidden" role="status">
+              Loading who made each version…
+            </p>
+          )}
+        </>
+      )}
       {current < 2 ? (
         <p className="muted">This case has one version; editing it makes the next one.</p>
       ) : (
