@@ -66,7 +66,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await dialog.waitFor();
     await dialog.getByText('will not be shown again').waitFor();
     expect(await dialog.getByRole('button', { name: 'Copy the link' }).count()).toBe(1);
-    const link = ((await dialog.getByLabel('One-time link').textContent()) ?? '').trim();
+    const link = (await dialog.getByLabel('One-time link').inputValue()).trim();
     await look(page, shot);
     await dialog.getByRole('button', { name: 'Copy the link' }).click();
     await dialog.getByText('Copied.').waitFor();

@@ -64,6 +64,13 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
   const row = (title: string) => list().getByRole('listitem').filter({ hasText: title });
   const current = () => list().locator('[aria-current="true"]');
   const count = (status: string) => page.getByTestId(`count-${status}`);
+  /** The comment editor opens on request (its button), then is the "Comment" textbox. */
+  const commentBox = async () => {
+    await page.getByRole('button', { name: 'Add a comment…' }).click();
+    const box = page.getByRole('textbox', { name: 'Comment' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    return box;
+  };
 
   beforeAll(async () => {
     ensureBuilt();
@@ -146,7 +153,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     expect(await count('passed').textContent()).toBe('1');
     expect(await count('open').textContent()).toBe('4');
 
-    await page.getByRole('textbox', { name: 'Comment' }).fill('The code arrives after 40 s.');
+    await (await commentBox()).fill('The code arrives after 40 s.');
     await page.keyboard.press('Escape');
     await page.keyboard.press('f');
     await expect.poll(() => row('Sign in with a second factor').textContent()).toContain('Failed');
@@ -187,19 +194,34 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
   it('records a failure with a rich-text comment, an attached file and a tracker link that comments back', async () => {
     await row('Pay by card').getByRole('button').click();
     await page.getByRole('heading', { name: 'Pay by card', level: 2 }).waitFor();
-    const comment = page.getByRole('textbox', { name: 'Comment' });
-    await comment.click();
+    await commentBox();
+    // The editor has the caret once opened: typing goes in at once.
     await page.keyboard.type('Declined with ');
     await page.keyboard.press('Control+b');
     await page.keyboard.type('code 51');
     await page.keyboard.press('Control+b');
+    await page.keyboard.press('Escape');
+    // A file still uploading holds the result back, with words next to the files; nothing is sent meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/public/v0/file', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByLabel('Attach files to the result').setInputFiles({
       name: 'declined.png',
       mimeType: 'image/png',
       buffer: PNG,
     });
+    await page.getByRole('status').filter({ hasText: 'Uploading a file…' }).waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('f');
+    await page.getByRole('alert').filter({ hasText: 'Wait for the upload to finish' }).waitFor();
+    release();
     const attached = page.getByRole('list', { name: 'Files attached to the result' });
     await attached.getByRole('link', { name: 'declined.png' }).waitFor();
+    await page.unroute('**/api/public/v0/file');
+    expect(await resultsOf('Pay by card')).toHaveLength(1);
     await page.getByLabel('Tracker').selectOption({ label: 'Shop tracker' });
 
     // A link that cannot be sent stops the key and says why next to the link; nothing is stored.
@@ -247,7 +269,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
 
   it('keeps a result whose request failed, with its comment, and stores it once when sent again', async () => {
     await row('Sign out').getByRole('button').click();
-    await page.getByRole('textbox', { name: 'Comment' }).fill('Retried after the network came back.');
+    await (await commentBox()).fill('Retried after the network came back.');
     await page.route('**/result', (route) => route.abort('internetdisconnected'));
     await page.getByRole('textbox', { name: 'Comment' }).press('Escape');
     await page.keyboard.press('p');

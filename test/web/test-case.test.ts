@@ -190,9 +190,10 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     expect(await version(1).textContent()).toContain('Owner');
     // The date as people say it, with the whole timestamp in the <time> element.
     const time = version(2).locator('time');
-    expect(await time.textContent()).toBe('just now');
+    // Relative to now: a slow machine may take over a minute to get here.
+    expect(await time.textContent()).toMatch(/^(just now|\d+ minutes? ago)$/);
     const at = Date.parse((await time.getAttribute('datetime')) ?? '');
-    expect(Math.abs(Date.now() - at)).toBeLessThan(60_000);
+    expect(Math.abs(Date.now() - at)).toBeLessThan(600_000);
     expect(await time.getAttribute('title')).toMatch(/\d{4}/);
     await history.scrollIntoViewIfNeeded();
     await look('tcase-history', true);
@@ -278,7 +279,10 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     // The repository page and the editor read the same cached tag list: one shape under one key.
     await page.goto(url(`/project/ED/repository?folder=${folderId}`));
     await page.getByRole('heading', { name: 'Repository', level: 1 }).waitFor();
-    await page.getByRole('list', { name: 'Test cases' }).getByRole('link', { name: /Pay with my card/ }).waitFor();
+    await page
+      .getByRole('list', { name: 'Test cases' })
+      .getByRole('link', { name: /Pay with my card/ })
+      .waitFor();
     await page.keyboard.press('n');
     await page.getByRole('heading', { name: 'New test case' }).waitFor();
     await typeTag('smo');

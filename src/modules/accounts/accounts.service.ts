@@ -188,7 +188,11 @@ export async function changeRole(db: Db, actor: Actor, userId: number, role: Rol
   if (roleRank(role) > roleRank(actor.role)) {
     throw forbidden(`you can't give a role above your own (${actor.role})`);
   }
-  await users.setRole(db, actor.tenantId, userId, role);
+  await db.transaction().execute(async (trx) => {
+    await users.setRole(trx, actor.tenantId, userId, role);
+    // A reset link an admin holds must not outlive the rank it was issued under.
+    await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
+  });
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
 }
 
@@ -208,6 +212,8 @@ export async function setUserActive(
     await db.transaction().execute(async (trx) => {
       await users.setDeactivated(trx, actor.tenantId, userId, !active);
       if (!active) await endUserSessions(trx, actor.tenantId, userId);
+      // Links issued before a deactivation never come back to life with the account.
+      await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
     });
   }
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
@@ -226,6 +232,7 @@ export async function transferOwnership(db: Db, actor: Actor, userId: number): P
   await db.transaction().execute(async (trx) => {
     await users.setRole(trx, actor.tenantId, actor.userId, 'admin');
     await users.setRole(trx, actor.tenantId, userId, 'owner');
+    await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
   });
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
 }

@@ -342,6 +342,28 @@ describeEachDb('accounts', (t) => {
       );
     });
 
+    it('voids an issued link when the user changes role or is deactivated (reactivation does not revive it)', async () => {
+      const linkFor = async (userId: number) => {
+        const res = await t.post(`/users/${userId}/password-reset`);
+        expect(res.status).toBe(201);
+        return tokenOf(res.body.link);
+      };
+      const useLink = (token: string) =>
+        t.post('/api/auth/password-reset', { token, password: 'set by an old link' }, { key: null });
+      const promoted = await userWithPassword(t, 'test-runner');
+      const beforePromotion = await linkFor(promoted.id);
+      expect((await t.post(`/users/${promoted.id}/role`, { role: 'admin' })).status).toBe(200);
+      expect((await useLink(beforePromotion)).status).toBe(400);
+
+      const paused = await userWithPassword(t, 'test-runner');
+      const beforePause = await linkFor(paused.id);
+      expect((await t.post(`/users/${paused.id}/deactivate`)).status).toBe(200);
+      expect((await t.post(`/users/${paused.id}/reactivate`)).status).toBe(200);
+      expect((await useLink(beforePause)).status).toBe(400);
+      // A link issued after the change works.
+      expect((await useLink(await linkFor(paused.id))).status).toBe(200);
+    });
+
     it('answers 403 to non-admins, for oneself, the owner or an equal admin; 404 unknown; 409 deactivated', async () => {
       const member = await userWithKey(t, 'user');
       const admin = await userWithKey(t, 'admin');

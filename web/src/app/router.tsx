@@ -142,7 +142,8 @@ const repositoryRoute = createRoute({
   loader: ({ context, params, deps: { search } }) => {
     void context.queryClient.prefetchQuery(foldersQuery(params.code));
     void context.queryClient.prefetchQuery(tagsQuery(params.code));
-    if (search.folder === undefined)
+    // Custom-field filters wait for the page to know the project's fields (an unknown one would answer 400).
+    if (search.folder === undefined && !Object.keys(search).some((k) => k.startsWith('cf_')))
       void context.queryClient.prefetchQuery(firstListPage(params.code, search));
   },
   component: lazyRouteComponent(() => import('../features/repository/RepositoryPage'), 'RepositoryPage'),

@@ -7,6 +7,8 @@ export interface RichTextEditorProps {
   onChange: (html: string) => void;
   invalid?: boolean;
   describedBy?: string;
+  /** Put the caret at the end once the editor is up (it was opened on purpose). */
+  autoFocus?: boolean;
 }
 
 /**
@@ -20,6 +22,7 @@ export default function RichTextEditor({
   onChange,
   invalid,
   describedBy,
+  autoFocus,
 }: RichTextEditorProps) {
   const editor = useEditor({
     extensions: [
@@ -28,6 +31,7 @@ export default function RichTextEditor({
     content: value,
     // No inline <style> (the Content-Security-Policy refuses it): its rules are in rich-text.css.
     injectCSS: false,
+    autofocus: autoFocus ? 'end' : false,
     editorProps: {
       attributes: {
         role: 'textbox',

@@ -96,9 +96,15 @@ function People({ me }: { me: { id: number; role: Role } }) {
               <strong>This link is shown only this once and will not be shown again.</strong> Copy it now. It
               works once, until {moment(shown.expiresAt)}.
             </p>
-            <code className="people-secret" aria-label="One-time link">
-              {shown.link}
-            </code>
+            {/* A read-only text area: a name is allowed on it (not on <code>), and the link wraps and selects. */}
+            <textarea
+              className="people-secret"
+              aria-label="One-time link"
+              readOnly
+              rows={3}
+              value={shown.link}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <div className="dialog-actions">
               <CopyButton text={shown.link} />
               <Button slot="close" variant="primary">

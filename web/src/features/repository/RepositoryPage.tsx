@@ -83,10 +83,13 @@ export function RepositoryPage() {
     () => (customFields.data?.customFields ?? []).filter((f) => f.enabled && f.type !== 'richtext'),
     [customFields.data],
   );
+  // Only fields that have a control here are sent: a `cf_` key of an unknown, disabled or rich-text field in the
+  // address is dropped rather than answered 400.
   const knownFields = useMemo(
-    () => (customFields.data ? new Set(customFields.data.customFields.map((f) => f.systemName)) : undefined),
-    [customFields.data],
+    () => (customFields.data ? new Set(filterFields.map((f) => f.systemName)) : undefined),
+    [customFields.data, filterFields],
   );
+  const wantsFields = Object.keys(search).some((k) => k.startsWith('cf_'));
   const index = useMemo(() => (folders.data ? indexFolders(folders.data) : undefined), [folders.data]);
   const folder = search.folder !== undefined ? index?.byId.get(search.folder) : undefined;
 
@@ -106,9 +109,11 @@ export function RepositoryPage() {
 
   const filter: ListFilter | undefined = useMemo(() => {
     if (search.folder !== undefined && !index) return undefined;
+    // With custom-field filters in the address, the list waits for the fields that say which ones exist.
+    if (wantsFields && !knownFields) return undefined;
     const f = search.folder !== undefined ? index!.byId.get(search.folder) : undefined;
     return listFilter(search, f ? subtreeIds(f) : undefined, knownFields);
-  }, [search, index, knownFields]);
+  }, [search, index, knownFields, wantsFields]);
   const hasFilter = hasFilters(search);
   // What narrows the list beyond the folder and the search: the count on a phone's "Filters" button.
   const activeFilters = Object.keys(search).filter(

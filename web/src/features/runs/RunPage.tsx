@@ -17,7 +17,13 @@ import {
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
-import { draftToResult, emptyDraft, linkProblem, type RecorderDraft } from './run-page/Recorder';
+import {
+  draftProblem,
+  draftToResult,
+  emptyDraft,
+  type DraftProblem,
+  type RecorderDraft,
+} from './run-page/Recorder';
 import { RunCaseList, type Row } from './run-page/RunCaseList';
 import { RunLogs } from './run-page/RunLogs';
 import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
@@ -144,8 +150,8 @@ export function RunPage() {
   // Bound to the case it was made for: an upload that finishes after the tester moved on lands in its own case.
   const draftUpdater = (tcaseId: string) => (update: (d: RecorderDraft) => RecorderDraft) =>
     setDrafts((all) => new Map(all).set(tcaseId, update(all.get(tcaseId) ?? emptyDraft)));
-  // A link that cannot be sent stops the status key, and says why next to the link.
-  const [linkError, setLinkError] = useState<{ tcaseId: string; message: string }>();
+  // A draft that cannot be sent yet (a bad link, files still uploading) stops the status key and says why, there.
+  const [recordError, setRecordError] = useState<DraftProblem & { tcaseId: string }>();
 
   const move = useCallback(
     (step: number) => {
@@ -164,12 +170,12 @@ export function RunPage() {
       const ids = many ? [...checked] : selectedId ? [selectedId] : [];
       if (ids.length === 0) return;
       const d = many ? emptyDraft : draftOf(selectedId);
-      const problem = linkProblem(d);
+      const problem = draftProblem(d);
       if (problem) {
-        setLinkError({ tcaseId: ids[0], message: problem });
+        setRecordError({ ...problem, tcaseId: ids[0] });
         return;
       }
-      setLinkError(undefined);
+      setRecordError(undefined);
       const byCase = new Map((cases.data ?? []).map((c) => [c.id, c]));
       const label = many ? `${ids.length} cases` : `${project}-${byCase.get(ids[0])?.seq ?? ''}`;
       void recorder.record(ids, label, {
@@ -407,7 +413,13 @@ export function RunPage() {
                 onPress={() => {
                   setSearchText('');
                   void navigate({
-                    search: (s) => ({ ...s, status: undefined, q: undefined }),
+                    search: (s) => ({
+                      ...s,
+                      status: undefined,
+                      q: undefined,
+                      priority: undefined,
+                      tag: undefined,
+                    }),
                     replace: true,
                   });
                 }}
@@ -450,7 +462,7 @@ export function RunPage() {
               statuses={statuses}
               draft={draftOf(selectedId)}
               onDraft={draftUpdater(selectedId)}
-              linkError={linkError?.tcaseId === selectedId ? linkError.message : ''}
+              problem={recordError?.tcaseId === selectedId ? recordError : undefined}
               onRecord={recordStatus}
               startedAt={startedAt}
               checkedCount={checked.size}

@@ -48,7 +48,6 @@ export const configurationsQuery = (code: string) =>
 export const usersQuery = () =>
   queryOptions({ queryKey: ['users'], queryFn: () => unwrap(api.GET('/api/public/v0/users')) });
 
-/** How many and which cases these plans select now: the very selection code run creation uses. */
 /** Cases a run can take whose title contains `search` (the first 30), for picking them one by one. */
 export const pickableCasesQuery = (code: string, search: string) =>
   queryOptions({
@@ -72,6 +71,7 @@ export const pickableCasesQuery = (code: string, search: string) =>
       ),
   });
 
+/** How many and which cases these plans select now: the very selection code run creation uses. */
 export const previewQuery = (code: string, type: string, queryPlans: QueryPlan[]) =>
   queryOptions({
     queryKey: ['projects', P(code), 'run-preview', type, queryPlans],

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ErrorState, Loading } from '../../../components/Status';
 import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
-import { elapsed, Recorder, type DraftUpdate, type RecorderDraft } from './Recorder';
+import { elapsed, Recorder, type DraftProblem, type DraftUpdate, type RecorderDraft } from './Recorder';
 import { STATUS_FILL } from './statuses';
 
 const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
@@ -21,7 +21,7 @@ export function CasePanel({
   onRecord,
   startedAt,
   checkedCount,
-  linkError,
+  problem,
 }: {
   code: string;
   runId: number;
@@ -33,7 +33,7 @@ export function CasePanel({
   onRecord: (status: StatusId) => void;
   startedAt: number;
   checkedCount: number;
-  linkError: string;
+  problem: DraftProblem | undefined;
 }) {
   const detail = useQuery(runTcaseQuery(code, runId, tcaseId));
   const history = useQuery(caseHistoryQuery(code, tcaseId));
@@ -78,6 +78,8 @@ export function CasePanel({
 
       {!closed && (
         <Recorder
+          // One recorder per case visit: an opened comment editor never follows the tester to the next case.
+          key={`${tcaseId}-${startedAt}`}
           code={code}
           tcaseId={tcaseId}
           statuses={statuses}
@@ -86,7 +88,7 @@ export function CasePanel({
           onRecord={onRecord}
           startedAt={startedAt}
           checkedCount={checkedCount}
-          linkError={linkError}
+          problem={problem}
         />
       )}
 

@@ -24,6 +24,8 @@ export interface RecorderDraft {
   /** The issue's number or key on that tracker (meta.id): the service comments back on it. */
   issueId: string;
   files: AttachedFile[];
+  /** Uploads still on their way: the result waits for them, so no file is left behind. */
+  uploading: number;
 }
 
 export const emptyDraft: RecorderDraft = {
@@ -33,6 +35,7 @@ export const emptyDraft: RecorderDraft = {
   integrationId: '',
   issueId: '',
   files: [],
+  uploading: 0,
 };
 
 export type DraftUpdate = (update: (d: RecorderDraft) => RecorderDraft) => void;
@@ -56,13 +59,23 @@ const isHttpUrl = (s: string) => {
   }
 };
 
-/** Why the draft's link cannot be sent, in words; '' when it can (or there is none). */
-export function linkProblem(d: RecorderDraft): string {
+export interface DraftProblem {
+  field: 'link' | 'files';
+  message: string;
+}
+
+/** Why the draft cannot be sent yet, in words and where to show them; undefined when it can. */
+export function draftProblem(d: RecorderDraft): DraftProblem | undefined {
+  if (d.uploading > 0)
+    return { field: 'files', message: 'Wait for the upload to finish: the files are not attached yet.' };
   const url = d.linkUrl.trim();
-  if (!url) return d.integrationId ? 'Give the address of the issue.' : '';
-  if (!isHttpUrl(url))
-    return 'The issue link must be an http(s) address, like https://tracker.example.com/issues/42.';
-  return '';
+  if (!url && d.integrationId) return { field: 'link', message: 'Give the address of the issue.' };
+  if (url && !isHttpUrl(url))
+    return {
+      field: 'link',
+      message: 'The issue link must be an http(s) address, like https://tracker.example.com/issues/42.',
+    };
+  return undefined;
 }
 
 /**
@@ -116,7 +129,7 @@ export function Recorder({
   onRecord,
   startedAt,
   checkedCount,
-  linkError,
+  problem,
 }: {
   code: string;
   tcaseId: string;
@@ -126,27 +139,32 @@ export function Recorder({
   onRecord: (status: StatusId) => void;
   startedAt: number;
   checkedCount: number;
-  linkError: string;
+  problem: DraftProblem | undefined;
 }) {
+  const linkError = problem?.field === 'link' ? problem.message : '';
   const id = useId();
   const integrations = useQuery(projectIntegrationsQuery(code));
   const trackers = integrations.data ?? [];
-  const [uploading, setUploading] = useState(0);
   const [uploadError, setUploadError] = useState('');
+  const [commenting, setCommenting] = useState(false);
   const many = checkedCount > 1;
 
   const upload = async (files: FileList) => {
     setUploadError('');
     for (const file of Array.from(files)) {
-      setUploading((n) => n + 1);
+      // Counted in the case's draft: the result waits until every file is attached.
+      onDraft((d) => ({ ...d, uploading: d.uploading + 1 }));
       try {
         const { id: fileId, url } = await uploadFile(file);
         // Uploads finish in any order, even after the tester moved on: each lands in its own case's draft.
-        onDraft((d) => ({ ...d, files: [...d.files, { id: fileId, url, fileName: file.name }] }));
+        onDraft((d) => ({
+          ...d,
+          uploading: d.uploading - 1,
+          files: [...d.files, { id: fileId, url, fileName: file.name }],
+        }));
       } catch (e) {
+        onDraft((d) => ({ ...d, uploading: d.uploading - 1 }));
         setUploadError(`${file.name} was not uploaded: ${isApiError(e) ? e.message : 'the upload failed'}.`);
-      } finally {
-        setUploading((n) => n - 1);
       }
     }
   };
@@ -178,12 +196,19 @@ export function Recorder({
       </div>
       {!many && (
         <>
-          <RichTextField
-            key={`${tcaseId}-${startedAt}`}
-            label="Comment"
-            value={draft.comment}
-            onChange={(html) => onDraft((d) => ({ ...d, comment: html }))}
-          />
+          {commenting || draft.comment ? (
+            <RichTextField
+              label="Comment"
+              value={draft.comment}
+              autoFocus={commenting}
+              onChange={(html) => onDraft((d) => ({ ...d, comment: html }))}
+            />
+          ) : (
+            // The editor (ProseMirror) starts only when asked for: moving through cases by key stays instant.
+            <button type="button" className="recorder-comment-open" onClick={() => setCommenting(true)}>
+              Add a comment…
+            </button>
+          )}
           <p className="recorder-hint muted">Optional, sent with the status. Esc returns to the keys.</p>
           <fieldset className="recorder-link">
             <legend className="field-label">
@@ -258,7 +283,7 @@ export function Recorder({
               )}
             </div>
             {linkError && (
-              <p id={`${id}-link-error`} className="field-error">
+              <p id={`${id}-link-error`} className="field-error" role="alert">
                 {linkError}
               </p>
             )}
@@ -277,9 +302,9 @@ export function Recorder({
                 }}
               />
             </label>
-            {uploading > 0 && (
+            {draft.uploading > 0 && (
               <span role="status" className="muted">
-                Uploading {uploading} file{uploading > 1 ? 's' : ''}…
+                Uploading {draft.uploading === 1 ? 'a file' : `${draft.uploading} files`}…
               </span>
             )}
             {draft.files.length > 0 && (
@@ -301,9 +326,9 @@ export function Recorder({
                 ))}
               </ul>
             )}
-            {uploadError && (
+            {(uploadError || problem?.field === 'files') && (
               <p className="field-error" role="alert">
-                {uploadError}
+                {problem?.field === 'files' ? problem.message : uploadError}
               </p>
             )}
           </div>
