@@ -140,6 +140,8 @@ async function generate(page: Page, baseUrl: string, code: string, cases: number
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;
+/** Cold navigations per first-paint figure: one load on a shared 2-core machine is mostly noise. */
+const COLD_LOADS = 5;
 
 /** The repository page: cold navigation, a search, a scroll through everything; on 10,000 and 50,000 cases. */
 async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): Promise<void> {
@@ -176,14 +178,25 @@ async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): P
         }
       }).observe({ type: 'longtask', buffered: true });
     });
-    const started = Date.now();
+    // Tree and first cases: the median of COLD_LOADS navigations, each in a fresh context (empty cache).
+    const times: number[] = [];
+    for (let i = 0; i < COLD_LOADS; i++) {
+      const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
+      const cp = await cold.newPage();
+      const t0 = Date.now();
+      await cp.goto(`${baseUrl}/project/${code}/repository`);
+      await cp.locator('[role="treegrid"] [role="row"]').first().waitFor();
+      await cp.locator('.case-link').first().waitFor();
+      times.push(Date.now() - t0);
+      await cold.close();
+    }
     await p.goto(`${baseUrl}/project/${code}/repository`);
     await p.locator('[role="treegrid"] [role="row"]').first().waitFor();
     await p.locator('.case-link').first().waitFor();
-    const shown = Date.now() - started;
+    const shown = median(times);
     rows.push({
-      measure: `repository (${label}): tree and first cases shown, cold cache`,
-      figure: ms(shown),
+      measure: `repository (${label}): tree and first cases shown, cold cache (median / worst of ${COLD_LOADS})`,
+      figure: `${ms(shown)} / ${ms(Math.max(...times))}`,
       target: '≤ 800 ms',
       met: shown <= 800 ? 'yes' : 'NO',
     });
@@ -295,13 +308,23 @@ async function runPageRows(browser: Browser, baseUrl: string, rows: Row[], stora
   });
   const label = 'run page (10k cases)';
 
-  const started = Date.now();
+  // First rows: the median of COLD_LOADS navigations, each in a fresh context (empty cache, signed in).
+  const firsts: number[] = [];
+  for (let i = 0; i < COLD_LOADS; i++) {
+    const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
+    const cp = await cold.newPage();
+    const t0 = Date.now();
+    await cp.goto(`${baseUrl}/project/REPO/run/${run.id}`);
+    await cp.locator('.run-case').first().waitFor();
+    firsts.push(Date.now() - t0);
+    await cold.close();
+  }
   await p.goto(`${baseUrl}/project/REPO/run/${run.id}`);
   await p.locator('.run-case').first().waitFor();
-  const firstRows = Date.now() - started;
+  const firstRows = median(firsts);
   rows.push({
-    measure: `${label}: first rows visible after navigation`,
-    figure: ms(firstRows),
+    measure: `${label}: first rows visible after navigation, cold cache (median / worst of ${COLD_LOADS})`,
+    figure: `${ms(firstRows)} / ${ms(Math.max(...firsts))}`,
     target: '≤ 1000 ms',
     met: firstRows <= 1000 ? 'yes' : 'NO',
   });
