@@ -90,13 +90,11 @@ const runRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/run/$runId',
   validateSearch: validateRunPageSearch,
-  // Filters change the address, and every change runs the loader again: it only starts what is not cached yet,
-  // so a filter never refetches the run's 10,000 cases (the page keeps them current through its changes cursor).
   loader: ({ context, params }) => {
     const id = Number(params.runId);
     if (!Number.isInteger(id)) return;
-    void context.queryClient.ensureQueryData(runQuery(params.code, id));
-    void context.queryClient.ensureQueryData(runTestCasesQuery(params.code, id));
+    void context.queryClient.prefetchQuery(runQuery(params.code, id));
+    void context.queryClient.prefetchQuery(runTestCasesQuery(params.code, id));
   },
   component: lazyRouteComponent(() => import('../features/runs/RunPage'), 'RunPage'),
 });

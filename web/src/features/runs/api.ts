@@ -133,8 +133,7 @@ export const projectIntegrationsQuery = (code: string) =>
           api.GET('/api/public/v0/project/{project}/integration', { params: { path: { project: code } } }),
         )
       ).integrations,
-    // Read on every case the tester visits; trackers are linked rarely.
-    staleTime: 5 * 60_000,
+    staleTime: 60_000,
   });
 
 /**
