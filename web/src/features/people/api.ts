@@ -60,4 +60,5 @@ export const ROLE_NAMES: Record<Role, string> = {
   owner: 'Owner',
 };
 
-export const canManagePeople = (role: string) => role === 'admin' || role === 'owner';
+// The admin role (admins and the owner) manages people as it manages projects: one rule, defined once.
+export { canManageProjects as canManagePeople } from '../auth/session';
