@@ -20,6 +20,23 @@ export const projectTagsQuery = (code: string) =>
       ).tags,
   });
 
+/**
+ * The whole folder tree of a project in position order, depth-first (the API sends up to 5,000 folders without
+ * paging): the repository's tree, and the folder names of the run page's groups.
+ */
+export const projectFoldersQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['projects', code.toUpperCase(), 'folders'] as const,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/tcase/folders', {
+            params: { path: { project: code }, query: { sortField: 'pos', sortOrder: 'asc' } },
+          }),
+        )
+      ).data,
+  });
+
 /** Every folder of a project, by title (pickers); the repository tree reads them in position order itself. */
 export const allFoldersQuery = (code: string) =>
   queryOptions({

@@ -9,6 +9,7 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { isApiError, onSessionExpired } from '../api/client';
+import { projectFoldersQuery } from '../api/queries';
 import { ErrorState, Loading } from '../components/Status';
 import { meQuery, safeReturnTo } from '../features/auth/session';
 import { SignInPage } from '../features/auth/SignInPage';
@@ -16,7 +17,7 @@ import { projectCountsQuery, projectQuery, projectsQuery } from '../features/pro
 import { testCaseQuery } from '../features/repository/api';
 import { firstListPage, foldersQuery, tagsQuery } from '../features/repository/repository-api';
 import { validateRepositorySearch } from '../features/repository/search';
-import { runQuery, runTestCasesQuery } from '../features/runs/api';
+import { runQuery, runTestCasesQuery, statusesQuery } from '../features/runs/api';
 import { validateRunPageSearch, validateRunsPageSearch } from '../features/runs/search';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
@@ -90,11 +91,20 @@ const runRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/run/$runId',
   validateSearch: validateRunPageSearch,
+  // Filters change the address, and every change runs the loader again: it only starts what is not cached yet,
+  // so a filter never refetches the run's 10,000 cases (the page keeps them current through its changes cursor).
+  // A failure (an unknown run) is the page's to show, not the loader's.
   loader: ({ context, params }) => {
     const id = Number(params.runId);
     if (!Number.isInteger(id)) return;
-    void context.queryClient.prefetchQuery(runQuery(params.code, id));
-    void context.queryClient.prefetchQuery(runTestCasesQuery(params.code, id));
+    const qc = context.queryClient;
+    const started: Promise<unknown>[] = [
+      qc.ensureQueryData(runQuery(params.code, id)),
+      qc.ensureQueryData(runTestCasesQuery(params.code, id)),
+      qc.ensureQueryData(projectFoldersQuery(params.code)),
+      qc.ensureQueryData(statusesQuery()),
+    ];
+    for (const p of started) p.catch(() => undefined);
   },
   component: lazyRouteComponent(() => import('../features/runs/RunPage'), 'RunPage'),
 });

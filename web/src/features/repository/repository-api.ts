@@ -47,22 +47,8 @@ export interface ListSearch {
   [customField: `cf_${string}`]: string[] | undefined;
 }
 
-/** The whole tree at once, depth-first (the API sends up to 5,000 folders without paging). */
-export const foldersQuery = (code: string) =>
-  queryOptions({
-    queryKey: repoKeys.folders(code),
-    queryFn: async () =>
-      (
-        await unwrap(
-          api.GET('/api/public/v0/project/{project}/tcase/folders', {
-            params: { path: { project: code }, query: { sortField: 'pos', sortOrder: 'asc' } },
-          }),
-        )
-      ).data,
-  });
-
-// The same cache key as every other page's tag list (web/src/api/queries.ts).
-export { projectTagsQuery as tagsQuery } from '../../api/queries';
+// The same cache keys as every other page's folder tree and tag list (web/src/api/queries.ts).
+export { projectFoldersQuery as foldersQuery, projectTagsQuery as tagsQuery } from '../../api/queries';
 
 /** One page of the list; the first also tells the total, which sizes the virtual list. */
 export const listPageQuery = (code: string, filter: ListFilter, page: number) =>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -40,6 +41,7 @@ function toRows(
   search: string,
   priorities: Set<string>,
   tagged: ReadonlySet<string> | undefined,
+  folderTitles: ReadonlyMap<number, string>,
 ): { rows: Row[]; visible: RunTestCase[] } {
   const term = search.trim().toLowerCase();
   const visible = cases.filter(
@@ -55,7 +57,12 @@ function toRows(
   for (const c of visible) {
     if (c.folderId !== folder) {
       folder = c.folderId;
-      header = { kind: 'folder', id: c.folderId, title: c.folder?.title ?? `Folder ${c.folderId}`, count: 0 };
+      header = {
+        kind: 'folder',
+        id: c.folderId,
+        title: folderTitles.get(c.folderId) ?? `Folder ${c.folderId}`,
+        count: 0,
+      };
       rows.push(header);
     }
     header!.count++;
@@ -77,6 +84,12 @@ export function RunPage() {
   const run = useQuery({ ...runQuery(code, id), enabled: Number.isInteger(id) });
   const cases = useQuery({ ...runTestCasesQuery(code, id), enabled: Number.isInteger(id) });
   const statusSettings = useQuery(statusesQuery());
+  // The groups' names: the project's folders are one small request beside the run's cases.
+  const folders = useQuery(projectFoldersQuery(code));
+  const folderTitles = useMemo(
+    () => new Map((folders.data ?? []).map((f) => [f.id, f.title])),
+    [folders.data],
+  );
   useDocumentTitle(run.data?.title ?? `Run ${runId}`);
 
   const statuses = useMemo(() => recordable(statusSettings.data), [statusSettings.data]);
@@ -123,8 +136,8 @@ export function RunPage() {
   // Until the tagged cases are known, the list shows none rather than all of them.
   const taggedIds = urlSearch.tag === undefined ? undefined : (tagged.data ?? NO_IDS);
   const { rows, visible } = useMemo(
-    () => toRows(cases.data ?? [], statusFilter, search, priorities, taggedIds),
-    [cases.data, statusFilter, search, priorities, taggedIds],
+    () => toRows(cases.data ?? [], statusFilter, search, priorities, taggedIds, folderTitles),
+    [cases.data, statusFilter, search, priorities, taggedIds, folderTitles],
   );
   const counts = useMemo(() => {
     const m = new Map<string, number>();
@@ -397,7 +410,7 @@ export function RunPage() {
               </span>
             )}
           </h2>
-          {cases.isPending ? (
+          {cases.isPending || folders.isPending ? (
             <Loading label="Loading the test cases…" />
           ) : cases.isError ? (
             <ErrorState
