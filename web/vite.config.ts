@@ -45,12 +45,76 @@ function precompress(): Plugin {
   };
 }
 
+/** The pages boot.ts starts early (its `pageOf`), by the module the router loads for them. */
+const EARLY_PAGES: Record<string, string> = {
+  shell: 'src/app/shell/AppShell.tsx',
+  projects: 'src/features/projects/ProjectsPage.tsx',
+  repository: 'src/features/repository/RepositoryPage.tsx',
+  run: 'src/features/runs/RunPage.tsx',
+};
+
+/**
+ * Builds web/src/boot.ts as a file of its own and puts it first in index.html's head, `async`: it starts the
+ * opened page's first requests, and the download of the page's own code, before the application's code has
+ * even loaded (the main entry would run only after all of its modules are fetched and parsed). Its `data-pages`
+ * attribute names the files of each early page that index.html does not already load. In development there is
+ * no boot script; pages just ask.
+ */
+function bootScript(): Plugin {
+  const entry = path.join(here, 'src/boot.ts');
+  return {
+    name: 'casebook-boot-script',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({ type: 'chunk', id: entry, name: 'boot' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+        const boot = chunks.find((c) => c.facadeModuleId === entry);
+        if (!boot) throw new Error('casebook-boot-script: the boot chunk is missing from the bundle');
+        if (boot.imports.length > 0)
+          throw new Error(`casebook-boot-script: boot.ts must import nothing (it imports ${boot.imports})`);
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        // A chunk, its static imports and their CSS: what importing it loads.
+        const closure = (fileName: string, into = new Set<string>()) => {
+          const chunk = byFile.get(fileName);
+          if (!chunk || into.has(fileName)) return into;
+          into.add(fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
+          for (const dep of chunk.imports) closure(dep, into);
+          return into;
+        };
+        const main = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith('index.html'));
+        const loaded = main ? closure(main.fileName) : new Set<string>();
+        const pages: Record<string, string[]> = {};
+        for (const [page, source] of Object.entries(EARLY_PAGES)) {
+          const chunk = chunks.find((c) => c.facadeModuleId === path.join(here, source));
+          if (!chunk) throw new Error(`casebook-boot-script: no chunk for ${source}`);
+          pages[page] = [...closure(chunk.fileName)].filter((f) => !loaded.has(f));
+        }
+        // Right after the charset, ahead of the main entry's own files, and asked for at high priority (an async
+        // script is otherwise fetched last); the files of each early page ride on it as data.
+        const charset = '<meta charset="UTF-8" />';
+        if (!html.includes(charset)) throw new Error('casebook-boot-script: index.html has no charset meta');
+        const attribute = JSON.stringify(pages).replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+        return html.replace(
+          charset,
+          `${charset}\n    <script type="module" async fetchpriority="high" src="/${boot.fileName}" ` +
+            `data-pages="${attribute}"></script>`,
+        );
+      },
+    },
+  };
+}
+
 // In development Vite serves the pages and passes the API to a running service (`npm run dev`).
 const apiTarget = process.env.CASEBOOK_DEV_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: here,
-  plugins: [react(), precompress()],
+  plugins: [react(), bootScript(), precompress()],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

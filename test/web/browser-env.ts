@@ -183,3 +183,28 @@ export async function inspect(page: Page, name: string, options: { dark?: boolea
   await page.setViewportSize(VIEWPORTS.desktop);
   return found;
 }
+
+/** Signs the page's context in as the owner through the sign-in page, and waits for the projects page. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel('E-mail').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+}
+
+/**
+ * The public API with the page's session (as the application calls it: same origin, D4): the parsed body of a
+ * 2xx answer; any other answer throws with its body.
+ */
+export function sessionApi(page: Page, baseUrl: string) {
+  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown) => {
+    const res = await page.request.fetch(`${baseUrl}/api/public/v0${path}`, {
+      method,
+      headers: { origin: baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+    if (res.status() >= 300) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+}

@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import { takePreloaded } from './preload';
 import type { paths } from './schema';
 
 /** D7: the body of every non-2xx answer. */
@@ -54,6 +55,8 @@ const expiry: Middleware = {
 export const api = createClient<paths>({
   baseUrl: window.location.origin,
   credentials: 'same-origin',
+  // The first requests of a cold load may already be on their way (web/src/boot.ts).
+  fetch: (request) => takePreloaded(request) ?? fetch(request),
 });
 api.use(expiry);
 

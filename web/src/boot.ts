@@ -1,0 +1,91 @@
+/**
+ * The first script of every page (its own small file, `async` in index.html's head; see vite.config.ts): starts
+ * the requests the opened page makes first, so the service answers them while the browser is still loading and
+ * running the application. The API client takes these answers (web/src/api/preload.ts) instead of asking again.
+ *
+ * No imports, so that it runs at once. The addresses below must be exactly those the application's queries ask
+ * for (named beside each); test/web/preload.test.ts fails when one drifts (the page would then ask twice).
+ */
+import type { Preloaded } from './api/preload';
+
+const API = '/api/public/v0';
+
+/** Which of the early pages (vite.config.ts EARLY_PAGES) the address opens, and the API paths it asks for first. */
+function pageOf(pathname: string, search: string): { page?: string; requests: string[] } {
+  let m = /^\/project\/([^/]+)\/run\/(\d+)\/?$/.exec(pathname);
+  if (m) {
+    const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
+    return {
+      page: 'run',
+      requests: [
+        `${project}/run/${m[2]}/tcase`, // runTestCasesQuery (features/runs/api.ts)
+        `${project}/run?include=milestone&include=statusCounts`, // runQuery
+        `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery (api/queries.ts)
+        `${API}/settings/preferences/status`, // statusesQuery
+      ],
+    };
+  }
+  m = /^\/project\/([^/]+)\/repository\/?$/.exec(pathname);
+  if (m) {
+    const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
+    return {
+      page: 'repository',
+      requests: [
+        `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery
+        `${project}/tag?sortField=title`, // projectTagsQuery (api/queries.ts)
+        // firstListPage (features/repository/repository-api.ts), when the address has no filter
+        ...(search === ''
+          ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
+          : []),
+      ],
+    };
+  }
+  if (pathname === '/') return { page: 'projects', requests: [`${API}/project`] }; // projectsQuery
+  return { requests: [] };
+}
+
+/** Starts downloading (and compiling) a page's code, so the router's import finds it ready. */
+function preloadFiles(page: string): void {
+  const data = document.querySelector('script[data-pages]')?.getAttribute('data-pages');
+  const files = (data ? (JSON.parse(data) as Record<string, string[]>) : {})[page] ?? [];
+  for (const file of files) {
+    const link = document.createElement('link');
+    if (file.endsWith('.css')) {
+      link.rel = 'preload';
+      link.as = 'style';
+    } else link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = `/${file}`;
+    document.head.append(link);
+  }
+}
+
+/** Pages that are open without a session: nothing to ask for. */
+const OPEN = /^\/(sign-in|invite\/|reset-password)/;
+
+function preload(preloads: Map<string, Preloaded>, path: string): Promise<Response> {
+  const url = new URL(path, location.origin).href;
+  const response = fetch(url, { credentials: 'same-origin' });
+  preloads.set(url, { at: performance.now(), response });
+  return response;
+}
+
+if (!OPEN.test(location.pathname) && typeof fetch === 'function') {
+  const preloads = new Map<string, Preloaded>();
+  window.casebookPreloads = preloads;
+  const { pathname, search } = location;
+  try {
+    const { page, requests } = pageOf(pathname, search);
+    // The page's own data only for someone signed in: a signed-out visit is sent to sign-in, and must not
+    // leave refused requests behind.
+    preload(preloads, `${API}/users/me`) // meQuery (features/auth/session.ts)
+      .then((me) => {
+        if (me.ok) for (const path of requests) void preload(preloads, path);
+      })
+      .catch(() => undefined);
+    preloadFiles('shell');
+    if (page) preloadFiles(page);
+  } catch {
+    // An address the application will refuse anyway (a malformed escape): nothing to start.
+  }
+}
