@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
   const once = (requests: string[], wanted: string[]) =>
     Object.fromEntries(wanted.map((w) => [w, requests.filter((r) => r === w).length]));
 
-  it("starts the run page's cases, run, folders and statuses before its code loads, and asks for each once", async () => {
+  it("starts the run page's cases, run, folders, statuses, tags, log and trackers before its code loads, and asks for each once", async () => {
     const cases = `/api/public/v0/project/PRE/run/${runId}/tcase`;
     const { requests, firstBeforeEntry } = await coldLoad(
       `/project/PRE/run/${runId}`,
@@ -111,6 +111,10 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
       '/api/public/v0/project/PRE/run?include=milestone&include=statusCounts',
       '/api/public/v0/project/PRE/tcase/folders?sortField=pos&sortOrder=asc',
       '/api/public/v0/settings/preferences/status',
+      '/api/public/v0/project/PRE/tag?sortField=title',
+      `/api/public/v0/project/PRE/run/${runId}/log`,
+      '/api/public/v0/project/PRE/integration',
+      '/api/public/v0/project',
     ];
     expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));
   });
@@ -130,6 +134,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
       '/api/public/v0/project/PRE/tcase/folders?sortField=pos&sortOrder=asc',
       '/api/public/v0/project/PRE/tag?sortField=title',
       firstPage,
+      '/api/public/v0/project',
     ];
     expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));
   });

@@ -9,6 +9,7 @@
 import type { Preloaded } from './api/preload';
 
 const API = '/api/public/v0';
+const projectsPath = `${API}/project`; // projectsQuery (features/projects/api.ts)
 
 /** Which of the early pages (vite.config.ts EARLY_PAGES) the address opens, and the API paths it asks for first. */
 function pageOf(pathname: string, search: string): { page?: string; requests: string[] } {
@@ -22,6 +23,9 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
         `${project}/run?include=milestone&include=statusCounts`, // runQuery
         `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery (api/queries.ts)
         `${API}/settings/preferences/status`, // statusesQuery
+        `${project}/tag?sortField=title`, // projectTagsQuery (api/queries.ts): the tag filter
+        `${project}/run/${m[2]}/log`, // runLogsQuery
+        `${project}/integration`, // projectIntegrationsQuery: the recorder's issue links
       ],
     };
   }
@@ -40,7 +44,7 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
       ],
     };
   }
-  if (pathname === '/') return { page: 'projects', requests: [`${API}/project`] }; // projectsQuery
+  if (pathname === '/') return { page: 'projects', requests: [projectsPath] };
   return { requests: [] };
 }
 
@@ -80,11 +84,15 @@ if (!OPEN.test(location.pathname) && typeof fetch === 'function') {
     // leave refused requests behind.
     preload(preloads, `${API}/users/me`) // meQuery (features/auth/session.ts)
       .then((me) => {
-        if (me.ok) for (const path of requests) void preload(preloads, path);
+        // Every page's header lists the projects (its project switcher).
+        if (me.ok) for (const path of new Set([...requests, projectsPath])) void preload(preloads, path);
       })
       .catch(() => undefined);
     preloadFiles('shell');
     if (page) preloadFiles(page);
+    // The first use of Intl loads its locale data (20-35 ms here); the application's first render would pay it
+    // (React Aria reads the locale as it loads). Now the main thread is idle, waiting for the application's files.
+    Intl.DateTimeFormat.supportedLocalesOf([navigator.language || 'en-US']);
   } catch {
     // An address the application will refuse anyway (a malformed escape): nothing to start.
   }

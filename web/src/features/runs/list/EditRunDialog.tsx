@@ -4,6 +4,7 @@ import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { ErrorState, Loading } from '../../../components/Status';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
 import { editRun, milestonesQuery, runsKey, usersQuery, type Run } from './api';
@@ -19,8 +20,10 @@ export function EditRunDialog({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const milestones = useQuery(milestonesQuery(code));
-  const users = useQuery(usersQuery());
+  // Read when the dialog opens, not with every page that can open it; the form waits for them, since its
+  // selects take their starting value once, at mount (a milestone not yet listed would show, and save, as none).
+  const milestones = useQuery({ ...milestonesQuery(code), enabled: run !== undefined });
+  const users = useQuery({ ...usersQuery(), enabled: run !== undefined });
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
   // The editor is not a form control: its HTML is kept here until the form is sent.
@@ -66,7 +69,18 @@ export function EditRunDialog({
       }}
       isDismissable={!save.isPending}
     >
-      {run && (
+      {run && (milestones.isError || users.isError) && (
+        <ErrorState
+          title="The milestones and people to choose from could not be loaded."
+          error={milestones.error ?? users.error}
+          onRetry={() => {
+            void milestones.refetch();
+            void users.refetch();
+          }}
+        />
+      )}
+      {run && (milestones.isPending || users.isPending) && <Loading label="Loading milestones and people…" />}
+      {run && milestones.isSuccess && users.isSuccess && (
         <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
           {formError && (
             <p className="form-error" role="alert">
