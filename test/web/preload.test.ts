@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
     expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));
   });
 
-  it("starts the repository's tree, tags and first cases before its code loads, and asks for each once", async () => {
+  it("starts the repository's tree, tags, fields and first cases before its code loads, and asks for each once", async () => {
     const firstPage =
       '/api/public/v0/project/PRE/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags';
     const { requests, firstBeforeEntry } = await coldLoad(
@@ -134,6 +134,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
       '/api/public/v0/project/PRE/tcase/folders?sortField=pos&sortOrder=asc',
       '/api/public/v0/project/PRE/tag?sortField=title',
       firstPage,
+      '/api/public/v0/project/PRE/custom-field',
       '/api/public/v0/project',
     ];
     expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));

@@ -37,6 +37,7 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
       requests: [
         `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery
         `${project}/tag?sortField=title`, // projectTagsQuery (api/queries.ts)
+        `${project}/custom-field`, // customFieldsQuery (features/repository/api.ts): the field filters
         // firstListPage (features/repository/repository-api.ts), when the address has no filter
         ...(search === ''
           ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
@@ -90,9 +91,6 @@ if (!OPEN.test(location.pathname) && typeof fetch === 'function') {
       .catch(() => undefined);
     preloadFiles('shell');
     if (page) preloadFiles(page);
-    // The first use of Intl loads its locale data (20-35 ms here); the application's first render would pay it
-    // (React Aria reads the locale as it loads). Now the main thread is idle, waiting for the application's files.
-    Intl.DateTimeFormat.supportedLocalesOf([navigator.language || 'en-US']);
   } catch {
     // An address the application will refuse anyway (a malformed escape): nothing to start.
   }
