@@ -184,27 +184,57 @@ export async function inspect(page: Page, name: string, options: { dark?: boolea
   return found;
 }
 
-/** Signs the page's context in as the owner through the sign-in page, and waits for the projects page. */
-export async function signIn(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/sign-in`);
-  await page.getByLabel('E-mail').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/**
+ * Fills the sign-in form the page shows with the account's credentials (the owner's unless told) and submits it;
+ * what follows (the projects page, an error, a second factor, the page one was going to) is the caller's to wait for.
+ */
+export async function submitSignIn(page: Page, account: Account = OWNER): Promise<void> {
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Signs the page's context in through the sign-in page, as the owner unless another account is given, and waits
+ * for the projects page.
+ */
+export async function signIn(page: Page, baseUrl: string, account: Account = OWNER): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await submitSignIn(page, account);
   await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
 }
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * The public API with the page's session (as the application calls it: same origin, D4): the response whatever
+ * its status, for tests that check the status or an error. `sessionApi` is the same for calls that must succeed.
+ */
+export function sessionFetch(page: Page, baseUrl: string) {
+  return (method: Method, path: string, data?: unknown) =>
+    page.request.fetch(`${baseUrl}/api/public/v0${path}`, {
+      method,
+      headers: { origin: baseUrl, 'content-type': 'application/json' },
+      data: data === undefined ? undefined : JSON.stringify(data),
+    });
+}
+export type SessionFetch = ReturnType<typeof sessionFetch>;
 
 /**
  * The public API with the page's session (as the application calls it: same origin, D4): the parsed body of a
  * 2xx answer; any other answer throws with its body.
  */
 export function sessionApi(page: Page, baseUrl: string) {
-  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, data?: unknown) => {
-    const res = await page.request.fetch(`${baseUrl}/api/public/v0${path}`, {
-      method,
-      headers: { origin: baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
+  const call = sessionFetch(page, baseUrl);
+  return async (method: Method, path: string, data?: unknown) => {
+    const res = await call(method, path, data);
     if (res.status() >= 300) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
     return res.json();
   };
 }
+export type SessionApi = ReturnType<typeof sessionApi>;

@@ -8,9 +8,13 @@ import {
   inspect,
   launchChromium,
   OWNER,
+  sessionFetch,
+  signIn,
   startService,
+  submitSignIn,
   VIEWPORTS,
   type RunningService,
+  type SessionFetch,
 } from './browser-env.js';
 
 if (!hasChromium) {
@@ -34,19 +38,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
 
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
-  /** An API call made with the page's session cookie, as the page itself would (D4: same Origin). */
-  const apiCall = (method: 'GET' | 'POST', path: string, data?: unknown) =>
-    page.request.fetch(url(path), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-
-  async function signIn(email = OWNER.email, password = OWNER.password) {
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
+  let apiCall: SessionFetch;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -54,6 +46,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     page = await context.newPage();
+    apiCall = sessionFetch(page, service.baseUrl);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -74,15 +67,13 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   });
 
   it('says in words why a sign-in failed', async () => {
-    await signIn(OWNER.email, 'not the password');
+    await submitSignIn(page, { email: OWNER.email, password: 'not the password' });
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid e-mail or password');
     await look('sign-in-error', true);
   });
 
   it('signs in and opens the projects page, which says there are none yet', async () => {
-    await page.goto(url('/sign-in'));
-    await signIn();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await signIn(page, service.baseUrl);
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByText('No active projects yet.').waitFor();
     await look('projects-empty');
@@ -122,14 +113,14 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   });
 
   it('counts the test cases and open runs the API holds', async () => {
-    const folders = await apiCall('POST', '/api/public/v0/project/WEB/tcase/folder/bulk', {
+    const folders = await apiCall('POST', '/project/WEB/tcase/folder/bulk', {
       folders: [{ path: ['Checkout'] }],
     });
     const folderId = (await folders.json()).ids[0][0];
     for (const title of ['Checkout with a card', 'Checkout with a voucher']) {
       expect(
         (
-          await apiCall('POST', '/api/public/v0/project/WEB/tcase', {
+          await apiCall('POST', '/project/WEB/tcase', {
             title,
             type: 'standalone',
             priority: 'medium',
@@ -144,8 +135,8 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
         ).status(),
       ).toBe(201);
     }
-    const cases = await (await apiCall('GET', '/api/public/v0/project/WEB/tcase')).json();
-    const run = await apiCall('POST', '/api/public/v0/project/WEB/run', {
+    const cases = await (await apiCall('GET', '/project/WEB/tcase')).json();
+    const run = await apiCall('POST', '/project/WEB/run', {
       title: 'Release 2.4 regression',
       type: 'static',
       queryPlans: [{ tcaseIds: cases.data.map((c: { id: string }) => c.id) }],
@@ -167,7 +158,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await dialog.getByLabel('Code').fill('OLD');
     await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Legacy mobile app', level: 1 }).waitFor();
-    expect((await apiCall('POST', '/api/public/v0/project/OLD/archive')).status()).toBe(200);
+    expect((await apiCall('POST', '/project/OLD/archive')).status()).toBe(200);
     await page.goto(url('/'));
     const archived = page.getByRole('region', { name: /Archived/ });
     await archived.getByRole('link', { name: /Legacy mobile app/ }).waitFor();
@@ -197,9 +188,9 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   });
 
   it('opens the addresses the upload CLI prints, /project/{CODE}/run/{id} and /tcase/{seq}', async () => {
-    const runCases = await (await apiCall('GET', '/api/public/v0/project/WEB/run/1/tcase')).json();
+    const runCases = await (await apiCall('GET', '/project/WEB/run/1/tcase')).json();
     const first = runCases.tcases[0];
-    const result = await apiCall('POST', `/api/public/v0/project/WEB/run/1/tcase/${first.id}/result`, {
+    const result = await apiCall('POST', `/project/WEB/run/1/tcase/${first.id}/result`, {
       status: 'passed',
       comment: '',
     });
@@ -274,7 +265,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByRole('link', { name: /Web shop/ }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/sign-in');
     expect(new URL(page.url()).searchParams.get('returnTo')).toBe('/project/WEB');
-    await signIn();
+    await submitSignIn(page);
     await page.getByRole('heading', { name: 'Web shop', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/project/WEB');
   });
@@ -288,14 +279,14 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
   });
 
   it('asks for the second factor when it is on, and signs in with the authenticator code', async () => {
-    await signIn();
+    await submitSignIn(page);
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
     const { secret } = await (
-      await apiCall('POST', '/api/public/v0/users/me/2fa/setup', { password: OWNER.password })
+      await apiCall('POST', '/users/me/2fa/setup', { password: OWNER.password })
     ).json();
     const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
     // Each code works once: turn it on with the previous period's code, sign in with the current one.
-    const on = await apiCall('POST', '/api/public/v0/users/me/2fa/enable', {
+    const on = await apiCall('POST', '/users/me/2fa/enable', {
       totp: totp.generate({ timestamp: Date.now() - 30_000 }),
     });
     expect(on.status()).toBe(200);
@@ -303,7 +294,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 
-    await signIn();
+    await submitSignIn(page);
     await page.getByRole('heading', { name: 'Two-factor check' }).waitFor();
     await look('sign-in-second-factor');
     await page.getByLabel('Authentication code').fill('000000' === totp.generate() ? '111111' : '000000');

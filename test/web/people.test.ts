@@ -10,7 +10,11 @@ import {
   launchChromium,
   SCREENSHOTS,
   OWNER,
+  sessionApi,
+  sessionFetch,
+  signIn,
   startService,
+  submitSignIn,
   VIEWPORTS,
   type RunningService,
 } from './browser-env.js';
@@ -25,13 +29,6 @@ async function wholePhonePage(p: Page, name: string) {
   await p.waitForTimeout(150);
   await p.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone-full.png`), fullPage: true });
   await p.setViewportSize(VIEWPORTS.desktop);
-}
-
-async function signIn(p: Page, email: string, password: string) {
-  await p.getByLabel('E-mail').fill(email);
-  await p.getByLabel('Password').fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.waitForURL((u) => u.pathname === '/');
 }
 
 /**
@@ -89,8 +86,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.baseUrl });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await signIn(page, OWNER.email, OWNER.password);
+    await signIn(page, service.baseUrl);
   }, 240_000);
 
   afterAll(async () => {
@@ -182,9 +178,9 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
 
     // Another admin may not change the role of an equal admin: the page says so next to the control.
     const adam = { email: 'adam.admin@example.com', name: 'Adam Admin', password: 'adam password 1' };
-    const invited = await page.request.post(url('/api/public/v0/users/invitations'), {
-      headers: { origin: service.baseUrl },
-      data: { email: adam.email, role: 'admin' },
+    const invited = await sessionFetch(page, service.baseUrl)('POST', '/users/invitations', {
+      email: adam.email,
+      role: 'admin',
     });
     expect(invited.status()).toBe(201);
     const token = ((await invited.json()) as { link: string }).link.split('/').pop();
@@ -196,8 +192,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     expect(registered.status).toBe(201);
     const [ctx, p] = await freshPage();
     try {
-      await p.goto(url('/sign-in'));
-      await signIn(p, adam.email, adam.password);
+      await signIn(p, service.baseUrl, adam);
       await p.goto(url('/people'));
       const noras = p.getByRole('list', { name: 'Users' }).getByRole('listitem', { name: nora.name });
       await noras.getByRole('combobox', { name: `Role of ${nora.name}` }).selectOption('viewer');
@@ -218,8 +213,9 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByText(`${nora.name} is now user.`).waitFor();
-    const list = await page.request.get(url('/api/public/v0/users/accounts'));
-    const users = ((await list.json()) as { users: { email: string; role: string }[] }).users;
+    const { users } = (await sessionApi(page, service.baseUrl)('GET', '/users/accounts')) as {
+      users: { email: string; role: string }[];
+    };
     expect(users.find((u) => u.email === nora.email)?.role).toBe('user');
   });
 
@@ -238,8 +234,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
       await p.getByLabel('Repeat the password').fill(nora.password);
       await p.getByRole('button', { name: 'Set the password' }).click();
       await p.getByRole('heading', { name: 'Your password is set' }).waitFor();
-      await p.goto(url('/sign-in'));
-      await signIn(p, nora.email, nora.password);
+      await signIn(p, service.baseUrl, nora);
     } finally {
       await ctx.close();
     }
@@ -267,9 +262,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     const [ctx, p] = await freshPage();
     try {
       await p.goto(url('/sign-in'));
-      await p.getByLabel('E-mail').fill(nora.email);
-      await p.getByLabel('Password').fill(nora.password);
-      await p.getByRole('button', { name: 'Sign in' }).click();
+      await submitSignIn(p, nora);
       await p.getByRole('alert').waitFor();
       expect(new URL(p.url()).pathname).toBe('/sign-in');
     } finally {
@@ -285,8 +278,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
   it('tells a member that the page needs the admin role, and the menu does not offer it', async () => {
     const [ctx, p] = await freshPage();
     try {
-      await p.goto(url('/sign-in'));
-      await signIn(p, nora.email, nora.password);
+      await signIn(p, service.baseUrl, nora);
       await p.getByRole('button', { name: /^Account:/ }).click();
       await p.getByRole('menuitem', { name: 'Your settings' }).waitFor();
       expect(await p.getByRole('menuitem', { name: 'People' }).count()).toBe(0);
@@ -358,8 +350,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (mail configured)', (
     service = await startService({ CASEBOOK_SMTP_URL: `smtp://127.0.0.1:${port}` });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
-    await page.goto(`${service.baseUrl}/sign-in`);
-    await signIn(page, OWNER.email, OWNER.password);
+    await signIn(page, service.baseUrl);
   }, 240_000);
 
   afterAll(async () => {

@@ -6,11 +6,15 @@ import {
   hasChromium,
   inspect,
   launchChromium,
-  OWNER,
   SCREENSHOTS,
+  sessionApi,
+  sessionFetch,
+  signIn,
   startService,
   VIEWPORTS,
   type RunningService,
+  type SessionApi,
+  type SessionFetch,
 } from './browser-env.js';
 
 if (!hasChromium) console.log(`[casebook] repository browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
@@ -34,16 +38,9 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
   const pageErrors: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
-  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
-    const res = await page.request.fetch(url(`/api/public/v0/project/REPO${path}`), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-    expect(res.status(), await res.text()).toBeLessThan(300);
-    return res.json();
-  };
-  const folders = async (): Promise<ApiFolder[]> => (await api('GET', '/tcase/folders')).data;
+  let api: SessionApi;
+  let apiFetch: SessionFetch;
+  const folders = async (): Promise<ApiFolder[]> => (await api('GET', '/project/REPO/tcase/folders')).data;
   /** Titles of a parent's folders, in their order. */
   const childrenOf = async (parentTitle: string | null) => {
     const all = await folders();
@@ -84,19 +81,13 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
-    const created = await page.request.fetch(url('/api/public/v0/project'), {
-      method: 'POST',
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: JSON.stringify({ code: 'REPO', title: 'Repository' }),
-    });
+    api = sessionApi(page, service.baseUrl);
+    apiFetch = sessionFetch(page, service.baseUrl);
+    await signIn(page, service.baseUrl);
+    const created = await apiFetch('POST', '/project', { code: 'REPO', title: 'Repository' });
     expect(created.status()).toBe(201);
     // 150 cases in one folder: more than a page of the list (100), so paging is exercised too.
-    await api('POST', '/tcase/bulk', {
+    await api('POST', '/project/REPO/tcase/bulk', {
       folderPath: ['Inbox'],
       tcases: Array.from({ length: 150 }, (_, i) => ({
         title: i % 10 === 0 ? `Login works ${i}` : `Case number ${i}`,
@@ -237,19 +228,10 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
       },
       { type: 'text', systemName: 'component', name: 'Component' },
     ]) {
-      const res = await page.request.fetch(url('/api/public/v0/custom-field'), {
-        method: 'POST',
-        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-        data: JSON.stringify(field),
-      });
-      expect(res.status(), await res.text()).toBeLessThan(300);
+      await api('POST', '/custom-field', field);
     }
     const edit = async (seq: number, body: unknown) => {
-      const res = await page.request.fetch(url(`/api/public/v0/project/REPO/tcase/${seq}`), {
-        method: 'PATCH',
-        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-        data: JSON.stringify(body),
-      });
+      const res = await apiFetch('PATCH', `/project/REPO/tcase/${seq}`, body);
       expect(res.status(), await res.text()).toBe(200);
     };
     const cf = (env: string, component?: string) => ({
@@ -362,7 +344,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await tag.getByLabel('Add tags').fill('moved, bulk');
     await tag.getByRole('button', { name: 'Tag 5 test cases' }).click();
     await tag.waitFor({ state: 'detached' });
-    const tagged = await api('GET', '/tcase?include=tags');
+    const tagged = await api('GET', '/project/REPO/tcase?include=tags');
     const titles = (c: { tags: { title: string }[] }) => c.tags.map((t) => t.title).sort();
     expect(tagged.data.filter((c: { tags: { title: string }[] }) => titles(c).includes('bulk')).length).toBe(
       5,
@@ -375,11 +357,14 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await look('repository-bulk-delete');
     await del.getByRole('button', { name: 'Delete 5 test cases' }).click();
     await page.getByText('No test case matches these filters.').waitFor();
-    expect((await api('GET', '/tcase?limit=0')).total).toBe(145);
+    expect((await api('GET', '/project/REPO/tcase?limit=0')).total).toBe(145);
   });
 
   it('deletes a folder after naming what goes with it', async () => {
-    await api('POST', '/tcase/bulk', { folderPath: ['Alpha', 'Child'], tcases: [{ title: 'Doomed' }] });
+    await api('POST', '/project/REPO/tcase/bulk', {
+      folderPath: ['Alpha', 'Child'],
+      tcases: [{ title: 'Doomed' }],
+    });
     await folderAction('Alpha', 'Delete…');
     const dialog = page.getByRole('dialog', { name: 'Delete folder “Alpha”?' });
     await dialog.getByText('This also deletes 2 subfolders and 1 test case in it.').waitFor();

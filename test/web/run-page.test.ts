@@ -6,10 +6,13 @@ import {
   hasChromium,
   inspect,
   launchChromium,
-  OWNER,
+  sessionApi,
+  sessionFetch,
+  signIn,
   startService,
   VIEWPORTS,
   type RunningService,
+  type SessionApi,
 } from './browser-env.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -49,15 +52,7 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
   const a11y: string[] = [];
   const pageErrors: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
-  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
-    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-    expect(res.status(), await res.text()).toBeLessThan(300);
-    return res.json();
-  };
+  let api: SessionApi;
   const resultsOf = async (title: string): Promise<ApiResult[]> =>
     (await api('GET', `/project/RUNP/run/${runId}/tcase/${ids.get(title)}`)).results;
   const list = () => page.getByRole('list', { name: 'Test cases of the run' });
@@ -82,11 +77,8 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    api = sessionApi(page, service.baseUrl);
+    await signIn(page, service.baseUrl);
     await api('POST', '/project', { code: 'RUNP', title: 'Run page' });
     for (const [folder, titles] of [
       ['Login', ['Sign in with a password', 'Sign in with a second factor', 'Sign out']],
@@ -99,16 +91,13 @@ describe.skipIf(!hasChromium)('the run page in Chromium', () => {
     }
     const all = await api('GET', '/project/RUNP/tcase?limit=100');
     for (const c of all.data) ids.set(c.title, c.id);
-    const patched = await page.request.fetch(
-      url(`/api/public/v0/project/RUNP/tcase/${ids.get('Sign in with a password')}`),
+    const patched = await sessionFetch(page, service.baseUrl)(
+      'PATCH',
+      `/project/RUNP/tcase/${ids.get('Sign in with a password')}`,
       {
-        method: 'PATCH',
-        headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-        data: JSON.stringify({
-          steps: [{ description: '<p>Do: Sign in with a password</p>', expected: '<p>It works</p>' }],
-          priority: 'high',
-          tags: ['auth'],
-        }),
+        steps: [{ description: '<p>Do: Sign in with a password</p>', expected: '<p>It works</p>' }],
+        priority: 'high',
+        tags: ['auth'],
       },
     );
     expect(patched.status(), await patched.text()).toBe(200);

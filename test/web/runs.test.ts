@@ -6,10 +6,12 @@ import {
   hasChromium,
   inspect,
   launchChromium,
-  OWNER,
+  sessionApi,
+  signIn,
   startService,
   VIEWPORTS,
   type RunningService,
+  type SessionApi,
 } from './browser-env.js';
 
 if (!hasChromium) console.log(`[casebook] runs list browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
@@ -25,15 +27,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
   const a11y: string[] = [];
   const pageErrors: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
-  const api = async (method: 'GET' | 'POST', path: string, data?: unknown) => {
-    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-    expect(res.status(), await res.text()).toBeLessThan(300);
-    return res.json();
-  };
+  let api: SessionApi;
   const runs = async () =>
     (await api('GET', '/project/RUNS/run')).runs as {
       id: number;
@@ -48,11 +42,8 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    api = sessionApi(page, service.baseUrl);
+    await signIn(page, service.baseUrl);
     await api('POST', '/project', { code: 'RUNS', title: 'Runs' });
     await api('POST', '/project/RUNS/tcase/bulk', {
       folderPath: ['Login'],
@@ -193,11 +184,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await active.getByText('Sprint 48').waitFor();
     const milestone = (await api('GET', '/project/RUNS/milestone')).milestones[0];
     const [run] = (await runs()).filter((r) => !r.closedAt && r.title === 'Login regression');
-    await page.request.fetch(url(`/api/public/v0/project/RUNS/run/${run.id}`), {
-      method: 'PATCH',
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: JSON.stringify({ milestoneId: milestone.id }),
-    });
+    await api('PATCH', `/project/RUNS/run/${run.id}`, { milestoneId: milestone.id });
     await page.reload();
     await expect
       .poll(() => active.getByRole('img').first().getAttribute('aria-label'))

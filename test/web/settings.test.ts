@@ -9,9 +9,13 @@ import {
   inspect,
   launchChromium,
   OWNER,
+  sessionFetch,
+  signIn,
   startService,
+  submitSignIn,
   VIEWPORTS,
   type RunningService,
+  type SessionFetch,
 } from './browser-env.js';
 
 if (!hasChromium) {
@@ -76,18 +80,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (p: Page, name: string, dark = false) =>
     a11y.push(...(await inspect(p, name, { dark })));
-  const apiCall = (method: 'GET' | 'POST', path: string, data?: unknown) =>
-    page.request.fetch(url(path), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-
-  async function signIn(p: Page, email: string, password: string) {
-    await p.getByLabel('E-mail').fill(email);
-    await p.getByLabel('Password').fill(password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-  }
+  let apiCall: SessionFetch;
 
   /** A fresh browser without a session (another person, or the same one on another device). */
   async function freshPage(): Promise<[BrowserContext, Page]> {
@@ -117,10 +110,9 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     browser = await launchChromium();
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     page = await context.newPage();
+    apiCall = sessionFetch(page, service.baseUrl);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await signIn(page, OWNER.email, OWNER.password);
-    await page.waitForURL((u) => u.pathname === '/');
+    await signIn(page, service.baseUrl);
   }, 240_000);
 
   afterAll(async () => {
@@ -130,7 +122,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
   });
 
   it('accepts an e-mailed invitation: the new person chooses name and password and is signed in', async () => {
-    const res = await apiCall('POST', '/api/public/v0/users/invitations', {
+    const res = await apiCall('POST', '/users/invitations', {
       email: invitee.email,
       role: 'user',
     });
@@ -189,8 +181,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
       await expect
         .poll(() => p.getByRole('alert').textContent())
         .toContain('invalid, expired or already used');
-      await p.goto(url('/sign-in'));
-      await signIn(p, invitee.email, invitee.password);
+      await signIn(p, service.baseUrl, invitee);
       await expect.poll(() => new URL(p.url()).pathname).toBe('/');
     } finally {
       await ctx.close();
@@ -220,7 +211,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     const [ctx, p] = await freshPage();
     try {
       await p.goto(url('/sign-in'));
-      await signIn(p, OWNER.email, OWNER.password);
+      await submitSignIn(p);
       await p.getByLabel('Authentication code').fill(await freshTotp());
       await p.getByRole('button', { name: 'Verify' }).click();
       await expect.poll(() => new URL(p.url()).pathname).toBe('/');
@@ -316,7 +307,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
       // Not signed in: sign-in first, then back to the code.
       await p.goto(code.verification_uri_complete);
       await expect.poll(() => new URL(p.url()).pathname).toBe('/sign-in');
-      await signIn(p, invitee.email, invitee.password);
+      await submitSignIn(p, invitee);
       await expect.poll(() => new URL(p.url()).pathname).toBe('/device');
       await p.getByRole('heading', { name: /QA Sphere CLI \(qasphere\) asks to act as you/ }).waitFor();
       expect(await p.getByText(code.user_code, { exact: true }).count()).toBe(1);
@@ -357,7 +348,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
   });
 
   it('edits a project, archives and unarchives it, and deletes it after the code is typed', async () => {
-    const created = await apiCall('POST', '/api/public/v0/project', { code: 'ADM', title: 'Admin project' });
+    const created = await apiCall('POST', '/project', { code: 'ADM', title: 'Admin project' });
     expect(created.status()).toBe(201);
     await page.goto(url('/project/ADM'));
     await page.getByRole('heading', { name: 'Admin project' }).waitFor();
@@ -380,7 +371,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await page.getByRole('heading', { name: 'Payments' }).waitFor();
     await page.getByRole('link', { name: 'Wiki' }).waitFor();
     await page.getByText('Cards and wallets.').waitFor();
-    expect(await (await apiCall('GET', '/api/public/v0/project/ADM')).json()).toMatchObject({
+    expect(await (await apiCall('GET', '/project/ADM')).json()).toMatchObject({
       overviewDescription: '<p>Cards and wallets.</p>',
     });
 
@@ -401,7 +392,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await look(page, 'project-delete');
     await confirm.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
-    expect((await apiCall('GET', '/api/public/v0/project/ADM')).status()).toBe(404);
+    expect((await apiCall('GET', '/project/ADM')).status()).toBe(404);
   });
 
   it('has no serious or critical accessibility violation and no script error on any page', () => {

@@ -6,10 +6,12 @@ import {
   hasChromium,
   inspect,
   launchChromium,
-  OWNER,
+  sessionApi,
+  signIn,
   startService,
   VIEWPORTS,
   type RunningService,
+  type SessionApi,
 } from './browser-env.js';
 
 /** A 1×1 PNG. */
@@ -34,16 +36,7 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
   const pageErrors: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
-  /** The API with the page's session cookie (D4: same Origin), as the page itself would call it. */
-  const apiCall = async (method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown) => {
-    const res = await page.request.fetch(url(`/api/public/v0${path}`), {
-      method,
-      headers: { origin: service.baseUrl, 'content-type': 'application/json' },
-      data: data === undefined ? undefined : JSON.stringify(data),
-    });
-    expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
-    return res.json();
-  };
+  let api: SessionApi;
   const stepDescriptions = () =>
     page
       .getByRole('region', { name: /^Steps/ })
@@ -67,15 +60,12 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(url('/sign-in'));
-    await page.getByLabel('E-mail').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
-    await apiCall('POST', '/project', { code: 'ED', title: 'Editor' });
-    folderId = (await apiCall('POST', '/project/ED/tcase/folder/bulk', { folders: [{ path: ['Checkout'] }] }))
+    api = sessionApi(page, service.baseUrl);
+    await signIn(page, service.baseUrl);
+    await api('POST', '/project', { code: 'ED', title: 'Editor' });
+    folderId = (await api('POST', '/project/ED/tcase/folder/bulk', { folders: [{ path: ['Checkout'] }] }))
       .ids[0][0];
-    await apiCall('POST', '/project/ED/shared-step', {
+    await api('POST', '/project/ED/shared-step', {
       title: 'Sign in as a customer',
       subSteps: [{ description: '<p>Open the sign-in page</p>', expected: '<p>The form shows</p>' }],
     });
@@ -145,7 +135,7 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     expect(steps[1]).toContain('Add a book to the cart');
     expect(steps[2]).toContain('Pay the order');
     expect(steps[2]).toContain('The receipt shows');
-    const stored = await apiCall('GET', '/project/ED/tcase/1');
+    const stored = await api('GET', '/project/ED/tcase/1');
     expect(stored.tags.map((t: { title: string }) => t.title)).toEqual(['smoke']);
     expect(stored.steps[1].description).toBe('<p>Add a book to the cart</p>');
     expect(stored.files).toMatchObject([{ fileName: 'card.png', mimeType: 'image/png' }]);
@@ -225,13 +215,13 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await page.getByRole('button', { name: /^Edit/ }).click();
     await page.getByLabel('Title').fill('Pay with my card');
     // Someone else saves meanwhile: the case goes to version 3.
-    await apiCall('PATCH', '/project/ED/tcase/1', { title: 'Pay by card (their change)' });
+    await api('PATCH', '/project/ED/tcase/1', { title: 'Pay by card (their change)' });
     await page.getByRole('button', { name: 'Save' }).first().click();
     const alert = page.getByRole('alert').filter({ hasText: 'changed by someone else' });
     await expect.poll(() => alert.textContent()).toContain('is now at version 3 since you opened version 2');
     expect(await alert.textContent()).toContain('Your edits are kept');
     expect(await page.getByLabel('Title').inputValue()).toBe('Pay with my card');
-    expect((await apiCall('GET', '/project/ED/tcase/1')).title).toBe('Pay by card (their change)');
+    expect((await api('GET', '/project/ED/tcase/1')).title).toBe('Pay by card (their change)');
 
     await alert.getByRole('button', { name: /See their change/ }).click();
     await expect
@@ -246,7 +236,7 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await alert.getByRole('button', { name: 'Re-apply my edits on version 3' }).click();
     await page.getByRole('button', { name: 'Save' }).first().click();
     await page.getByRole('heading', { name: 'Pay with my card', level: 1 }).waitFor();
-    expect(await apiCall('GET', '/project/ED/tcase/1')).toMatchObject({
+    expect(await api('GET', '/project/ED/tcase/1')).toMatchObject({
       title: 'Pay with my card',
       version: 4,
     });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger } from 'fastify';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
 import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
@@ -30,12 +31,36 @@ import {
   RegisterResponse,
 } from './accounts.schemas.js';
 import * as service from './accounts.service.js';
-import { invitationMail, passwordResetMail } from '../../mail/mailer.js';
+import { invitationMail, passwordResetMail, type MailMessage, type Mailer } from '../../mail/mailer.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
 const OWNER = { access: { minRole: 'owner' as const } };
 const tags = ['accounts'];
+
+/**
+ * The answer to an admin who made a one-time link for someone else (an invitation, a password reset): the link is
+ * e-mailed when mail is configured, else it is in the answer, once. A failed send is logged as an error
+ * (`sendFailed`) and answered with the link too: the link exists, so the admin gets it to pass on rather than an
+ * error. Without mail, `noMail` (when given) is logged at info level.
+ */
+async function mailOrShowLink<T extends object>(
+  mailer: Mailer | undefined,
+  log: FastifyBaseLogger,
+  how: { answer: T; link: string; mail: MailMessage; sendFailed: string; noMail?: [object, string] },
+): Promise<T & { emailed: boolean; link?: string }> {
+  if (mailer) {
+    try {
+      await mailer.send(how.mail);
+      return { ...how.answer, emailed: true };
+    } catch (err) {
+      log.error({ err }, how.sendFailed);
+    }
+  } else if (how.noMail) {
+    log.info(...how.noMail);
+  }
+  return { ...how.answer, emailed: false, link: how.link };
+}
 
 /** Accounts: invitations, roles, deactivation, ownership (admin) and one's own password, e-mail and two-factor sign-in. */
 export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -70,21 +95,16 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { link, ...invitation } = await service.inviteUser(db, req.actor, req.body, config.publicUrl);
-      if (app.mailer) {
-        try {
-          await app.mailer.send(
-            invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
-          );
-          return reply.code(201).send({ ...invitation, emailed: true });
-        } catch (err) {
-          // The invitation exists: the admin gets the link to pass on rather than an error.
-          req.log.error({ err }, 'invitation mail could not be sent; the link is in the answer');
-        }
-      } else {
-        // No mail is configured: the operator reads the link from the answer or the log and passes it on.
-        req.log.info({ invitationLink: link }, 'user invited (no mail configured)');
-      }
-      return reply.code(201).send({ ...invitation, emailed: false, link });
+      return reply.code(201).send(
+        await mailOrShowLink(app.mailer, req.log, {
+          answer: invitation,
+          link,
+          mail: invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
+          sendFailed: 'invitation mail could not be sent; the link is in the answer',
+          // The operator reads the link from the answer or the log and passes it on.
+          noMail: [{ invitationLink: link }, 'user invited (no mail configured)'],
+        }),
+      );
     },
   );
 
@@ -139,16 +159,14 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         req.params.userId,
         config.publicUrl,
       );
-      if (app.mailer) {
-        try {
-          await app.mailer.send(passwordResetMail(issued.user.email, link));
-          return reply.code(201).send({ ...issued, emailed: true });
-        } catch (err) {
-          // The link exists: the admin gets it to pass on rather than an error.
-          req.log.error({ err }, 'password reset mail could not be sent; the link is in the answer');
-        }
-      }
-      return reply.code(201).send({ ...issued, emailed: false, link });
+      return reply.code(201).send(
+        await mailOrShowLink(app.mailer, req.log, {
+          answer: issued,
+          link,
+          mail: passwordResetMail(issued.user.email, link),
+          sendFailed: 'password reset mail could not be sent; the link is in the answer',
+        }),
+      );
     },
   );
 
