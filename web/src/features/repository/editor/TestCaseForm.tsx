@@ -3,6 +3,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { TextField } from '../../../components/TextField';
 import { isApiError } from '../../../api/client';
+import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import {
   customFieldsQuery,
   foldersQuery,
@@ -319,9 +320,11 @@ export function TestCaseForm({
           onChange={(v) => set({ priority: v as Draft['priority'] })}
           error={errorAt('/priority')}
         >
-          <option value="high">High</option>
-          <option value="medium">Medium</option>
-          <option value="low">Low</option>
+          {PRIORITIES.map((p) => (
+            <option key={p} value={p}>
+              {PRIORITY_NAMES[p]}
+            </option>
+          ))}
         </NativeSelect>
         <NativeSelect
           label="Folder"

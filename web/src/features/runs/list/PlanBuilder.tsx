@@ -1,10 +1,9 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import { allFoldersQuery, projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { pickableCasesQuery, type QueryPlan } from './api';
-
-const PRIORITIES = ['high', 'medium', 'low'] as const;
 
 const toggle = <T,>(list: T[], item: T) =>
   list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -191,7 +190,7 @@ export function PlanBuilder({
                     checked={(plan.priorities ?? []).includes(p)}
                     onChange={() => onChange({ ...plan, priorities: toggle(plan.priorities ?? [], p) })}
                   />
-                  {p[0].toUpperCase() + p.slice(1)}
+                  {PRIORITY_NAMES[p]}
                 </label>
               ))}
             </div>
