@@ -208,4 +208,3 @@ export async function requestSource(app: FastifyInstance, req: FastifyRequest): 
     userAgent: req.headers['user-agent'] ?? '',
   };
 }
-

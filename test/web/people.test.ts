@@ -43,6 +43,7 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
   const a11y: string[] = [];
   const pageErrors: string[] = [];
   const nora = { email: 'nora.new@example.com', name: 'Nora New', password: 'first password 1' };
+  const adam = { email: 'adam.admin@example.com', name: 'Adam Admin', password: 'adam password 1' };
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (p: Page, name: string, dark = false) =>
     a11y.push(...(await inspect(p, name, { dark })));
@@ -177,7 +178,6 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     ).toBe(0);
 
     // Another admin may not change the role of an equal admin: the page says so next to the control.
-    const adam = { email: 'adam.admin@example.com', name: 'Adam Admin', password: 'adam password 1' };
     const invited = await sessionFetch(page, service.baseUrl)('POST', '/users/invitations', {
       email: adam.email,
       role: 'admin',
@@ -217,6 +217,50 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
       users: { email: string; role: string }[];
     };
     expect(users.find((u) => u.email === nora.email)?.role).toBe('user');
+  });
+
+  it('a refused deactivation is said once, in its dialog, and is gone when the dialog opens again', async () => {
+    // Nora is an admin for a while: Adam, an admin too, may not deactivate her.
+    const accounts = await page.request.get(url('/api/public/v0/users/accounts'));
+    const noraId = ((await accounts.json()) as { users: { id: number; email: string }[] }).users.find(
+      (u) => u.email === nora.email,
+    )!.id;
+    const setNorasRole = async (role: string) =>
+      expect(
+        (
+          await page.request.post(url(`/api/public/v0/users/${noraId}/role`), {
+            headers: { origin: service.baseUrl },
+            data: { role },
+          })
+        ).status(),
+      ).toBe(200);
+    await setNorasRole('admin');
+    const [ctx, p] = await freshPage();
+    try {
+      await p.goto(url('/sign-in'));
+      await signIn(p, service.baseUrl, adam);
+      await p.goto(url('/people'));
+      const noras = p.getByRole('list', { name: 'Users' }).getByRole('listitem', { name: nora.name });
+      const refusal = "You can't deactivate a user whose role (admin) is not below yours (admin).";
+      await noras.getByRole('button', { name: `Deactivate ${nora.name}` }).click();
+      const dialog = p.getByRole('dialog', { name: `Deactivate ${nora.name}?` });
+      await dialog.getByRole('button', { name: `Deactivate ${nora.name}` }).click();
+      await dialog.getByRole('alert').getByText(refusal).waitFor();
+      // Once, beside the button that was refused: not again in the row behind the dialog.
+      expect(await p.getByText(refusal).count()).toBe(1);
+      await look(p, 'people-deactivate-refused');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await p.getByText(refusal).count()).toBe(0);
+      // Opened again, the dialog asks afresh: the earlier refusal is not shown as if it were new.
+      await noras.getByRole('button', { name: `Deactivate ${nora.name}` }).click();
+      await dialog.getByRole('button', { name: `Deactivate ${nora.name}` }).waitFor();
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+      expect(await p.getByText(refusal).count()).toBe(0);
+    } finally {
+      await ctx.close();
+      await setNorasRole('user');
+    }
   });
 
   it('issues a reset link, shown once, that sets a new password', async () => {

@@ -253,6 +253,28 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     expect(titles.sort()).toEqual(['E', 'F']);
   });
 
+  it('offers every folder of a project with more than a thousand in the builder, siblings by title', async () => {
+    // Zeta and its subfolders come after a thousand others by title; they are listed all the same.
+    await api('POST', '/project', { code: 'MANY', title: 'Many folders' });
+    const areas = Array.from({ length: 1000 }, (_, i) => ({
+      path: [`Area ${String(i + 1).padStart(4, '0')}`],
+    }));
+    await api('POST', '/project/MANY/tcase/folder/bulk', {
+      folders: [{ path: ['Zeta', 'Beta'] }, { path: ['Zeta', 'Alpha'] }, ...areas],
+    });
+    await page.goto(url('/project/MANY/runs'));
+    await page.getByRole('button', { name: 'New run' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New run' });
+    const folders = dialog.getByRole('group', { name: 'Folders of plan 1' });
+    await folders.getByLabel('Zeta').waitFor();
+    expect(await folders.getByRole('checkbox').count()).toBe(1003);
+    // In tree order, siblings by title whatever their position: the Areas, then Zeta with Alpha and Beta.
+    const titles = await folders.locator('label').allTextContents();
+    expect(titles.slice(0, 2)).toEqual(['Area 0001', 'Area 0002']);
+    expect(titles.slice(-3)).toEqual(['Zeta', 'Alpha', 'Beta']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('has no serious or critical accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

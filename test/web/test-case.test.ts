@@ -275,9 +275,34 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
       .waitFor();
     await page.keyboard.press('n');
     await page.getByRole('heading', { name: 'New test case' }).waitFor();
+    // The folders too: the form's folder choice reads the tree the repository listed (one key, one shape).
+    const folderChoice = page.getByRole('combobox', { name: 'Folder', exact: true });
+    await expect.poll(() => folderChoice.locator('option:checked').textContent()).toBe('Checkout');
     await typeTag('smo');
     await page.getByRole('option', { name: 'smoke', exact: true }).waitFor();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('offers every folder of a project with more than a thousand, and starts in the first of its tree', async () => {
+    // Zeta and its subfolder come first in the tree but after a thousand others by title.
+    await api('POST', '/project', { code: 'MANY', title: 'Many folders' });
+    const areas = Array.from({ length: 1000 }, (_, i) => ({
+      path: [`Area ${String(i + 1).padStart(4, '0')}`],
+    }));
+    const { ids } = await api('POST', '/project/MANY/tcase/folder/bulk', {
+      folders: [{ path: ['Zeta', 'Beta'] }, ...areas],
+    });
+    const folderChoice = page.getByRole('combobox', { name: 'Folder', exact: true });
+    const chosen = () => folderChoice.locator('option:checked').textContent();
+    // With no folder in the address (the n key in the repository with none chosen), the tree's first folder.
+    await page.goto(url('/project/MANY/tcase/new'));
+    await page.getByRole('heading', { name: 'New test case' }).waitFor();
+    await expect.poll(chosen).toBe('Zeta');
+    expect(await folderChoice.locator('option').count()).toBe(1002);
+    // Opened directly for the subfolder, the choice shows it, by its path.
+    await page.goto(url(`/project/MANY/tcase/new?folder=${ids[0][1]}`));
+    await page.getByRole('heading', { name: 'New test case' }).waitFor();
+    await expect.poll(chosen).toBe('Zeta / Beta');
   });
 
   it('met no serious or critical accessibility violation and no page error on the way', () => {

@@ -21,8 +21,10 @@ export const projectTagsQuery = (code: string) =>
   });
 
 /**
- * The whole folder tree of a project in position order, depth-first (the API sends up to 5,000 folders without
- * paging): the repository's tree, and the folder names of the run page's groups.
+ * The whole folder tree of a project (the API sends up to 5,000 folders without paging), by position: `pos`,
+ * then id, across the whole tree, so siblings come in their order but not depth-first; readers build the tree
+ * from `parentId`. The one folder list of every page: the repository's tree, the run page's group names, the
+ * run plan builder, and the case form's folder choice (each sorts by title or path itself where it wants to).
  */
 export const projectFoldersQuery = (code: string) =>
   queryOptions({
@@ -35,16 +37,4 @@ export const projectFoldersQuery = (code: string) =>
           }),
         )
       ).data,
-  });
-
-/** Every folder of a project, by title (pickers); the repository tree reads them in position order itself. */
-export const allFoldersQuery = (code: string) =>
-  queryOptions({
-    queryKey: ['projects', code.toUpperCase(), 'folders', 'all'] as const,
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/public/v0/project/{project}/tcase/folders', {
-          params: { path: { project: code }, query: { limit: 1000, sortField: 'title' } },
-        }),
-      ),
   });

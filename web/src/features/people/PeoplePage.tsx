@@ -377,7 +377,10 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
           : `${nameOf(r.user)} is deactivated: their sessions have ended and their API keys stopped working.`,
       );
     },
-    onError: (e, { user }) => setRowError({ id: user.id, on: 'actions', message: words(e) }),
+    onError: (e, { user, to }) => {
+      // A refused deactivation is said in its dialog, beside the button pressed; a refused reactivation in its row.
+      if (to) setRowError({ id: user.id, on: 'actions', message: words(e) });
+    },
     onSettled: refresh,
   });
   const [handingOver, setHandingOver] = useState<Account>();
@@ -388,7 +391,7 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
       setHandingOver(undefined);
       setDone(`${nameOf(r.user)} is now the owner, and you are an admin.`);
     },
-    onError: (e, user) => setRowError({ id: user.id, on: 'actions', message: words(e) }),
+    // No onError: a refusal is said in the dialog, beside the button pressed, not again in the row behind it.
     // The signed-in person's own role changed too.
     onSettled: () =>
       Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true })]),
@@ -486,6 +489,8 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                         aria-label={`Transfer ownership to ${nameOf(user)}`}
                         onPress={() => {
                           start();
+                          // The dialog opens afresh: not with the refusal of an earlier attempt.
+                          transfer.reset();
                           setHandingOver(user);
                         }}
                       >
@@ -507,6 +512,8 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
                         aria-label={`Deactivate ${nameOf(user)}`}
                         onPress={() => {
                           start();
+                          // The dialog opens afresh: not with the refusal of an earlier attempt or a reactivation.
+                          active.reset();
                           setConfirming(user);
                         }}
                       >

@@ -29,7 +29,9 @@ export function NewTestCasePage() {
           />
         </div>
       );
-    folderId = folders.data.data[0]?.id;
+    // The tree's first folder, as the repository shows it: its first root folder (the list is by `pos` across
+    // the tree, so a subfolder may come before it).
+    folderId = (folders.data.find((f) => f.parentId === 0) ?? folders.data[0])?.id;
     if (folderId === undefined)
       return (
         <div className="page">

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Input, Label, SearchField } from 'react-aria-components';
+import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
 import { isTyping, useSingleKeyShortcuts } from '../../app/shortcuts';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
@@ -12,14 +13,7 @@ import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
 import { MultiFilter, TextFilter } from './FilterPopover';
 import { FolderTree } from './FolderTree';
-import {
-  foldersQuery,
-  listFilter,
-  tagsQuery,
-  type CaseType,
-  type ListFilter,
-  type Priority,
-} from './repository-api';
+import { foldersQuery, listFilter, tagsQuery, type CaseType, type ListFilter } from './repository-api';
 import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 
@@ -269,11 +263,7 @@ export function RepositoryPage() {
                 label="Priority"
                 value={search.priority ?? []}
                 onChange={(v) => setSearch({ priority: v.length ? (v as Priority[]) : undefined })}
-                options={[
-                  ['high', 'High'],
-                  ['medium', 'Medium'],
-                  ['low', 'Low'],
-                ]}
+                options={PRIORITIES.map((p): [string, string] => [p, PRIORITY_NAMES[p]])}
               />
               <MultiFilter
                 label="Type"

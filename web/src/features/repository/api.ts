@@ -83,7 +83,7 @@ export const filledCasesQuery = (code: string, templateId: string) =>
   });
 
 // Shared with other features (web/src/api/queries.ts): one definition per cache key.
-export { allFoldersQuery as foldersQuery, projectTagsQuery as tagsQuery } from '../../api/queries';
+export { projectFoldersQuery as foldersQuery, projectTagsQuery as tagsQuery } from '../../api/queries';
 
 export const customFieldsQuery = (code: string) =>
   queryOptions({

@@ -1,3 +1,4 @@
+import type { Priority } from '../../api/priorities';
 import type { TestCase, TestCaseCreate, TestCasePatch } from './api';
 
 export interface StepDraft {
@@ -22,7 +23,7 @@ export interface FileRef {
 export interface Draft {
   type: 'standalone' | 'template' | 'filled';
   title: string;
-  priority: 'high' | 'medium' | 'low';
+  priority: Priority;
   folderId: number;
   preconditionMode: 'own' | 'shared';
   preconditionText: string;

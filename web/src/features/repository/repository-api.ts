@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { Priority } from '../../api/priorities';
 import type { paths } from '../../api/schema';
 
 type TcaseList = paths['/api/public/v0/project/{project}/tcase']['get'];
@@ -7,7 +8,6 @@ export type ListQuery = NonNullable<TcaseList['parameters']['query']>;
 export type ListedCase = TcaseList['responses'][200]['content']['application/json']['data'][number];
 export type Folder =
   paths['/api/public/v0/project/{project}/tcase/folders']['get']['responses'][200]['content']['application/json']['data'][number];
-export type Priority = 'high' | 'medium' | 'low';
 export type CaseType = 'standalone' | 'template' | 'filled';
 
 /** Rows fetched per request: a few screenfuls, small enough to answer fast on 50,000 cases. */

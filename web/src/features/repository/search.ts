@@ -1,4 +1,5 @@
-import type { CaseType, ListSearch, Priority } from './repository-api';
+import { PRIORITIES } from '../../api/priorities';
+import type { CaseType, ListSearch } from './repository-api';
 
 /**
  * The repository page's state that belongs in its address: a filtered view can be shared and reloaded.
@@ -46,7 +47,6 @@ function list<T>(v: unknown, one: (x: unknown) => T | undefined): T[] | undefine
   return out.length > 0 ? out : undefined;
 }
 
-const PRIORITIES: readonly Priority[] = ['high', 'medium', 'low'];
 const TYPES: readonly CaseType[] = ['standalone', 'template', 'filled'];
 /** A custom field's system name, as the API's `cf_` parameters take it. */
 const CF_KEY = /^cf_[A-Za-z0-9_-]{1,255}$/;

@@ -1,3 +1,5 @@
+import { isPriority } from '../../api/priorities';
+
 /**
  * The runs pages keep their filters in the address, so a filtered view can be shared and survives a reload.
  * Each route validates its own search: anything unknown or malformed is dropped, never an error.
@@ -26,10 +28,7 @@ export function validateRunPageSearch(search: Record<string, unknown>): RunPageS
     .filter((s) => /^[a-z0-9_]{1,32}$/.test(s))
     .join(',');
   const q = text(search.q);
-  const priority = text(search.priority)
-    ?.split(',')
-    .filter((p) => ['high', 'medium', 'low'].includes(p))
-    .join(',');
+  const priority = text(search.priority)?.split(',').filter(isPriority).join(',');
   const tag = Number(search.tag);
   return {
     ...(priority ? { priority } : {}),

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { TextField } from '../../../components/TextField';
 import { isApiError } from '../../../api/client';
+import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import {
   customFieldsQuery,
   foldersQuery,
@@ -266,6 +267,8 @@ export function TestCaseForm({
   isNew: boolean;
 }) {
   const folders = useQuery(foldersQuery(code));
+  // Once per folder list, not on every key typed in the form: a project may have thousands of folders.
+  const folderChoices = useMemo(() => folderPaths(folders.data ?? []), [folders.data]);
   const tags = useQuery(tagsQuery(code));
   const fields = useQuery(customFieldsQuery(code));
   const sharedSteps = useQuery(sharedStepsQuery(code));
@@ -319,9 +322,11 @@ export function TestCaseForm({
           onChange={(v) => set({ priority: v as Draft['priority'] })}
           error={errorAt('/priority')}
         >
-          <option value="high">High</option>
-          <option value="medium">Medium</option>
-          <option value="low">Low</option>
+          {PRIORITIES.map((p) => (
+            <option key={p} value={p}>
+              {PRIORITY_NAMES[p]}
+            </option>
+          ))}
         </NativeSelect>
         <NativeSelect
           label="Folder"
@@ -330,7 +335,7 @@ export function TestCaseForm({
           error={errorAt('/folderId')}
         >
           {!folders.data && <option value={draft.folderId}>Loading folders…</option>}
-          {folderPaths(folders.data?.data ?? []).map((f) => (
+          {folderChoices.map((f) => (
             <option key={f.id} value={f.id}>
               {f.path}
             </option>

@@ -1,10 +1,9 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { allFoldersQuery, projectTagsQuery } from '../../../api/queries';
+import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
+import { projectFoldersQuery, projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { pickableCasesQuery, type QueryPlan } from './api';
-
-const PRIORITIES = ['high', 'medium', 'low'] as const;
 
 const toggle = <T,>(list: T[], item: T) =>
   list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
@@ -16,10 +15,15 @@ interface FolderRow {
   ancestors: number[];
 }
 
-/** Folders in tree order with their depth: a folder picked selects its subfolders too. */
+/** Folders in tree order, siblings by title, with their depth: a folder picked selects its subfolders too. */
 function folderRows(folders: { id: number; parentId: number; title: string }[]): FolderRow[] {
   const children = new Map<number, typeof folders>();
-  for (const f of folders) children.set(f.parentId, [...(children.get(f.parentId) ?? []), f]);
+  for (const f of folders) {
+    const siblings = children.get(f.parentId);
+    if (siblings) siblings.push(f);
+    else children.set(f.parentId, [f]);
+  }
+  for (const siblings of children.values()) siblings.sort((a, b) => a.title.localeCompare(b.title));
   const rows: FolderRow[] = [];
   const walk = (parent: number, ancestors: number[]) => {
     for (const f of children.get(parent) ?? []) {
@@ -115,9 +119,10 @@ export function PlanBuilder({
   index,
   allowPick = true,
 }: BuilderProps & { allowPick?: boolean }) {
-  const folders = useQuery(allFoldersQuery(code));
+  // The whole tree: a picker of the first thousand folders would silently leave the others out.
+  const folders = useQuery(projectFoldersQuery(code));
   const tags = useQuery(projectTagsQuery(code));
-  const rows = useMemo(() => folderRows(folders.data?.data ?? []), [folders.data]);
+  const rows = useMemo(() => folderRows(folders.data ?? []), [folders.data]);
   const picking = allowPick && plan.tcaseIds !== undefined;
   const n = index + 1;
   const mode = useId();
@@ -191,7 +196,7 @@ export function PlanBuilder({
                     checked={(plan.priorities ?? []).includes(p)}
                     onChange={() => onChange({ ...plan, priorities: toggle(plan.priorities ?? [], p) })}
                   />
-                  {p[0].toUpperCase() + p.slice(1)}
+                  {PRIORITY_NAMES[p]}
                 </label>
               ))}
             </div>

@@ -1,11 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import { projectTagsQuery } from '../../../api/queries';
-
-const PRIORITIES = [
-  ['high', 'High'],
-  ['medium', 'Medium'],
-  ['low', 'Low'],
-] as const;
 
 /** Priority chips and a tag choice beside the status chips; each narrows the list (AND), held in the address. */
 export function MoreFilters({
@@ -25,7 +20,7 @@ export function MoreFilters({
   return (
     <div className="run-filters run-more-filters">
       <div className="run-filter-group" role="group" aria-label="Show cases by priority">
-        {PRIORITIES.map(([id, name]) => (
+        {PRIORITIES.map((id) => (
           <button
             key={id}
             type="button"
@@ -38,7 +33,7 @@ export function MoreFilters({
               onPriorities(next);
             }}
           >
-            <span className={`priority priority-${id}`}>{name}</span>
+            <span className={`priority priority-${id}`}>{PRIORITY_NAMES[id]}</span>
           </button>
         ))}
       </div>
