@@ -109,9 +109,10 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.reload();
     const open = page.getByRole('list', { name: 'Open runs' });
     await open.getByRole('link', { name: 'Login regression' }).waitFor();
-    expect(await open.getByRole('img').first().getAttribute('aria-label')).toBe(
-      '2 of 4 done: 2 Open, 1 Passed, 1 Failed',
-    );
+    // The statuses' names arrive with their own request: the label is read once they are in.
+    await expect
+      .poll(() => open.getByRole('img').first().getAttribute('aria-label'))
+      .toBe('2 of 4 done: 2 Open, 1 Passed, 1 Failed');
     await page.getByRole('button', { name: 'Clone Login regression' }).click();
     await expect.poll(async () => (await runs()).length).toBe(2);
     await expect.poll(() => open.getByRole('listitem').count()).toBe(2);
