@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   CHROMIUM,
@@ -18,6 +17,7 @@ import {
   VIEWPORTS,
   type RunningService,
 } from './browser-env.js';
+import { startMailReceiver, type MailReceiver } from '../helpers/mail-receiver.js';
 
 if (!hasChromium) {
   console.log(`[casebook] people browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
@@ -367,31 +367,12 @@ describe.skipIf(!hasChromium)('the People page in Chromium (mail configured)', (
   let service: RunningService;
   let browser: Browser;
   let page: Page;
-  let smtp: SMTPServer;
-  const inbox: { to: string[]; text: string }[] = [];
+  let mail: MailReceiver | undefined;
 
   beforeAll(async () => {
     ensureBuilt();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (c: Buffer) => (raw += c.toString()));
-        stream.on('end', () => {
-          // Quoted-printable soft breaks undone: a long link may be wrapped.
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            text: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as { port: number };
-    service = await startService({ CASEBOOK_SMTP_URL: `smtp://127.0.0.1:${port}` });
+    mail = await startMailReceiver();
+    service = await startService({ CASEBOOK_SMTP_URL: mail.url });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     await signIn(page, service.baseUrl);
@@ -400,23 +381,10 @@ describe.skipIf(!hasChromium)('the People page in Chromium (mail configured)', (
   afterAll(async () => {
     await browser?.close();
     await service?.stop();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await mail?.close();
   });
 
-  async function mailedLink(to: string, kind: 'invite' | 'reset-password') {
-    const pattern = new RegExp(`https?://[^\\s/]+/${kind}/[\\w-]{40,}`);
-    let link: string | undefined;
-    await expect
-      .poll(
-        () =>
-          (link = inbox
-            .filter((m) => m.to.includes(to))
-            .map((m) => pattern.exec(m.text)?.[0])
-            .find(Boolean)),
-      )
-      .toBeTruthy();
-    return link!;
-  }
+  const mailedLink = (to: string, kind: 'invite' | 'reset-password') => mail!.linkFor(to, kind);
 
   it('says the invitation and the reset link were e-mailed, and shows no link', async () => {
     const mel = { email: 'mailed.person@example.com', name: 'Mel Mailed', password: 'mel password 1' };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { SMTPServer } from 'smtp-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   CHROMIUM,
@@ -17,48 +16,10 @@ import {
   type RunningService,
   type SessionFetch,
 } from './browser-env.js';
+import { startMailReceiver, type MailReceiver } from '../helpers/mail-receiver.js';
 
 if (!hasChromium) {
   console.log(`[casebook] settings browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
-}
-
-/** A mail receiver on 127.0.0.1: the service mails invitation and reset links here (CASEBOOK_SMTP_URL). */
-async function startReceiver() {
-  const inbox: { to: string[]; text: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString()));
-      stream.on('end', () => {
-        // Quoted-printable soft breaks undone: a long link may be wrapped.
-        inbox.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          text: raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    async linkFor(to: string, kind: 'invite' | 'reset-password'): Promise<string> {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        for (const m of inbox.filter((m) => m.to.includes(to.toLowerCase()) || m.to.includes(to))) {
-          const link = new RegExp(`https?://[^\\s/]+/${kind}/[\\w-]{40,}`).exec(m.text)?.[0];
-          if (link) return link;
-        }
-        if (Date.now() > deadline) throw new Error(`no ${kind} mail for ${to}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /**
@@ -68,7 +29,7 @@ async function startReceiver() {
  */
 describe.skipIf(!hasChromium)('account, settings, device and project admin pages in Chromium', () => {
   let service: RunningService;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: MailReceiver;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -105,7 +66,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
 
   beforeAll(async () => {
     ensureBuilt();
-    receiver = await startReceiver();
+    receiver = await startMailReceiver();
     service = await startService({ CASEBOOK_SMTP_URL: receiver.url });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });

@@ -1,53 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import {
+  startMailReceiver,
+  type MailReceiver,
+  type ReceivedMail,
+} from '../../../test/helpers/mail-receiver.js';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { buildApp } from '../../app.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A mail receiver on 127.0.0.1 (no TLS, no auth): what the service sends lands in `inbox`. */
-async function startReceiver() {
-  const inbox: Received[] = [];
-  let fail = false;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (c: Buffer) => (raw += c.toString()));
-      stream.on('end', () => {
-        if (fail) return callback(new Error('mailbox unavailable'));
-        inbox.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as { port: number };
-  return {
-    inbox,
-    url: `smtp://127.0.0.1:${port}`,
-    failNext: (on: boolean) => (fail = on),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The text of a mail, quoted-printable soft breaks undone (a long link may be wrapped). */
-const textOf = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-const linkIn = (raw: string, kind: 'invite' | 'reset-password') =>
-  new RegExp(`http://casebook\\.test/${kind}/[\\w-]{40,}`).exec(textOf(raw))?.[0];
+const linkIn = (mail: ReceivedMail, kind: 'invite' | 'reset-password') =>
+  new RegExp(`http://casebook\\.test/${kind}/[\\w-]{40,}`).exec(mail.text)?.[0];
 
 async function waitFor<T>(read: () => T | undefined, ms = 5000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -63,11 +27,11 @@ let n = 0;
 const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${n++}@example.com`;
 
 describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: TestEnv) => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: MailReceiver;
   let app: Awaited<ReturnType<typeof buildApp>>;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startMailReceiver();
     app = await buildApp({
       config: { ...t.config, smtpUrl: receiver.url, mailFrom: 'Casebook <casebook@casebook.test>' },
       db: t.db,
@@ -95,8 +59,8 @@ describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: Tes
     expect(body).not.toHaveProperty('link');
     const mail = await waitFor(() => receiver.inbox.find((m) => m.to.includes(email)));
     expect(mail.from).toBe('casebook@casebook.test');
-    expect(textOf(mail.raw)).toContain('Subject: You are invited to Casebook');
-    const link = linkIn(mail.raw, 'invite')!;
+    expect(mail.text).toContain('Subject: You are invited to Casebook');
+    const link = linkIn(mail, 'invite')!;
     const row = await t.db
       .selectFrom('invitations')
       .select('token_hash')
@@ -150,8 +114,8 @@ describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: Tes
     expect(res.json()).toMatchObject({ emailed: true, user: { id: user.id, email } });
     expect(res.json()).not.toHaveProperty('link');
     const mail = await waitFor(() => receiver.inbox.find((m) => m.to.includes(email)));
-    expect(textOf(mail.raw)).toContain('Subject: Reset your Casebook password');
-    const token = linkIn(mail.raw, 'reset-password')!.split('/').pop()!;
+    expect(mail.text).toContain('Subject: Reset your Casebook password');
+    const token = linkIn(mail, 'reset-password')!.split('/').pop()!;
     const rows = await t.db
       .selectFrom('password_resets')
       .select('token_hash')
@@ -177,8 +141,8 @@ describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: Tes
     expect(unknown.json()).toEqual(known.json());
     const mail = await waitFor(() => receiver.inbox.slice(before).find((m) => m.to.includes(email)));
     expect(receiver.inbox.length - before).toBe(1);
-    expect(textOf(mail.raw)).toContain('Subject: Reset your Casebook password');
-    const token = linkIn(mail.raw, 'reset-password')!.split('/').pop()!;
+    expect(mail.text).toContain('Subject: Reset your Casebook password');
+    const token = linkIn(mail, 'reset-password')!.split('/').pop()!;
     const rows = await t.db
       .selectFrom('password_resets')
       .select('token_hash')
