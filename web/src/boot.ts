@@ -13,47 +13,45 @@ const projectsPath = `${API}/project`; // projectsQuery (features/projects/api.t
 
 /** Which of the early pages (vite.config.ts EARLY_PAGES) the address opens, and the API paths it asks for first. */
 function pageOf(pathname: string, search: string): { page?: string; requests: string[] } {
-  let m = /^\/project\/([^/]+)\/run\/(\d+)\/?$/.exec(pathname);
-  if (m) {
-    const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
+  if (pathname === '/') return { page: 'projects', requests: [projectsPath] };
+  const m = /^\/project\/([^/]+)\/(?:run\/(\d+)|repository)\/?$/.exec(pathname);
+  if (!m) return { requests: [] };
+  const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
+  const folders = `${project}/tcase/folders?sortField=pos&sortOrder=asc`; // projectFoldersQuery (api/queries.ts)
+  const tags = `${project}/tag?sortField=title`; // projectTagsQuery (api/queries.ts)
+  const run = m[2];
+  if (run)
     return {
       page: 'run',
       requests: [
-        `${project}/run/${m[2]}/tcase`, // runTestCasesQuery (features/runs/api.ts)
+        `${project}/run/${run}/tcase`, // runTestCasesQuery (features/runs/api.ts)
         `${project}/run?include=milestone&include=statusCounts`, // runQuery
-        `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery (api/queries.ts)
+        folders,
         `${API}/settings/preferences/status`, // statusesQuery
-        `${project}/tag?sortField=title`, // projectTagsQuery (api/queries.ts): the tag filter
-        `${project}/run/${m[2]}/log`, // runLogsQuery
+        tags, // the tag filter
+        `${project}/run/${run}/log`, // runLogsQuery
         `${project}/integration`, // projectIntegrationsQuery: the recorder's issue links
       ],
     };
-  }
-  m = /^\/project\/([^/]+)\/repository\/?$/.exec(pathname);
-  if (m) {
-    const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
-    return {
-      page: 'repository',
-      requests: [
-        `${project}/tcase/folders?sortField=pos&sortOrder=asc`, // projectFoldersQuery
-        `${project}/tag?sortField=title`, // projectTagsQuery (api/queries.ts)
-        `${project}/custom-field`, // customFieldsQuery (features/repository/api.ts): the field filters
-        // firstListPage (features/repository/repository-api.ts), when the address has no filter
-        ...(search === ''
-          ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
-          : []),
-      ],
-    };
-  }
-  if (pathname === '/') return { page: 'projects', requests: [projectsPath] };
-  return { requests: [] };
+  return {
+    page: 'repository',
+    requests: [
+      folders,
+      tags,
+      `${project}/custom-field`, // customFieldsQuery (features/repository/api.ts): the field filters
+      // firstListPage (features/repository/repository-api.ts), when the address has no filter
+      ...(search === ''
+        ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
+        : []),
+    ],
+  };
 }
 
-/** Starts downloading (and compiling) a page's code, so the router's import finds it ready. */
-function preloadFiles(page: string): void {
+/** Starts downloading (and compiling) the pages' code, each file once, so the router's imports find it ready. */
+function preloadFiles(pages: string[]): void {
   const data = document.querySelector('script[data-pages]')?.getAttribute('data-pages');
-  const files = (data ? (JSON.parse(data) as Record<string, string[]>) : {})[page] ?? [];
-  for (const file of files) {
+  const byPage = data ? (JSON.parse(data) as Record<string, string[]>) : {};
+  for (const file of new Set(pages.flatMap((page) => byPage[page] ?? []))) {
     const link = document.createElement('link');
     if (file.endsWith('.css')) {
       link.rel = 'preload';
@@ -89,8 +87,7 @@ if (!OPEN.test(location.pathname) && typeof fetch === 'function') {
         if (me.ok) for (const path of new Set([...requests, projectsPath])) void preload(preloads, path);
       })
       .catch(() => undefined);
-    preloadFiles('shell');
-    if (page) preloadFiles(page);
+    preloadFiles(page ? ['shell', page] : ['shell']);
   } catch {
     // An address the application will refuse anyway (a malformed escape): nothing to start.
   }
