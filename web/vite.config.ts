@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -114,7 +115,14 @@ const apiTarget = process.env.CASEBOOK_DEV_API ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: here,
-  plugins: [react(), bootScript(), precompress()],
+  plugins: [
+    react(),
+    // The interface is in English: React Aria's own strings (announcements, drag hints) for its 34 other locales
+    // were a seventh of the repository page's JavaScript, parsed on every cold load. Other locales fall back to en-US.
+    optimizeLocales.vite({ locales: ['en-US'] }),
+    bootScript(),
+    precompress(),
+  ],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
