@@ -63,6 +63,20 @@ function preloadFiles(pages: string[]): void {
   }
 }
 
+/**
+ * A page's first Intl call loads the browser's locale data (~40 ms of main thread in a fresh tab here); React Aria
+ * makes it during the page's first render (its default locale). Made now, while the main thread waits for the
+ * application's code to arrive, it is off the critical path.
+ */
+function warmIntl(): void {
+  try {
+    Intl.DateTimeFormat.supportedLocalesOf([navigator.language]);
+    new Intl.NumberFormat().format(1);
+  } catch {
+    // An unknown locale: React Aria falls back to en-US and pays the cost then.
+  }
+}
+
 /** Pages that are open without a session: nothing to ask for. */
 const OPEN = /^\/(sign-in|invite\/|reset-password)/;
 
@@ -88,6 +102,7 @@ if (!OPEN.test(location.pathname) && typeof fetch === 'function') {
       })
       .catch(() => undefined);
     preloadFiles(page ? ['shell', page] : ['shell']);
+    setTimeout(warmIntl, 0);
   } catch {
     // An address the application will refuse anyway (a malformed escape): nothing to start.
   }
