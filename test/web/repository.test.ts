@@ -147,6 +147,33 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     expect(await childrenOf('Alpha')).toEqual(['Child']);
   });
 
+  it('expands and collapses a folder by its chevron and by the arrow keys, and says which it is', async () => {
+    // A fresh load: only the open folder's ancestors start expanded, so Alpha's subfolder is not yet in the tree.
+    await page.goto(url('/project/REPO/repository'));
+    const alpha = folderRow('Alpha');
+    await alpha.waitFor();
+    expect(await alpha.getAttribute('aria-expanded')).toBe('false');
+    expect(await folderRow('Child').count()).toBe(0);
+    // A folder without subfolders is no expandable row.
+    expect(await folderRow('Beta').getAttribute('aria-expanded')).toBeNull();
+
+    await alpha.getByRole('button', { name: 'Expand' }).click();
+    await folderRow('Child').waitFor();
+    expect(await alpha.getAttribute('aria-expanded')).toBe('true');
+    await alpha.getByRole('button', { name: 'Collapse' }).click();
+    await folderRow('Child').waitFor({ state: 'detached' });
+    expect(await alpha.getAttribute('aria-expanded')).toBe('false');
+
+    // By keyboard: the row focused, → opens it and ← closes it.
+    await alpha.focus();
+    await page.keyboard.press('ArrowRight');
+    await folderRow('Child').waitFor();
+    expect(await alpha.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    await folderRow('Child').waitFor({ state: 'detached' });
+    expect(await alpha.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('reorders and moves folders by keyboard (menu and move dialog)', async () => {
     // Only the keyboard: focus the actions button, open the menu with Enter, pick with the arrows.
     await page.getByRole('button', { name: 'Actions for folder Delta' }).focus();

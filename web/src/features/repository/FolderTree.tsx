@@ -1,4 +1,14 @@
-import { useState } from 'react';
+import {
+  createContext,
+  memo,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
 import {
   Button as AriaButton,
   Collection,
@@ -7,11 +17,11 @@ import {
   ListLayout,
   Menu,
   MenuItem,
-  MenuTrigger,
   Popover,
   Tree,
   TreeItem,
   TreeItemContent,
+  TreeLoadMoreItem,
   useDragAndDrop,
   Virtualizer,
 } from 'react-aria-components';
@@ -52,7 +62,107 @@ type Pending =
   | { kind: 'move'; folder: FolderNode }
   | { kind: 'delete'; folder: FolderNode };
 
-export function FolderTree({
+/**
+ * What the rows read at render time rather than from their closures: React Aria caches a collection's rendered
+ * items by item, so a row built earlier would keep an old value. `controls`: whether the rows carry their buttons
+ * yet (see `useRowControls`); `openMenu`: the folder whose actions menu is open.
+ */
+const RowsContext = createContext<{
+  controls: boolean;
+  openMenu?: number;
+  onMenu: (node: FolderNode, button: Element) => void;
+}>({ controls: true, onMenu: () => undefined });
+
+/**
+ * A cold load shows the tree with look-alike marks where each row's three buttons go, and the buttons come once
+ * the main thread is first idle, or at once when a pointer or the focus comes into the folder pane (before any
+ * press can land). React Aria's buttons cost each row about as much as the row itself, and every row renders twice
+ * while mounting; the marks took a twentieth off the repository page's first paint.
+ */
+function useRowControls(): [boolean, () => void] {
+  const [controls, setControls] = useState(false);
+  useEffect(() => {
+    if (controls) return;
+    const show = () => startTransition(() => setControls(true));
+    // Safari has no requestIdleCallback.
+    if (typeof (window as Partial<Window>).requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(show, { timeout: 1000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = setTimeout(show, 200);
+    return () => clearTimeout(id);
+  }, [controls]);
+  return [controls, useCallback(() => setControls(true), [])];
+}
+
+/** A row's drag handle, chevron, title and actions button (marks in their place until `controls`). */
+function FolderRow({
+  node,
+  canEdit,
+  hasChildItems,
+  isExpanded,
+}: {
+  node: FolderNode;
+  canEdit: boolean;
+  hasChildItems: boolean;
+  isExpanded: boolean;
+}) {
+  const { controls, openMenu, onMenu } = useContext(RowsContext);
+  const chevron = <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>;
+  if (!controls)
+    return (
+      <div className="folder-row">
+        {canEdit && (
+          <span className="folder-drag" aria-hidden="true">
+            ⠿
+          </span>
+        )}
+        <span className="folder-chevron" aria-hidden="true">
+          {hasChildItems && chevron}
+        </span>
+        <span className="folder-title">{node.title}</span>
+        {canEdit && (
+          <span className="folder-menu-button" aria-hidden="true">
+            ⋯
+          </span>
+        )}
+      </div>
+    );
+  return (
+    <div className="folder-row">
+      {canEdit && (
+        <AriaButton slot="drag" className="folder-drag" aria-label={`Drag ${node.title}`}>
+          ⠿
+        </AriaButton>
+      )}
+      {hasChildItems ? (
+        <AriaButton slot="chevron" className="folder-chevron" aria-label={isExpanded ? 'Collapse' : 'Expand'}>
+          {chevron}
+        </AriaButton>
+      ) : (
+        <span className="folder-chevron" aria-hidden="true" />
+      )}
+      <span className="folder-title">{node.title}</span>
+      {canEdit && (
+        <AriaButton
+          className="folder-menu-button"
+          aria-label={`Actions for folder ${node.title}`}
+          aria-haspopup="menu"
+          aria-expanded={openMenu === node.id}
+          onPress={(e) => onMenu(node, e.target)}
+        >
+          <span aria-hidden="true">⋯</span>
+        </AriaButton>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The folder tree (memoised: its React Aria rows are the costliest part of the repository page to render, and the
+ * page renders again for every query that settles and every key typed in the search box).
+ */
+export const FolderTree = memo(function FolderTree({
   code,
   index,
   selected,
@@ -78,6 +188,15 @@ export function FolderTree({
     return open;
   });
   const [error, setError] = useState<string>();
+  // One actions menu for the whole tree, opened beside the row's button that asked for it: a menu trigger in
+  // every row cost a cold load a tenth of a second (25 rows of React Aria hooks for menus nobody had opened).
+  const [menuFor, setMenuFor] = useState<FolderNode>();
+  const menuButton = useRef<Element | null>(null);
+  const onMenu = useCallback((node: FolderNode, button: Element) => {
+    menuButton.current = button;
+    setMenuFor(node);
+  }, []);
+  const [controls, showControls] = useRowControls();
 
   const place = (folder: FolderNode, to: Placement) => {
     setError(undefined);
@@ -115,8 +234,6 @@ export function FolderTree({
   };
 
   const renderItem = (node: FolderNode) => {
-    const siblings = siblingsOf(index, node);
-    const at = siblings.findIndex((s) => s.id === node.id);
     return (
       <TreeItem
         id={node.id}
@@ -126,80 +243,29 @@ export function FolderTree({
       >
         <TreeItemContent>
           {({ hasChildItems, isExpanded }) => (
-            <div className="folder-row">
-              {canEdit && (
-                <AriaButton slot="drag" className="folder-drag" aria-label={`Drag ${node.title}`}>
-                  ⠿
-                </AriaButton>
-              )}
-              {hasChildItems ? (
-                <AriaButton
-                  slot="chevron"
-                  className="folder-chevron"
-                  aria-label={isExpanded ? 'Collapse' : 'Expand'}
-                >
-                  <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>
-                </AriaButton>
-              ) : (
-                <span className="folder-chevron" aria-hidden="true" />
-              )}
-              <span className="folder-title">{node.title}</span>
-              {canEdit && (
-                <MenuTrigger>
-                  <AriaButton className="folder-menu-button" aria-label={`Actions for folder ${node.title}`}>
-                    <span aria-hidden="true">⋯</span>
-                  </AriaButton>
-                  <Popover className="popover" placement="bottom end">
-                    <Menu
-                      className="menu"
-                      aria-label={`Actions for folder ${node.title}`}
-                      onAction={(action) => {
-                        if (action === 'sub') setPending({ kind: 'create', parent: node });
-                        if (action === 'rename') setPending({ kind: 'rename', folder: node });
-                        if (action === 'up') moveBy(node, -1);
-                        if (action === 'down') moveBy(node, 1);
-                        if (action === 'move') setPending({ kind: 'move', folder: node });
-                        if (action === 'delete') setPending({ kind: 'delete', folder: node });
-                      }}
-                      disabledKeys={[
-                        ...(at === 0 ? ['up'] : []),
-                        ...(at === siblings.length - 1 ? ['down'] : []),
-                      ]}
-                    >
-                      <MenuItem id="sub" className="menu-item">
-                        New subfolder…
-                      </MenuItem>
-                      <MenuItem id="rename" className="menu-item">
-                        Rename…
-                      </MenuItem>
-                      <MenuItem id="up" className="menu-item">
-                        Move up
-                      </MenuItem>
-                      <MenuItem id="down" className="menu-item">
-                        Move down
-                      </MenuItem>
-                      <MenuItem id="move" className="menu-item">
-                        Move to…
-                      </MenuItem>
-                      <MenuItem id="delete" className="menu-item menu-item-danger">
-                        Delete…
-                      </MenuItem>
-                    </Menu>
-                  </Popover>
-                </MenuTrigger>
-              )}
-            </div>
+            <FolderRow node={node} canEdit={canEdit} hasChildItems={hasChildItems} isExpanded={isExpanded} />
           )}
         </TreeItemContent>
-        {/* A collapsed folder's subtree stays out of the collection (hasChildItems keeps its chevron): building
-            all 500 folders of a large tree cost a third of a second on every cold load. */}
-        {expanded.has(node.id) && <Collection items={node.children}>{renderItem}</Collection>}
+        {/* A collapsed folder's subtree stays out of the collection: building all 500 folders of a large tree
+            cost a third of a second on every cold load. In its place an (unloaded) loader child tells React Aria
+            that the folder has children, so its row says it can be expanded (aria-expanded) and expands. */}
+        {node.children.length > 0 &&
+          (expanded.has(node.id) ? (
+            <Collection items={node.children}>{renderItem}</Collection>
+          ) : (
+            <TreeLoadMoreItem />
+          ))}
       </TreeItem>
     );
   };
 
   return (
-    <div className="folder-pane">
+    <div
+      className="folder-pane"
+      onPointerEnter={controls ? undefined : showControls}
+      onPointerDown={controls ? undefined : showControls}
+      onFocus={controls ? undefined : showControls}
+    >
       <div className="folder-pane-header">
         <h2 className="panel-title" id="folders-title">
           Folders
@@ -228,27 +294,48 @@ export function FolderTree({
       ) : (
         // Only the rows in view are rendered: the pane scrolls on its own, and a project of a thousand top-level
         // folders opens as fast as one of twenty.
-        <Virtualizer layout={ListLayout} layoutOptions={TREE_LAYOUT}>
-          <Tree
-            aria-labelledby="folders-title"
-            className="folder-tree"
-            items={index.roots}
-            selectionMode="single"
-            selectionBehavior="replace"
-            disallowEmptySelection={false}
-            selectedKeys={selected === undefined ? [] : [selected]}
-            onSelectionChange={(keys) => {
-              if (keys === 'all') return;
-              const [first] = [...keys];
-              if (first !== undefined) onSelect(Number(first));
-            }}
-            expandedKeys={expanded}
-            onExpandedChange={setExpanded}
-            dragAndDropHooks={dragAndDropHooks}
-          >
-            {renderItem}
-          </Tree>
-        </Virtualizer>
+        <RowsContext.Provider value={{ controls, openMenu: menuFor?.id, onMenu }}>
+          <Virtualizer layout={ListLayout} layoutOptions={TREE_LAYOUT}>
+            <Tree
+              aria-labelledby="folders-title"
+              className="folder-tree"
+              items={index.roots}
+              selectionMode="single"
+              selectionBehavior="replace"
+              disallowEmptySelection={false}
+              selectedKeys={selected === undefined ? [] : [selected]}
+              onSelectionChange={(keys) => {
+                if (keys === 'all') return;
+                const [first] = [...keys];
+                if (first !== undefined) onSelect(Number(first));
+              }}
+              expandedKeys={expanded}
+              onExpandedChange={setExpanded}
+              dragAndDropHooks={dragAndDropHooks}
+              // The rows are cached by folder: a change of these must build them again.
+              dependencies={[expanded, canEdit]}
+            >
+              {renderItem}
+            </Tree>
+          </Virtualizer>
+        </RowsContext.Provider>
+      )}
+      {menuFor && (
+        <FolderMenu
+          index={index}
+          folder={menuFor}
+          triggerRef={menuButton}
+          onClose={() => setMenuFor(undefined)}
+          onAction={(action) => {
+            const node = menuFor;
+            if (action === 'sub') setPending({ kind: 'create', parent: node });
+            if (action === 'rename') setPending({ kind: 'rename', folder: node });
+            if (action === 'up') moveBy(node, -1);
+            if (action === 'down') moveBy(node, 1);
+            if (action === 'move') setPending({ kind: 'move', folder: node });
+            if (action === 'delete') setPending({ kind: 'delete', folder: node });
+          }}
+        />
       )}
       {pending?.kind === 'create' || pending?.kind === 'rename' ? (
         <FolderNameDialog
@@ -287,6 +374,61 @@ export function FolderTree({
         />
       )}
     </div>
+  );
+});
+
+/** A folder's actions, beside the row's actions button (`triggerRef`); focus goes back to it on close. */
+function FolderMenu({
+  index,
+  folder,
+  triggerRef,
+  onAction,
+  onClose,
+}: {
+  index: FolderIndex;
+  folder: FolderNode;
+  triggerRef: RefObject<Element | null>;
+  onAction: (action: Key) => void;
+  onClose: () => void;
+}) {
+  const siblings = siblingsOf(index, folder);
+  const at = siblings.findIndex((s) => s.id === folder.id);
+  return (
+    <Popover
+      className="popover"
+      placement="bottom end"
+      triggerRef={triggerRef}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+    >
+      <Menu
+        className="menu"
+        aria-label={`Actions for folder ${folder.title}`}
+        autoFocus="first"
+        onAction={onAction}
+        onClose={onClose}
+        disabledKeys={[...(at === 0 ? ['up'] : []), ...(at === siblings.length - 1 ? ['down'] : [])]}
+      >
+        <MenuItem id="sub" className="menu-item">
+          New subfolder…
+        </MenuItem>
+        <MenuItem id="rename" className="menu-item">
+          Rename…
+        </MenuItem>
+        <MenuItem id="up" className="menu-item">
+          Move up
+        </MenuItem>
+        <MenuItem id="down" className="menu-item">
+          Move down
+        </MenuItem>
+        <MenuItem id="move" className="menu-item">
+          Move to…
+        </MenuItem>
+        <MenuItem id="delete" className="menu-item menu-item-danger">
+          Delete…
+        </MenuItem>
+      </Menu>
+    </Popover>
   );
 }
 

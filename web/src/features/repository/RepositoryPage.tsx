@@ -119,6 +119,14 @@ export function RepositoryPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const [drawer, setDrawer] = useState(false);
+  // Stable, so the folder tree (memoised) does not render its rows again on each key typed in the search box.
+  const selectFolder = useCallback(
+    (id: number | undefined) => {
+      setSearch({ folder: id });
+      setDrawer(false);
+    },
+    [setSearch],
+  );
 
   const newCase = useCallback(
     // The editor's create page; it takes the folder to start in.
@@ -155,16 +163,7 @@ export function RepositoryPage() {
     );
 
   const tree = index ? (
-    <FolderTree
-      code={code}
-      index={index}
-      selected={search.folder}
-      canEdit
-      onSelect={(id) => {
-        setSearch({ folder: id });
-        setDrawer(false);
-      }}
-    />
+    <FolderTree code={code} index={index} selected={search.folder} canEdit onSelect={selectFolder} />
   ) : (
     <Loading label="Loading the folders…" />
   );
