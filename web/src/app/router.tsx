@@ -149,21 +149,12 @@ const repositoryRoute = createRoute({
   validateSearch: validateRepositorySearch,
   // The tree, the tags and (unless a folder narrows the list) the first page start with the page's code.
   loaderDeps: ({ search }) => ({ search }),
-  loader: async ({ context, params, deps: { search }, cause }) => {
-    const qc = context.queryClient;
-    const started: Promise<unknown>[] = [
-      qc.ensureQueryData(foldersQuery(params.code)),
-      qc.ensureQueryData(tagsQuery(params.code)),
-    ];
+  loader: ({ context, params, deps: { search } }) => {
+    void context.queryClient.prefetchQuery(foldersQuery(params.code));
+    void context.queryClient.prefetchQuery(tagsQuery(params.code));
     // Custom-field filters wait for the page to know the project's fields (an unknown one would answer 400).
     if (search.folder === undefined && !Object.keys(search).some((k) => k.startsWith('cf_')))
-      started.push(qc.ensureQueryData(firstListPage(params.code, search)));
-    const settled = Promise.all(started.map((p) => p.catch(() => undefined)));
-    // Entering the page, it renders once with its tree and first cases rather than with two spinners and then
-    // again: their answers were asked for by the boot script and are, as a rule, in before the page's code (the
-    // router shows its pending state if they are slow). A failure is the page's to show. A filter typed on the
-    // page does not wait: the list says it is updating.
-    if (cause === 'enter') await settled;
+      void context.queryClient.prefetchQuery(firstListPage(params.code, search));
   },
   component: lazyRouteComponent(() => import('../features/repository/RepositoryPage'), 'RepositoryPage'),
 });
