@@ -7,6 +7,7 @@ import {
   inspect,
   launchChromium,
   SCREENSHOTS,
+  seriousViolations,
   sessionApi,
   sessionFetch,
   signIn,
@@ -157,9 +158,15 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     // A folder without subfolders is no expandable row.
     expect(await folderRow('Beta').getAttribute('aria-expanded')).toBeNull();
 
-    await alpha.getByRole('button', { name: 'Expand' }).click();
+    // A click on the chevron at once: the row's buttons may not be there yet (they come when the page is first
+    // idle), and the mark in the chevron's place does what the button does.
+    await alpha.locator('.folder-chevron').click();
     await folderRow('Child').waitFor();
     expect(await alpha.getAttribute('aria-expanded')).toBe('true');
+    await alpha.getByRole('button', { name: 'Collapse' }).click();
+    await folderRow('Child').waitFor({ state: 'detached' });
+    await alpha.getByRole('button', { name: 'Expand' }).click();
+    await folderRow('Child').waitFor();
     await alpha.getByRole('button', { name: 'Collapse' }).click();
     await folderRow('Child').waitFor({ state: 'detached' });
     expect(await alpha.getAttribute('aria-expanded')).toBe('false');
@@ -172,6 +179,30 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await page.keyboard.press('ArrowLeft');
     await folderRow('Child').waitFor({ state: 'detached' });
     expect(await alpha.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it("opens a folder's actions as a menu button: says it is open, focus on the first item, back on Escape", async () => {
+    const actions = page.getByRole('button', { name: 'Actions for folder Inbox' });
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    await actions.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'Actions for folder Inbox' });
+    await menu.waitFor();
+    expect(await actions.getAttribute('aria-expanded')).toBe('true');
+    expect(await actions.getAttribute('aria-controls')).toBe(await menu.getAttribute('id'));
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('New subfolder…');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SCREENSHOTS}/repository-folder-menu-desktop.png` });
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Actions for folder Inbox');
+    expect(await actions.getAttribute('aria-expanded')).toBe('false');
+    // By mouse too: the focus comes back to the button it was opened from.
+    await actions.click();
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Actions for folder Inbox');
   });
 
   it('reorders and moves folders by keyboard (menu and move dialog)', async () => {

@@ -5,8 +5,12 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
   useRef,
   useState,
+  type PointerEvent as ReactPointerEvent,
   type RefObject,
 } from 'react';
 import {
@@ -18,6 +22,7 @@ import {
   Menu,
   MenuItem,
   Popover,
+  type PressEvent,
   Tree,
   TreeItem,
   TreeItemContent,
@@ -62,29 +67,46 @@ type Pending =
   | { kind: 'move'; folder: FolderNode }
   | { kind: 'delete'; folder: FolderNode };
 
-/**
- * What the rows read at render time rather than from their closures: React Aria caches a collection's rendered
- * items by item, so a row built earlier would keep an old value. `controls`: whether the rows carry their buttons
- * yet (see `useRowControls`); `openMenu`: the folder whose actions menu is open.
- */
-const RowsContext = createContext<{
-  controls: boolean;
-  openMenu?: number;
-  onMenu: (node: FolderNode, button: Element) => void;
-}>({ controls: true, onMenu: () => undefined });
+/** How a row asks for its folder's actions menu: which folder, the button beside it, and how the press came. */
+type OpenMenu = (node: FolderNode, button: Element, pointerType: PressEvent['pointerType']) => void;
 
 /**
- * A cold load shows the tree with look-alike marks where each row's three buttons go, and the buttons come once
- * the main thread is first idle, or at once when a pointer or the focus comes into the folder pane (before any
- * press can land). React Aria's buttons cost each row about as much as the row itself, and every row renders twice
- * while mounting; the marks took a twentieth off the repository page's first paint.
+ * What the rows read at render time rather than from their closures: React Aria caches a collection's rendered
+ * items by item, so a row built earlier would keep an old value.
+ */
+interface Rows {
+  /** Whether the rows carry their buttons yet (see `useRowControls`). */
+  controls: boolean;
+  /** The folder whose actions menu is open, and the menu's id (the button's aria-controls). */
+  openMenu?: number;
+  menuId: string;
+  onMenu: OpenMenu;
+  /** A press on a row's marks before its buttons came: expand or collapse, or open its menu once they are there. */
+  toggle: (id: number) => void;
+  menuOnceReady?: number;
+  requestMenu: (id: number) => void;
+}
+const RowsContext = createContext<Rows>({
+  controls: true,
+  menuId: '',
+  onMenu: () => undefined,
+  toggle: () => undefined,
+  requestMenu: () => undefined,
+});
+
+/**
+ * A cold load shows the tree with look-alike marks where each row's three buttons go; the buttons come once the
+ * main thread is first idle (at most a second later; 200 ms in Safari, which has no requestIdleCallback), or at once
+ * when the mouse or the focus comes into the folder pane. React Aria's buttons cost each row about as much as the
+ * row itself, and every row renders twice while mounting; the marks took a twentieth off the repository page's
+ * first paint. A tap on a mark still does what the button would (see `FolderRow`). In development React Aria warns
+ * once per row that it mounted without its chevron and drag buttons; that is these marks.
  */
 function useRowControls(): [boolean, () => void] {
   const [controls, setControls] = useState(false);
   useEffect(() => {
     if (controls) return;
     const show = () => startTransition(() => setControls(true));
-    // Safari has no requestIdleCallback.
     if (typeof (window as Partial<Window>).requestIdleCallback === 'function') {
       const id = window.requestIdleCallback(show, { timeout: 1000 });
       return () => window.cancelIdleCallback(id);
@@ -94,6 +116,9 @@ function useRowControls(): [boolean, () => void] {
   }, [controls]);
   return [controls, useCallback(() => setControls(true), [])];
 }
+
+/** Keeps a press on a mark away from the row (which would select the folder instead). */
+const ownPress = (e: ReactPointerEvent) => e.stopPropagation();
 
 /** A row's drag handle, chevron, title and actions button (marks in their place until `controls`). */
 function FolderRow({
@@ -107,9 +132,16 @@ function FolderRow({
   hasChildItems: boolean;
   isExpanded: boolean;
 }) {
-  const { controls, openMenu, onMenu } = useContext(RowsContext);
+  const rows = useContext(RowsContext);
+  const actions = useRef<HTMLButtonElement>(null);
+  const { controls, menuOnceReady, onMenu } = rows;
+  // The menu asked for through the mark opens beside the button that replaced it.
+  useLayoutEffect(() => {
+    if (controls && menuOnceReady === node.id && actions.current) onMenu(node, actions.current, 'mouse');
+  }, [controls, menuOnceReady, node, onMenu]);
   const chevron = <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>;
   if (!controls)
+    // Marks for pointers only (hidden from assistive technology, which reaches the buttons through the focus).
     return (
       <div className="folder-row">
         {canEdit && (
@@ -117,17 +149,32 @@ function FolderRow({
             ⠿
           </span>
         )}
-        <span className="folder-chevron" aria-hidden="true">
-          {hasChildItems && chevron}
-        </span>
+        {hasChildItems ? (
+          <span
+            className="folder-chevron"
+            aria-hidden="true"
+            onPointerDown={ownPress}
+            onClick={() => rows.toggle(node.id)}
+          >
+            {chevron}
+          </span>
+        ) : (
+          <span className="folder-chevron" aria-hidden="true" />
+        )}
         <span className="folder-title">{node.title}</span>
         {canEdit && (
-          <span className="folder-menu-button" aria-hidden="true">
+          <span
+            className="folder-menu-button"
+            aria-hidden="true"
+            onPointerDown={ownPress}
+            onClick={() => rows.requestMenu(node.id)}
+          >
             ⋯
           </span>
         )}
       </div>
     );
+  const open = rows.openMenu === node.id;
   return (
     <div className="folder-row">
       {canEdit && (
@@ -145,11 +192,17 @@ function FolderRow({
       <span className="folder-title">{node.title}</span>
       {canEdit && (
         <AriaButton
+          ref={actions}
           className="folder-menu-button"
           aria-label={`Actions for folder ${node.title}`}
           aria-haspopup="menu"
-          aria-expanded={openMenu === node.id}
-          onPress={(e) => onMenu(node, e.target)}
+          aria-expanded={open}
+          aria-controls={open ? rows.menuId : undefined}
+          onPress={(e) => {
+            // Focus goes back here when the menu closes (some browsers do not focus a clicked button).
+            if (e.target instanceof HTMLElement) e.target.focus({ preventScroll: true });
+            onMenu(node, e.target, e.pointerType);
+          }}
         >
           <span aria-hidden="true">⋯</span>
         </AriaButton>
@@ -190,13 +243,38 @@ export const FolderTree = memo(function FolderTree({
   const [error, setError] = useState<string>();
   // One actions menu for the whole tree, opened beside the row's button that asked for it: a menu trigger in
   // every row cost a cold load a tenth of a second (25 rows of React Aria hooks for menus nobody had opened).
-  const [menuFor, setMenuFor] = useState<FolderNode>();
-  const menuButton = useRef<Element | null>(null);
-  const onMenu = useCallback((node: FolderNode, button: Element) => {
-    menuButton.current = button;
-    setMenuFor(node);
+  const [menu, setMenu] = useState<{ id: number; keyboard: boolean; button: Element }>();
+  const menuId = useId();
+  const [menuOnceReady, setMenuOnceReady] = useState<number>();
+  const onMenu = useCallback<OpenMenu>((node, button, pointerType) => {
+    setMenuOnceReady(undefined);
+    setMenu({ id: node.id, button, keyboard: pointerType === 'keyboard' || pointerType === 'virtual' });
   }, []);
   const [controls, showControls] = useRowControls();
+  const toggle = useCallback(
+    (id: number) =>
+      setExpanded((x) => {
+        const next = new Set(x);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const requestMenu = useCallback(
+    (id: number) => {
+      setMenuOnceReady(id);
+      showControls();
+    },
+    [showControls],
+  );
+  const rows = useMemo<Rows>(
+    () => ({ controls, openMenu: menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu }),
+    [controls, menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu],
+  );
+  // The menu acts on the folder as it is now (its place among its siblings may have changed meanwhile, another
+  // person's change refetched); a folder deleted meanwhile closes it.
+  const menuFolder = menu ? index.byId.get(menu.id) : undefined;
+  const menuTrigger = useMemo(() => ({ current: menu?.button ?? null }), [menu?.button]);
 
   const place = (folder: FolderNode, to: Placement) => {
     setError(undefined);
@@ -229,7 +307,7 @@ export const FolderTree = memo(function FolderTree({
     const siblings = siblingsOf(index, folder);
     const at = siblings.findIndex((s) => s.id === folder.id);
     const pos = at + step;
-    if (pos < 0 || pos >= siblings.length) return;
+    if (at < 0 || pos < 0 || pos >= siblings.length) return;
     place(folder, { parentId: folder.parentId, pos });
   };
 
@@ -248,7 +326,9 @@ export const FolderTree = memo(function FolderTree({
         </TreeItemContent>
         {/* A collapsed folder's subtree stays out of the collection: building all 500 folders of a large tree
             cost a third of a second on every cold load. In its place an (unloaded) loader child tells React Aria
-            that the folder has children, so its row says it can be expanded (aria-expanded) and expands. */}
+            that the folder has children, so its row says it can be expanded (aria-expanded) and → expands it:
+            React Aria 1.22 does not pass TreeItem's hasChildItems on to useTreeItem. The browser test of
+            expanding a folder fails without it. */}
         {node.children.length > 0 &&
           (expanded.has(node.id) ? (
             <Collection items={node.children}>{renderItem}</Collection>
@@ -262,8 +342,8 @@ export const FolderTree = memo(function FolderTree({
   return (
     <div
       className="folder-pane"
-      onPointerEnter={controls ? undefined : showControls}
-      onPointerDown={controls ? undefined : showControls}
+      // A touch reaches the marks themselves (a button that appeared under a finger would miss the tap).
+      onPointerEnter={controls ? undefined : (e) => e.pointerType === 'mouse' && showControls()}
       onFocus={controls ? undefined : showControls}
     >
       <div className="folder-pane-header">
@@ -294,7 +374,7 @@ export const FolderTree = memo(function FolderTree({
       ) : (
         // Only the rows in view are rendered: the pane scrolls on its own, and a project of a thousand top-level
         // folders opens as fast as one of twenty.
-        <RowsContext.Provider value={{ controls, openMenu: menuFor?.id, onMenu }}>
+        <RowsContext.Provider value={rows}>
           <Virtualizer layout={ListLayout} layoutOptions={TREE_LAYOUT}>
             <Tree
               aria-labelledby="folders-title"
@@ -320,14 +400,25 @@ export const FolderTree = memo(function FolderTree({
           </Virtualizer>
         </RowsContext.Provider>
       )}
-      {menuFor && (
+      {menu && menuFolder && (
         <FolderMenu
+          id={menuId}
           index={index}
-          folder={menuFor}
-          triggerRef={menuButton}
-          onClose={() => setMenuFor(undefined)}
+          folder={menuFolder}
+          keyboard={menu.keyboard}
+          triggerRef={menuTrigger}
+          onClose={() => {
+            setMenu(undefined);
+            // Back to the button the menu came from: React Aria's tree would otherwise give the focus to the row
+            // it last focused, which a keyboard user did not leave for the menu.
+            const button = menu.button;
+            const back = () => {
+              if (button instanceof HTMLElement && button.isConnected) button.focus({ preventScroll: true });
+            };
+            requestAnimationFrame(() => requestAnimationFrame(back));
+          }}
           onAction={(action) => {
-            const node = menuFor;
+            const node = menuFolder;
             if (action === 'sub') setPending({ kind: 'create', parent: node });
             if (action === 'rename') setPending({ kind: 'rename', folder: node });
             if (action === 'up') moveBy(node, -1);
@@ -379,14 +470,19 @@ export const FolderTree = memo(function FolderTree({
 
 /** A folder's actions, beside the row's actions button (`triggerRef`); focus goes back to it on close. */
 function FolderMenu({
+  id,
   index,
   folder,
+  keyboard,
   triggerRef,
   onAction,
   onClose,
 }: {
+  id: string;
   index: FolderIndex;
   folder: FolderNode;
+  /** Opened from the keyboard (or a screen reader): the first item takes the focus, as in a menu button. */
+  keyboard: boolean;
   triggerRef: RefObject<Element | null>;
   onAction: (action: Key) => void;
   onClose: () => void;
@@ -400,11 +496,13 @@ function FolderMenu({
       triggerRef={triggerRef}
       isOpen
       onOpenChange={(open) => !open && onClose()}
+      aria-label={`Actions for folder ${folder.title}`}
     >
       <Menu
+        id={id}
         className="menu"
         aria-label={`Actions for folder ${folder.title}`}
-        autoFocus="first"
+        autoFocus={keyboard ? 'first' : true}
         onAction={onAction}
         onClose={onClose}
         disabledKeys={[...(at === 0 ? ['up'] : []), ...(at === siblings.length - 1 ? ['down'] : [])]}
