@@ -67,6 +67,9 @@ function closure(byFile: Map<string, Chunk>, fileName: string, into = new Set<st
 }
 
 const isMainEntry = (c: Chunk) => c.isEntry && !!c.facadeModuleId?.endsWith('index.html');
+/** The chunk the router loads for a page's module (EARLY_PAGES). */
+const pageChunk = (chunks: Chunk[], source: string) =>
+  chunks.find((c) => c.facadeModuleId === path.join(here, source));
 
 /**
  * V8's explicit compile hint (Chrome 136+; a plain comment elsewhere): the functions of a file that starts with
@@ -88,7 +91,7 @@ function compileHints(): Plugin {
       const main = chunks.find(isMainEntry);
       if (main) closure(byFile, main.fileName, early);
       for (const source of Object.values(EARLY_PAGES)) {
-        const page = chunks.find((c) => c.facadeModuleId === path.join(here, source));
+        const page = pageChunk(chunks, source);
         if (page) closure(byFile, page.fileName, early);
       }
       for (const file of early) {
@@ -127,7 +130,7 @@ function bootScript(): Plugin {
         const loaded = main ? closure(byFile, main.fileName) : new Set<string>();
         const pages: Record<string, string[]> = {};
         for (const [page, source] of Object.entries(EARLY_PAGES)) {
-          const chunk = chunks.find((c) => c.facadeModuleId === path.join(here, source));
+          const chunk = pageChunk(chunks, source);
           if (!chunk) throw new Error(`casebook-boot-script: no chunk for ${source}`);
           pages[page] = [...closure(byFile, chunk.fileName)].filter((f) => !loaded.has(f));
         }

@@ -65,8 +65,8 @@ function preloadFiles(pages: string[]): void {
 
 /**
  * A page's first Intl call loads the browser's locale data (~40 ms of main thread in a fresh tab here); React Aria
- * makes it during the page's first render (its default locale, a collator, counts formatted as numbers). Made now, while the main thread waits for the
- * application's code to arrive, it is off the critical path.
+ * makes it during the page's first render (its default locale, a collator, counts formatted as numbers). Made now,
+ * while the main thread waits for the application's code to arrive, it is off the critical path.
  */
 function warmIntl(): void {
   try {

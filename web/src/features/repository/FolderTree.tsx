@@ -140,29 +140,56 @@ function FolderRow({
     if (controls && menuOnceReady === node.id && actions.current) onMenu(node, actions.current, 'mouse');
   }, [controls, menuOnceReady, node, onMenu]);
   const chevron = <span aria-hidden="true">{isExpanded ? '▾' : '▸'}</span>;
-  if (!controls)
-    // Marks for pointers only (hidden from assistive technology, which reaches the buttons through the focus).
-    return (
-      <div className="folder-row">
-        {canEdit && (
+  const open = rows.openMenu === node.id;
+  // Until `controls`, each button is a mark for pointers only (hidden from assistive technology, which reaches the
+  // buttons through the focus); a press on a mark is kept from the row and does what the button would.
+  return (
+    <div className="folder-row">
+      {canEdit &&
+        (controls ? (
+          <AriaButton slot="drag" className="folder-drag" aria-label={`Drag ${node.title}`}>
+            ⠿
+          </AriaButton>
+        ) : (
           <span className="folder-drag" aria-hidden="true">
             ⠿
           </span>
-        )}
-        {hasChildItems ? (
-          <span
-            className="folder-chevron"
-            aria-hidden="true"
-            onPointerDown={ownPress}
-            onClick={() => rows.toggle(node.id)}
+        ))}
+      {!hasChildItems ? (
+        <span className="folder-chevron" aria-hidden="true" />
+      ) : controls ? (
+        <AriaButton slot="chevron" className="folder-chevron" aria-label={isExpanded ? 'Collapse' : 'Expand'}>
+          {chevron}
+        </AriaButton>
+      ) : (
+        <span
+          className="folder-chevron"
+          aria-hidden="true"
+          onPointerDown={ownPress}
+          onClick={() => rows.toggle(node.id)}
+        >
+          {chevron}
+        </span>
+      )}
+      <span className="folder-title">{node.title}</span>
+      {canEdit &&
+        (controls ? (
+          <AriaButton
+            ref={actions}
+            className="folder-menu-button"
+            aria-label={`Actions for folder ${node.title}`}
+            aria-haspopup="menu"
+            aria-expanded={open}
+            aria-controls={open ? rows.menuId : undefined}
+            onPress={(e) => {
+              // Focus goes back here when the menu closes (some browsers do not focus a clicked button).
+              if (e.target instanceof HTMLElement) e.target.focus({ preventScroll: true });
+              onMenu(node, e.target, e.pointerType);
+            }}
           >
-            {chevron}
-          </span>
+            <span aria-hidden="true">⋯</span>
+          </AriaButton>
         ) : (
-          <span className="folder-chevron" aria-hidden="true" />
-        )}
-        <span className="folder-title">{node.title}</span>
-        {canEdit && (
           <span
             className="folder-menu-button"
             aria-hidden="true"
@@ -171,42 +198,7 @@ function FolderRow({
           >
             ⋯
           </span>
-        )}
-      </div>
-    );
-  const open = rows.openMenu === node.id;
-  return (
-    <div className="folder-row">
-      {canEdit && (
-        <AriaButton slot="drag" className="folder-drag" aria-label={`Drag ${node.title}`}>
-          ⠿
-        </AriaButton>
-      )}
-      {hasChildItems ? (
-        <AriaButton slot="chevron" className="folder-chevron" aria-label={isExpanded ? 'Collapse' : 'Expand'}>
-          {chevron}
-        </AriaButton>
-      ) : (
-        <span className="folder-chevron" aria-hidden="true" />
-      )}
-      <span className="folder-title">{node.title}</span>
-      {canEdit && (
-        <AriaButton
-          ref={actions}
-          className="folder-menu-button"
-          aria-label={`Actions for folder ${node.title}`}
-          aria-haspopup="menu"
-          aria-expanded={open}
-          aria-controls={open ? rows.menuId : undefined}
-          onPress={(e) => {
-            // Focus goes back here when the menu closes (some browsers do not focus a clicked button).
-            if (e.target instanceof HTMLElement) e.target.focus({ preventScroll: true });
-            onMenu(node, e.target, e.pointerType);
-          }}
-        >
-          <span aria-hidden="true">⋯</span>
-        </AriaButton>
-      )}
+        ))}
     </div>
   );
 }
