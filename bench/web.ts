@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const rows: Row[] = [];
   try {
-    // A fresh context has an empty cache: what a first visit downloads.
+    // A fresh context has an empty cache: what a first visit downloads, counted once the network is quiet.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const scripts: Response[] = [];
@@ -46,10 +46,8 @@ async function main(): Promise<void> {
       if (type === 'script') scripts.push(r);
       if (type === 'stylesheet') styles.push(r);
     });
-    const started = Date.now();
     await page.goto(`${service.baseUrl}/sign-in`, { waitUntil: 'networkidle' });
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const shownMs = Date.now() - started;
 
     const transferred = async (list: Response[]) => {
       let wire = 0;
@@ -64,6 +62,19 @@ async function main(): Promise<void> {
     };
     const js = await transferred(scripts);
     const css = await transferred(styles);
+    await context.close();
+    // Shown: navigation to the button, not to a quiet network (which waits 500 ms more by definition); the
+    // load above was the uncounted warm-up, as for the repository page.
+    const shownTimes: number[] = [];
+    for (let i = 0; i < COLD_LOADS; i++) {
+      const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const cp = await cold.newPage();
+      const t0 = Date.now();
+      await cp.goto(`${service.baseUrl}/sign-in`);
+      await cp.getByRole('button', { name: 'Sign in' }).waitFor();
+      shownTimes.push(Date.now() - t0);
+      await cold.close();
+    }
     rows.push({
       measure: `sign-in page: JavaScript (${scripts.length} files, ${js.encodings})`,
       figure: `${kb(js.wire)} compressed (${kb(js.raw)} raw)`,
@@ -77,8 +88,8 @@ async function main(): Promise<void> {
       met: '',
     });
     rows.push({
-      measure: 'sign-in page: shown (navigation to the button, cold cache, loopback)',
-      figure: `${shownMs} ms`,
+      measure: `sign-in page: shown, cold cache (navigation to the button, median / worst of ${COLD_LOADS})`,
+      figure: `${ms(median(shownTimes))} / ${ms(Math.max(...shownTimes))}`,
       target: '',
       met: '',
     });
