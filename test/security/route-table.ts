@@ -637,6 +637,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/run/clone`, body: { runId: c.fx.runId, title: `Clone ${c.unique()}` } }),
     ok: 201,
   },
+  'GET /api/public/v0/project/:project/run/:run': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}` }),
+    ok: 200,
+  },
   'PATCH /api/public/v0/project/:project/run/:run': {
     auth: 'test-runner',
     project: 'write',

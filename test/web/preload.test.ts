@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
     const wanted = [
       '/api/public/v0/users/me',
       cases,
-      '/api/public/v0/project/PRE/run?include=milestone&include=statusCounts',
+      `/api/public/v0/project/PRE/run/${runId}?include=milestone&include=statusCounts`,
       '/api/public/v0/project/PRE/tcase/folders?sortField=pos&sortOrder=asc',
       '/api/public/v0/settings/preferences/status',
       '/api/public/v0/project/PRE/tag?sortField=title',

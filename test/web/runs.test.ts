@@ -276,6 +276,19 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it('says a run address names no run when the run is unknown or belongs to another project', async () => {
+    const [first] = await runs();
+    for (const [code, id] of [
+      ['RUNS', 999999],
+      ['MANY', first.id],
+    ] as const) {
+      await page.goto(url(`/project/${code}/run/${id}`));
+      const alert = page.getByRole('alert').filter({ hasText: `Run ${id} could not be opened.` });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(`run ${id} not found`);
+    }
+  });
+
   it('has no serious or critical accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);

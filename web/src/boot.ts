@@ -25,7 +25,7 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
       page: 'run',
       requests: [
         `${project}/run/${run}/tcase`, // runTestCasesQuery (features/runs/api.ts)
-        `${project}/run?include=milestone&include=statusCounts`, // runQuery
+        `${project}/run/${run}?include=milestone&include=statusCounts`, // runQuery
         folders,
         `${API}/settings/preferences/status`, // statusesQuery
         tags, // the tag filter

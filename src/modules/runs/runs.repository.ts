@@ -106,6 +106,8 @@ export interface ListRunsFilter {
   milestoneIds?: number[];
   limit?: number;
   planId?: number;
+  /** One run: what the run page reads, without listing every run of the project. */
+  id?: number;
 }
 
 /** Runs of a project with their related objects, in one query whatever the number of runs. */
@@ -139,6 +141,7 @@ export const listRuns = (db: Db, tenantId: string, projectId: string, filter: Li
   if (filter.milestoneIds && filter.milestoneIds.length > 0)
     q = q.where('r.milestone_id', 'in', filter.milestoneIds);
   if (filter.planId !== undefined) q = q.where('r.plan_id', '=', filter.planId);
+  if (filter.id !== undefined) q = q.where('r.id', '=', filter.id);
   q = q.orderBy('r.id', filter.planId !== undefined ? 'asc' : 'desc');
   if (filter.limit !== undefined) q = q.limit(filter.limit);
   return q.execute();

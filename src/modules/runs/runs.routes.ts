@@ -3,8 +3,10 @@ import { errorResponses, IdNumber, MessageBody, ProjectParams } from '../../http
 import {
   CloneRunBody,
   CreateRunBody,
+  GetRunQuery,
   ListRunsQuery,
   ListRunTcasesQuery,
+  Run,
   RunList,
   RunParams,
   RunTcaseCountResponse,
@@ -87,6 +89,20 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.cloneRun(db, req.actor, req.params.project, req.body)),
+  );
+
+  app.get(
+    '/project/:project/run/:run',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Get one run, shaped as in the list (include chooses its related objects)',
+        params: RunParams,
+        querystring: GetRunQuery,
+        response: { 200: Run, ...errorResponses },
+      },
+    },
+    async (req) => service.getRun(db, req.actor, req.params.project, req.params.run, req.query),
   );
 
   app.patch(

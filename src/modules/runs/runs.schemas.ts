@@ -118,6 +118,10 @@ export const ListRunsQuery = Type.Object(
 );
 export type ListRunsQuery = Static<typeof ListRunsQuery>;
 
+/** One run's query: which related objects it carries, as in the list. */
+export const GetRunQuery = Type.Pick(ListRunsQuery, ['include'], { additionalProperties: false });
+export type GetRunQuery = Static<typeof GetRunQuery>;
+
 /** `all` and one count per status id (lib/statuses.ts). */
 export const StatusCounts = Type.Object({
   all: Type.Integer(),

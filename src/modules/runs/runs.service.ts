@@ -24,6 +24,7 @@ import {
   RUN_INCLUDES,
   type CloneRunBody,
   type CreateRunBody,
+  type GetRunQuery,
   type ListRunsQuery,
   type QueryPlan,
   type Run,
@@ -132,6 +133,21 @@ export async function listRuns(
     limit: query.limit,
   });
   return rows.map((row) => toRun(row, project, include));
+}
+
+/** One run of a project, shaped as in the list; 404 when the project has no such run. */
+export async function getRun(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  query: GetRunQuery,
+): Promise<Run> {
+  const project = await resolveProject(db, actor, projectRef);
+  const include = query.include ? new Set(query.include as RunInclude[]) : ALL_INCLUDES;
+  const [row] = await repo.listRuns(db, actor.tenantId, project.id, { id: runId });
+  if (!row) throw notFound(`run ${runId} not found`);
+  return toRun(row, project, include);
 }
 
 /** The runs of a test plan, oldest first, every relation included. */

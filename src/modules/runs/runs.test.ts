@@ -537,6 +537,61 @@ describeEachDb('runs', (t) => {
       expect(res.status).toBe(200);
       expect(res.body.runs).toHaveLength(1);
     });
+
+    describe('GET /project/:p/run/:id', () => {
+      it('answers one run exactly as the list shows it, every relation included when include is absent', async () => {
+        const list = (await t.get(`/project/${project.code}/run`)).body.runs;
+        for (const id of [openRun, closedRun, milestoneRun]) {
+          const res = await t.get(`/project/${project.code}/run/${id}`);
+          expect(res.status).toBe(200);
+          expect(res.body).toEqual(list.find((r: { id: number }) => r.id === id));
+        }
+      });
+
+      it('carries only the listed related objects, the others null', async () => {
+        const res = await t.get(`/project/${project.code}/run/${milestoneRun}`, {
+          query: { include: ['milestone', 'statusCounts'] },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.milestone).toEqual({ title: 'Release 1' });
+        expect(res.body.statusCounts.all).toBe(0);
+        expect(res.body.project).toBeNull();
+        expect(res.body.assignment).toBeNull();
+      });
+
+      it('answers 404 for an unknown run and for a run of another project, 400 for a bad id or include', async () => {
+        const other = await createProject(t);
+        const foreign = (await createRun(t, other)).id;
+        for (const path of [
+          `/project/${project.code}/run/999999`,
+          `/project/${project.code}/run/${foreign}`,
+        ]) {
+          const res = await t.get(path);
+          expect(res.status).toBe(404);
+          expect(res.body.code).toBe('NOT_FOUND');
+        }
+        expect((await t.get(`/project/NOPE3/run/${openRun}`)).status).toBe(404);
+        const bad = await t.get(`/project/${project.code}/run/abc`);
+        expect(bad.status).toBe(400);
+        expect(bad.body.code).toBe('VALIDATION_FAILED');
+        const include = await t.get(`/project/${project.code}/run/${openRun}`, {
+          query: { include: 'tcases' },
+        });
+        expect(include.status).toBe(400);
+        expect(include.body.code).toBe('VALIDATION_FAILED');
+      });
+
+      it('lets a viewer member read a run and refuses a non-member', async () => {
+        const viewer = await userWithKey(t, 'viewer');
+        const p2 = await createProject(t, {}, [viewer.user.id]);
+        const run = (await createRun(t, p2)).id;
+        const res = await t.get(`/project/${p2.code}/run/${run}`, { key: viewer.key });
+        expect(res.status).toBe(200);
+        expect(res.body.id).toBe(run);
+        const outsider = await userWithKey(t, 'user');
+        expect((await t.get(`/project/${p2.code}/run/${run}`, { key: outsider.key })).status).toBe(403);
+      });
+    });
   });
 
   describe('POST /project/:p/run/clone', () => {

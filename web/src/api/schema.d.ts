@@ -12477,7 +12477,259 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get one run, shaped as in the list (include chooses its related objects) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only the listed related objects are returned, the others are null; all when omitted */
+                    include?: ("project" | "plan" | "milestone" | "assignment" | "configuration" | "statusCounts")[];
+                };
+                header?: never;
+                path: {
+                    project: string;
+                    run: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @enum {string} */
+                            type: "static" | "static_struct" | "live";
+                            title: string;
+                            description: string;
+                            projectId: string;
+                            project: {
+                                id: string;
+                                code: string;
+                                title: string;
+                            } | null;
+                            planId: number | null;
+                            plan: {
+                                title: string;
+                            } | null;
+                            milestoneId: number | null;
+                            milestone: {
+                                title: string;
+                            } | null;
+                            assignmentId: number | null;
+                            assignment: {
+                                id: number;
+                                email: string;
+                                name: string;
+                                avatar: string | null;
+                                role: string;
+                            } | null;
+                            /** @description configuration ids are strings in this service */
+                            configurationId: string | null;
+                            configuration: {
+                                id: string;
+                                title: string;
+                                createdAt: string;
+                                updatedAt: string;
+                            } | null;
+                            statusCounts: {
+                                all: number;
+                                open: number;
+                                passed: number;
+                                failed: number;
+                                blocked: number;
+                                skipped: number;
+                                custom1: number;
+                                custom2: number;
+                                custom3: number;
+                                custom4: number;
+                            } | null;
+                            /** @description milliseconds: the sum of every result's timeTaken in this run; null until a result has one */
+                            timeSpent: number | null;
+                            isAutomated: boolean;
+                            createdAt: string;
+                            /** @description true once the run is closed (closedAt is set) */
+                            closed: boolean;
+                            closedAt: string | null;
+                            closedByUserId: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         delete?: never;

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, isApiError, unwrap, ApiError } from '../../api/client';
+import { api, isApiError, unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 export type RunTestCase =
@@ -17,17 +17,12 @@ export const runKeys = {
 export const runQuery = (code: string, runId: number) =>
   queryOptions({
     queryKey: runKeys.one(code, runId),
-    queryFn: async () => {
-      const { runs } = await unwrap(
-        api.GET('/api/public/v0/project/{project}/run', {
-          params: { path: { project: code }, query: { include: ['milestone', 'statusCounts'] } },
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/run/{run}', {
+          params: { path: { project: code, run: runId }, query: { include: ['milestone', 'statusCounts'] } },
         }),
-      );
-      const run = runs.find((r) => r.id === runId);
-      if (!run)
-        throw new ApiError(404, { code: 'NOT_FOUND', message: `run ${runId} not found in project ${code}` });
-      return run;
-    },
+      ),
     retry: (count, error) => count < 2 && !isApiError(error),
   });
 
