@@ -222,7 +222,11 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Checkout').waitFor();
     await look('tcase', true);
     await page.goto(url('/project/WEB/tcase/999'));
-    await page.getByText('Test case WEB-999 could not be opened.').waitFor();
+    const missing = page.getByRole('alert').filter({ hasText: 'Test case WEB-999 could not be opened.' });
+    await missing.waitFor();
+    expect(await missing.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await missing.getByRole('link', { name: 'The repository of WEB' }).click();
+    await page.getByRole('treegrid', { name: 'Folders' }).waitFor();
   });
 
   it('shows where the keyboard focus is', async () => {

@@ -276,7 +276,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('says a run address names no run when the run is unknown or belongs to another project', async () => {
+  it('says a run address names no run when the run is unknown or belongs to another project, and leads to the runs', async () => {
     const [first] = await runs();
     for (const [code, id] of [
       ['RUNS', 999999],
@@ -286,7 +286,25 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
       const alert = page.getByRole('alert').filter({ hasText: `Run ${id} could not be opened.` });
       await alert.waitFor();
       expect(await alert.textContent()).toContain(`run ${id} not found`);
+      // Asking again would answer the same: no "Try again", a way out instead.
+      expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await alert.getByRole('link', { name: `All runs of ${code}` }).click();
+      await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
     }
+  });
+
+  it('offers to try again when the service fails to answer, and opens the run then', async () => {
+    const [first] = await runs();
+    const path = `**/api/public/v0/project/RUNS/run/${first.id}?*`;
+    await page.route(path, (route) =>
+      route.fulfill({ status: 503, json: { code: 'UNAVAILABLE', message: 'Down for a moment' } }),
+    );
+    await page.goto(url(`/project/RUNS/run/${first.id}`));
+    const alert = page.getByRole('alert').filter({ hasText: `Run ${first.id} could not be opened.` });
+    await alert.waitFor();
+    await page.unroute(path);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { name: new RegExp(first.title), level: 1 }).waitFor();
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {

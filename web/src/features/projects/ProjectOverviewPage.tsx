@@ -22,7 +22,9 @@ export function ProjectOverviewPage() {
           title={`Project ${code} could not be opened.`}
           error={project.error}
           onRetry={() => project.refetch()}
-        />
+        >
+          <Link to="/">All projects</Link>
+        </ErrorState>
       </div>
     );
 

@@ -158,7 +158,9 @@ export function RepositoryPage() {
           title={`The repository of ${code} could not be opened.`}
           error={folders.error}
           onRetry={() => folders.refetch()}
-        />
+        >
+          <Link to="/">All projects</Link>
+        </ErrorState>
       </div>
     );
 

@@ -303,7 +303,11 @@ export function TestCasePage() {
           title={`Test case ${marker} could not be opened.`}
           error={tcase.error}
           onRetry={() => tcase.refetch()}
-        />
+        >
+          <Link to="/project/$code/repository" params={{ code }}>
+            The repository of {code.toUpperCase()}
+          </Link>
+        </ErrorState>
       </div>
     );
 

@@ -270,7 +270,11 @@ export function RunPage() {
           title={`Run ${runId} could not be opened.`}
           error={run.error}
           onRetry={() => run.refetch()}
-        />
+        >
+          <Link to="/project/$code/runs" params={{ code: project }}>
+            All runs of {project}
+          </Link>
+        </ErrorState>
       </div>
     );
 

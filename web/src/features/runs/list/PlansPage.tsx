@@ -256,7 +256,11 @@ export function PlanPage() {
           title={`Plan ${planId} could not be opened.`}
           error={plan.error}
           onRetry={() => plan.refetch()}
-        />
+        >
+          <Link to="/project/$code/plans" params={{ code: project }}>
+            All plans of {project}
+          </Link>
+        </ErrorState>
       </div>
     );
   const p = plan.data;
