@@ -152,7 +152,7 @@ async function generate(page: Page, baseUrl: string, code: string, cases: number
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 /** Cold navigations per first-paint figure: one load on a shared 2-core machine is mostly noise. */
-const COLD_LOADS = 7;
+const COLD_LOADS = 11;
 
 /**
  * One navigation that is not counted, before the cold loads: "cold" is the browser's cache (each load has a
