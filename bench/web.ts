@@ -93,7 +93,6 @@ async function main(): Promise<void> {
       target: '',
       met: '',
     });
-    await context.close();
 
     await repositoryRows(browser, service.baseUrl, rows);
   } finally {

@@ -227,6 +227,12 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     expect(await missing.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     await missing.getByRole('link', { name: 'The repository of WEB' }).click();
     await page.getByRole('treegrid', { name: 'Folders' }).waitFor();
+    await page.goto(url('/project/NOPE'));
+    const noProject = page.getByRole('alert').filter({ hasText: 'Project NOPE could not be opened.' });
+    await noProject.waitFor();
+    expect(await noProject.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await noProject.getByRole('link', { name: 'All projects' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
   });
 
   it('shows where the keyboard focus is', async () => {

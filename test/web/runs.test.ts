@@ -278,9 +278,10 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
 
   it('says a run address names no run when the run is unknown or belongs to another project, and leads to the runs', async () => {
     const [first] = await runs();
+    await api('POST', '/project', { code: 'ELSE', title: 'Another project' });
     for (const [code, id] of [
       ['RUNS', 999999],
-      ['MANY', first.id],
+      ['ELSE', first.id],
     ] as const) {
       await page.goto(url(`/project/${code}/run/${id}`));
       const alert = page.getByRole('alert').filter({ hasText: `Run ${id} could not be opened.` });
@@ -288,9 +289,32 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
       expect(await alert.textContent()).toContain(`run ${id} not found`);
       // Asking again would answer the same: no "Try again", a way out instead.
       expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+      await alert.getByRole('link', { name: 'All projects' }).waitFor();
+      if (code === 'RUNS') a11y.push(...(await inspect(page, 'run-missing')));
       await alert.getByRole('link', { name: `All runs of ${code}` }).click();
       await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
     }
+  });
+
+  it('moves the focus to the way out when trying again ends in a refusal', async () => {
+    const [first] = await runs();
+    const path = `**/api/public/v0/project/RUNS/run/${first.id}?*`;
+    await page.route(path, (route) => route.abort('internetdisconnected'));
+    await page.goto(url(`/project/RUNS/run/${first.id}`));
+    const alert = page.getByRole('alert').filter({ hasText: `Run ${first.id} could not be opened.` });
+    const retry = alert.getByRole('button', { name: 'Try again' });
+    await retry.waitFor();
+    await page.unroute(path);
+    await page.route(path, (route) =>
+      route.fulfill({ status: 404, json: { code: 'NOT_FOUND', message: `run ${first.id} not found` } }),
+    );
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    await retry.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe(`All runs of RUNS`);
+    await page.unroute(path);
   });
 
   it('offers to try again when the service fails to answer, and opens the run then', async () => {

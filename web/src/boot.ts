@@ -85,6 +85,9 @@ const OPEN = /^\/(sign-in|invite\/|reset-password)/;
 function preload(preloads: Map<string, Preloaded>, path: string): Promise<Response> {
   const url = new URL(path, location.origin).href;
   const response = fetch(url, { credentials: 'same-origin' });
+  // Handled here too: a failed connection reaches the query that takes this answer, not the page as an
+  // unhandled rejection when no query takes it in time.
+  response.catch(() => undefined);
   preloads.set(url, { at: performance.now(), response });
   return response;
 }

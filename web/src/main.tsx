@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { RouterProvider as AriaRouterProvider } from 'react-aria-components';
-import { isApiError } from './api/client';
+import { isTransient } from './api/client';
 import { createAppRouter } from './app/router';
 import './app/styles.css';
 
@@ -11,8 +11,8 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      // 4xx answers are final; only network trouble and 5xx are worth another try.
-      retry: (count, error) => count < 2 && !(isApiError(error) && error.status < 500),
+      // The service's refusals are final; network trouble, timeouts, rate limits and 5xx are worth another try.
+      retry: (count, error) => count < 2 && isTransient(error),
     },
   },
 });

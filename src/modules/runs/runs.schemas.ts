@@ -119,7 +119,16 @@ export const ListRunsQuery = Type.Object(
 export type ListRunsQuery = Static<typeof ListRunsQuery>;
 
 /** One run's query: which related objects it carries, as in the list. */
-export const GetRunQuery = Type.Pick(ListRunsQuery, ['include'], { additionalProperties: false });
+export const GetRunQuery = Type.Object(
+  {
+    include: Type.Optional(
+      Type.Array(Type.String({ enum: [...RUN_INCLUDES] }), {
+        description: 'only the listed related objects are returned, the others are null; all when omitted',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type GetRunQuery = Static<typeof GetRunQuery>;
 
 /** `all` and one count per status id (lib/statuses.ts). */

@@ -562,13 +562,10 @@ describeEachDb('runs', (t) => {
       it('answers 404 for an unknown run and for a run of another project, 400 for a bad id or include', async () => {
         const other = await createProject(t);
         const foreign = (await createRun(t, other)).id;
-        for (const path of [
-          `/project/${project.code}/run/999999`,
-          `/project/${project.code}/run/${foreign}`,
-        ]) {
-          const res = await t.get(path);
+        for (const id of [999999, foreign]) {
+          const res = await t.get(`/project/${project.code}/run/${id}`);
           expect(res.status).toBe(404);
-          expect(res.body.code).toBe('NOT_FOUND');
+          expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: `run ${id} not found` });
         }
         expect((await t.get(`/project/NOPE3/run/${openRun}`)).status).toBe(404);
         const bad = await t.get(`/project/${project.code}/run/abc`);

@@ -80,3 +80,10 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
 
 export const isApiError = (e: unknown, status?: number): e is ApiError =>
   e instanceof ApiError && (status === undefined || e.status === status);
+
+/**
+ * Whether asking again could go differently: a failed connection, a timeout, a rate limit or a server error may
+ * pass; the service's own refusals (no such thing, no access, a bad request) stay the same.
+ */
+export const isTransient = (e: unknown): boolean =>
+  !isApiError(e) || e.status >= 500 || e.status === 408 || e.status === 429;

@@ -246,7 +246,10 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPendingComponent: () => <Loading />,
     defaultErrorComponent: ({ error, reset }) => (
       <div className="page">
-        <ErrorState title="This page could not be shown." error={error} onRetry={reset} />
+        <ErrorState title="This page could not be shown." error={error} onRetry={reset}>
+          {/* A full load: whatever state broke this page starts again. */}
+          <a href="/">All projects</a>
+        </ErrorState>
       </div>
     ),
   });

@@ -1,13 +1,12 @@
-import type { ReactNode } from 'react';
-import { isApiError } from '../api/client';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { isTransient } from '../api/client';
 import { Button } from './Button';
 
 /**
- * Whether asking again could go differently: the service's own refusals (no such thing, no access, a bad address)
- * stay the same, while a failed connection, a timeout, a rate limit or a server error may pass.
+ * When "Try again" was pressed: a query without data shows its loading state while it asks again, so the error
+ * that may come back is a new one, and the button that had the focus is gone.
  */
-const mayPassOnRetry = (error: unknown) =>
-  !isApiError(error) || error.status >= 500 || error.status === 408 || error.status === 429;
+let retriedAt = 0;
 
 /** Loading says what it is waiting for, to sighted and screen-reader users alike. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -35,13 +34,33 @@ export function ErrorState({
   children?: ReactNode;
 }) {
   const message = error instanceof Error ? error.message : 'Something went wrong.';
+  const retry = onRetry !== undefined && isTransient(error);
+  const box = useRef<HTMLDivElement>(null);
+  // An error that comes back from "Try again" (mounted anew, or this one without its button) takes the focus the
+  // button had: its own "Try again", or the way out when asking again was refused for good.
+  useLayoutEffect(() => {
+    const el = box.current;
+    const recent = performance.now() - retriedAt < 60_000;
+    retriedAt = 0;
+    if (!el || !recent || (document.activeElement && document.activeElement !== document.body)) return;
+    (el.querySelector<HTMLElement>('a[href], button') ?? el).focus();
+  }, [retry]);
   return (
-    <div className="status-error" role="alert">
+    <div className="status-error" role="alert" ref={box} tabIndex={-1}>
       <p className="status-title">{title}</p>
       <p>{message}</p>
-      {(onRetry && mayPassOnRetry(error)) || children ? (
+      {retry || children ? (
         <div className="status-actions">
-          {onRetry && mayPassOnRetry(error) && <Button onPress={onRetry}>Try again</Button>}
+          {retry && (
+            <Button
+              onPress={() => {
+                retriedAt = performance.now();
+                onRetry();
+              }}
+            >
+              Try again
+            </Button>
+          )}
           {children}
         </div>
       ) : null}

@@ -307,6 +307,7 @@ export function TestCasePage() {
           <Link to="/project/$code/repository" params={{ code }}>
             The repository of {code.toUpperCase()}
           </Link>
+          <Link to="/">All projects</Link>
         </ErrorState>
       </div>
     );

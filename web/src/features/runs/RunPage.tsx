@@ -274,6 +274,8 @@ export function RunPage() {
           <Link to="/project/$code/runs" params={{ code: project }}>
             All runs of {project}
           </Link>
+          {/* The project itself may be what is missing. */}
+          <Link to="/">All projects</Link>
         </ErrorState>
       </div>
     );

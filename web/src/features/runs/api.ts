@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api, isApiError, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import type { paths } from '../../api/schema';
 
 export type RunTestCase =
@@ -10,10 +10,7 @@ export const runKeys = {
   tcases: (code: string, runId: number) => ['projects', code.toUpperCase(), 'runs', runId, 'tcases'] as const,
 };
 
-/**
- * A run with its status counts. The API has no "get one run" yet, so it is found in the project's run list
- * (newest first, only the fields the page shows).
- */
+/** A run with its milestone and status counts (GET …/run/{run}; only the related objects the page shows). */
 export const runQuery = (code: string, runId: number) =>
   queryOptions({
     queryKey: runKeys.one(code, runId),
@@ -23,7 +20,6 @@ export const runQuery = (code: string, runId: number) =>
           params: { path: { project: code, run: runId }, query: { include: ['milestone', 'statusCounts'] } },
         }),
       ),
-    retry: (count, error) => count < 2 && !isApiError(error),
   });
 
 /**

@@ -260,6 +260,7 @@ export function PlanPage() {
           <Link to="/project/$code/plans" params={{ code: project }}>
             All plans of {project}
           </Link>
+          <Link to="/">All projects</Link>
         </ErrorState>
       </div>
     );
