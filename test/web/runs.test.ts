@@ -287,6 +287,8 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
       const alert = page.getByRole('alert').filter({ hasText: `Run ${id} could not be opened.` });
       await alert.waitFor();
       expect(await alert.textContent()).toContain(`run ${id} not found`);
+      // Opened by address, the error takes no focus (only one that comes back from "Try again" does).
+      expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
       // Asking again would answer the same: no "Try again", a way out instead.
       expect(await alert.getByRole('button', { name: 'Try again' }).count()).toBe(0);
       await alert.getByRole('link', { name: 'All projects' }).waitFor();

@@ -6,7 +6,7 @@ import { Button } from './Button';
  * When "Try again" was pressed: a query without data shows its loading state while it asks again, so the error
  * that may come back is a new one, and the button that had the focus is gone.
  */
-let retriedAt = 0;
+let retriedAt: number | undefined;
 
 /** Loading says what it is waiting for, to sighted and screen-reader users alike. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -40,8 +40,8 @@ export function ErrorState({
   // button had: its own "Try again", or the way out when asking again was refused for good.
   useLayoutEffect(() => {
     const el = box.current;
-    const recent = performance.now() - retriedAt < 60_000;
-    retriedAt = 0;
+    const recent = retriedAt !== undefined && performance.now() - retriedAt < 60_000;
+    retriedAt = undefined;
     if (!el || !recent || (document.activeElement && document.activeElement !== document.body)) return;
     (el.querySelector<HTMLElement>('a[href], button') ?? el).focus();
   }, [retry]);
