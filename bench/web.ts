@@ -65,16 +65,9 @@ async function main(): Promise<void> {
     await context.close();
     // Shown: navigation to the button, not to a quiet network (which waits 500 ms more by definition); the
     // load above was the uncounted warm-up, as for the repository page.
-    const shownTimes: number[] = [];
-    for (let i = 0; i < COLD_LOADS; i++) {
-      const cold = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const cp = await cold.newPage();
-      const t0 = Date.now();
-      await cp.goto(`${service.baseUrl}/sign-in`);
-      await cp.getByRole('button', { name: 'Sign in' }).waitFor();
-      shownTimes.push(Date.now() - t0);
-      await cold.close();
-    }
+    const shownTimes = await coldLoads(browser, `${service.baseUrl}/sign-in`, (cp) =>
+      cp.getByRole('button', { name: 'Sign in' }).waitFor(),
+    );
     rows.push({
       measure: `sign-in page: JavaScript (${scripts.length} files, ${js.encodings})`,
       figure: `${kb(js.wire)} compressed (${kb(js.raw)} raw)`,
@@ -166,6 +159,26 @@ async function warmUp(browser: Browser, url: string, ready: string, storageState
   await context.close();
 }
 
+/** COLD_LOADS navigations to `url`, each in a fresh context (empty cache), timed until `shown` resolves. */
+async function coldLoads(
+  browser: Browser,
+  url: string,
+  shown: (page: Page) => Promise<void>,
+  storageState?: StorageState,
+): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < COLD_LOADS; i++) {
+    const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
+    const cp = await cold.newPage();
+    const t0 = Date.now();
+    await cp.goto(url);
+    await shown(cp);
+    times.push(Date.now() - t0);
+    await cold.close();
+  }
+  return times;
+}
+
 /** The repository page: cold navigation, a search, a scroll through everything; on 10,000 and 50,000 cases. */
 async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): Promise<void> {
   const setup = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -203,17 +216,15 @@ async function repositoryRows(browser: Browser, baseUrl: string, rows: Row[]): P
     });
     // Tree and first cases: the median of COLD_LOADS navigations, each in a fresh context (empty cache).
     await warmUp(browser, `${baseUrl}/project/${code}/repository`, '.case-link', storageState);
-    const times: number[] = [];
-    for (let i = 0; i < COLD_LOADS; i++) {
-      const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
-      const cp = await cold.newPage();
-      const t0 = Date.now();
-      await cp.goto(`${baseUrl}/project/${code}/repository`);
-      await cp.locator('[role="treegrid"] [role="row"]').first().waitFor();
-      await cp.locator('.case-link').first().waitFor();
-      times.push(Date.now() - t0);
-      await cold.close();
-    }
+    const times = await coldLoads(
+      browser,
+      `${baseUrl}/project/${code}/repository`,
+      async (cp) => {
+        await cp.locator('[role="treegrid"] [role="row"]').first().waitFor();
+        await cp.locator('.case-link').first().waitFor();
+      },
+      storageState,
+    );
     await p.goto(`${baseUrl}/project/${code}/repository`);
     await p.locator('[role="treegrid"] [role="row"]').first().waitFor();
     await p.locator('.case-link').first().waitFor();
@@ -334,16 +345,12 @@ async function runPageRows(browser: Browser, baseUrl: string, rows: Row[], stora
 
   // First rows: the median of COLD_LOADS navigations, each in a fresh context (empty cache, signed in).
   await warmUp(browser, `${baseUrl}/project/REPO/run/${run.id}`, '.run-case', storageState);
-  const firsts: number[] = [];
-  for (let i = 0; i < COLD_LOADS; i++) {
-    const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
-    const cp = await cold.newPage();
-    const t0 = Date.now();
-    await cp.goto(`${baseUrl}/project/REPO/run/${run.id}`);
-    await cp.locator('.run-case').first().waitFor();
-    firsts.push(Date.now() - t0);
-    await cold.close();
-  }
+  const firsts = await coldLoads(
+    browser,
+    `${baseUrl}/project/REPO/run/${run.id}`,
+    (cp) => cp.locator('.run-case').first().waitFor(),
+    storageState,
+  );
   await p.goto(`${baseUrl}/project/REPO/run/${run.id}`);
   await p.locator('.run-case').first().waitFor();
   const firstRows = median(firsts);
