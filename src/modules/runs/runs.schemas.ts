@@ -103,32 +103,26 @@ export const RunTcaseIdsBody = Type.Object(
 );
 export type RunTcaseIdsBody = Static<typeof RunTcaseIdsBody>;
 
+/** Which related objects a run carries, in the list and alone. */
+const RunIncludeParam = Type.Optional(
+  Type.Array(Type.String({ enum: [...RUN_INCLUDES] }), {
+    description: 'only the listed related objects are returned, the others are null; all when omitted',
+  }),
+);
+
 export const ListRunsQuery = Type.Object(
   {
     closed: Type.Optional(Type.Boolean()),
     milestoneIds: Type.Optional(Type.Array(Type.Integer())),
     limit: Type.Optional(Type.Integer({ minimum: 1 })),
-    include: Type.Optional(
-      Type.Array(Type.String({ enum: [...RUN_INCLUDES] }), {
-        description: 'only the listed related objects are returned, the others are null; all when omitted',
-      }),
-    ),
+    include: RunIncludeParam,
   },
   { additionalProperties: false },
 );
 export type ListRunsQuery = Static<typeof ListRunsQuery>;
 
 /** One run's query: which related objects it carries, as in the list. */
-export const GetRunQuery = Type.Object(
-  {
-    include: Type.Optional(
-      Type.Array(Type.String({ enum: [...RUN_INCLUDES] }), {
-        description: 'only the listed related objects are returned, the others are null; all when omitted',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const GetRunQuery = Type.Object({ include: RunIncludeParam }, { additionalProperties: false });
 export type GetRunQuery = Static<typeof GetRunQuery>;
 
 /** `all` and one count per status id (lib/statuses.ts). */

@@ -103,6 +103,9 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
 }
 
 const ALL_INCLUDES: ReadonlySet<RunInclude> = new Set(RUN_INCLUDES);
+/** A query's `include`: the listed related objects, or all of them when it names none. */
+const includesOf = (include: string[] | undefined): ReadonlySet<RunInclude> =>
+  include ? new Set(include as RunInclude[]) : ALL_INCLUDES;
 
 // ---- endpoints ----
 
@@ -126,7 +129,7 @@ export async function listRuns(
   query: ListRunsQuery,
 ): Promise<Run[]> {
   const project = await resolveProject(db, actor, projectRef);
-  const include = query.include ? new Set(query.include as RunInclude[]) : ALL_INCLUDES;
+  const include = includesOf(query.include);
   const rows = await repo.listRuns(db, actor.tenantId, project.id, {
     closed: query.closed,
     milestoneIds: query.milestoneIds,
@@ -144,7 +147,7 @@ export async function getRun(
   query: GetRunQuery,
 ): Promise<Run> {
   const project = await resolveProject(db, actor, projectRef);
-  const include = query.include ? new Set(query.include as RunInclude[]) : ALL_INCLUDES;
+  const include = includesOf(query.include);
   const [row] = await repo.listRuns(db, actor.tenantId, project.id, { id: runId });
   if (!row) throw notFound(`run ${runId} not found`);
   return toRun(row, project, include);
