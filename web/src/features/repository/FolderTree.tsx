@@ -11,6 +11,7 @@ import {
   useRef,
   useState,
   type PointerEvent as ReactPointerEvent,
+  type ReactNode,
   type RefObject,
 } from 'react';
 import {
@@ -120,6 +121,15 @@ function useRowControls(): [boolean, () => void] {
 /** Keeps a press on a mark away from the row (which would select the folder instead). */
 const ownPress = (e: ReactPointerEvent) => e.stopPropagation();
 
+/** A button's mark before the row has its buttons: for pointers only, a tap does what the button would. */
+function Mark({ className, onTap, children }: { className: string; onTap: () => void; children: ReactNode }) {
+  return (
+    <span className={className} aria-hidden="true" onPointerDown={ownPress} onClick={onTap}>
+      {children}
+    </span>
+  );
+}
+
 /** A row's drag handle, chevron, title and actions button (marks in their place until `controls`). */
 function FolderRow({
   node,
@@ -162,14 +172,9 @@ function FolderRow({
           {chevron}
         </AriaButton>
       ) : (
-        <span
-          className="folder-chevron"
-          aria-hidden="true"
-          onPointerDown={ownPress}
-          onClick={() => rows.toggle(node.id)}
-        >
+        <Mark className="folder-chevron" onTap={() => rows.toggle(node.id)}>
           {chevron}
-        </span>
+        </Mark>
       )}
       <span className="folder-title">{node.title}</span>
       {canEdit &&
@@ -190,14 +195,9 @@ function FolderRow({
             <span aria-hidden="true">⋯</span>
           </AriaButton>
         ) : (
-          <span
-            className="folder-menu-button"
-            aria-hidden="true"
-            onPointerDown={ownPress}
-            onClick={() => rows.requestMenu(node.id)}
-          >
+          <Mark className="folder-menu-button" onTap={() => rows.requestMenu(node.id)}>
             ⋯
-          </span>
+          </Mark>
         ))}
     </div>
   );
