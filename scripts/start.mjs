@@ -13,6 +13,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { requireSupportedNode } from './node-version.mjs';
+
+// Before building anything: on an older Node.js the SQLite driver would crash the server later, naming nothing.
+requireSupportedNode();
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');

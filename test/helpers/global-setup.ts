@@ -1,5 +1,8 @@
-/** Says once per run whether the PostgreSQL half of the suite runs. */
+import { requireSupportedNode } from '../../scripts/node-version.mjs';
+
+/** Stops a run on a Node.js Casebook does not support, and says once per run whether the PostgreSQL half runs. */
 export default function setup(): void {
+  requireSupportedNode();
   if (process.env.CASEBOOK_TEST_POSTGRES_URL) {
     console.log(
       '[casebook] storage tests run on SQLite and on PostgreSQL (CASEBOOK_TEST_POSTGRES_URL is set)',
