@@ -18,6 +18,35 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   // The web application: the rules of hooks (and the React Compiler's checks) catch what types cannot.
   { files: ['web/src/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+  // Stored HTML reaches the page only through SafeHtml (web/src/components/rich-text), which sanitises it again.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message:
+            'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
+        },
+        {
+          selector: 'AssignmentExpression > MemberExpression.left[property.name=/^(innerHTML|outerHTML)$/]',
+          message:
+            'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
+        },
+        {
+          selector: "MemberExpression[object.name='document'][property.name=/^(write|writeln)$/]",
+          message:
+            'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment)$/]',
+          message:
+            'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
+        },
+      ],
+    },
+  },
   // The build does not run the React Compiler, so "the compiler would skip this" (TanStack Virtual) is noise.
   { files: ['web/src/**/*.{ts,tsx}'], rules: { 'react-hooks/incompatible-library': 'off' } },
   {

@@ -87,6 +87,26 @@ export function containsInsensitive(column: string, needle: string) {
 }
 
 /**
+ * A JSON-object text column holds `key` at its top level (a JSON string key; any value). SQLite: json_type;
+ * PostgreSQL: the text read as jsonb.
+ */
+export function jsonTextHasKey(db: QueryExecutorProvider, column: string, key: string) {
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`(${sql.ref(column)}::jsonb -> ${key}) is not null`
+    : sql<boolean>`json_type(${sql.ref(column)}, ${jsonPathOfKey(key)}) is not null`;
+}
+
+/** The JSON-object text of `column` without its top-level `key` (the text may be spelled differently after). */
+export function jsonTextWithoutKey(db: QueryExecutorProvider, column: string, key: string) {
+  return dialectOf(db) === 'postgres'
+    ? sql<string>`(${sql.ref(column)}::jsonb - ${key})::text`
+    : sql<string>`json_remove(${sql.ref(column)}, ${jsonPathOfKey(key)})`;
+}
+
+/** SQLite's JSON path of one top-level key, double-quoted (the keys passed are identifiers: no quote inside). */
+const jsonPathOfKey = (key: string) => `$.${JSON.stringify(key)}`;
+
+/**
  * Row locks for the rest of the transaction, taken in the query's ORDER BY order (one order for every writer,
  * so two transactions cannot deadlock). PostgreSQL: SELECT ... FOR NO KEY UPDATE, the lock an UPDATE of the
  * row's other columns takes (foreign-key checks of inserts referencing the row still pass). SQLite has no row

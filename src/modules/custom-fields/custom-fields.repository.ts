@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { CustomFieldsTable } from '../../db/schema.js';
+import { jsonTextHasKey, jsonTextWithoutKey } from '../../db/dialect.js';
 
 export const listFields = (db: Db, tenantId: string) =>
   db
@@ -50,3 +51,29 @@ export const updateField = (db: Db, tenantId: string, id: string, values: Update
 
 export const deleteField = (db: Db, tenantId: string, id: string) =>
   db.deleteFrom('custom_fields').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+
+/**
+ * Test-case versions keep their custom-field values inside `tcase_versions.custom_fields` (JSON keyed by
+ * system name), so what a field's deletion removes from them is queried here, by the field's owner.
+ */
+export const countVersionsWithValue = async (db: Db, tenantId: string, systemName: string) => {
+  const row = await db
+    .selectFrom('tcase_versions')
+    .select((e) => [
+      e.fn.countAll<number | string>().as('versions'),
+      e.fn.count<number | string>('tcase_id').distinct().as('cases'),
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where(jsonTextHasKey(db, 'custom_fields', systemName))
+    .executeTakeFirst();
+  return { versions: Number(row?.versions ?? 0), cases: Number(row?.cases ?? 0) };
+};
+
+/** Removes the value under `systemName` from every version of every test case of the tenant. */
+export const removeValueFromVersions = (db: Db, tenantId: string, systemName: string) =>
+  db
+    .updateTable('tcase_versions')
+    .set({ custom_fields: jsonTextWithoutKey(db, 'custom_fields', systemName) })
+    .where('tenant_id', '=', tenantId)
+    .where(jsonTextHasKey(db, 'custom_fields', systemName))
+    .executeTakeFirst();

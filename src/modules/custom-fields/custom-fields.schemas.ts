@@ -106,8 +106,18 @@ export interface TcaseCustomFieldInput {
   value?: string | null;
 }
 
-/** A test case's value of one custom field, as stored and returned. */
+/** A test case's value of one custom field, as returned. */
 export interface TcaseCustomFieldValue {
   value: string;
   isDefault: boolean;
+}
+
+/**
+ * A value as a version stores it: with the id of the field it was saved under, so that it is only ever shown as
+ * that field's value (and rendered by that field's type), never as the value of a later field that took the same
+ * system name. Values stored before the id was kept have none; migration 0015 left only those of the current
+ * field of their name.
+ */
+export interface StoredCustomFieldValue extends TcaseCustomFieldValue {
+  fieldId?: string;
 }

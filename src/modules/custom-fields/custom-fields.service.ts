@@ -15,6 +15,7 @@ import { sanitizeHtmlField } from '../../lib/html.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './custom-fields.repository.js';
 import type {
@@ -22,6 +23,7 @@ import type {
   CustomField,
   CustomFieldOption,
   CustomFieldType,
+  StoredCustomFieldValue,
   TcaseCustomFieldInput,
   TcaseCustomFieldValue,
   UpdateCustomFieldBody,
@@ -92,7 +94,31 @@ function checkValue(field: CustomField, value: string, path: string): string {
 }
 
 /**
- * Validates a test case's custom-field values and returns them as stored, `{systemName: {value, isDefault}}`.
+ * True when a stored value was saved under `field`, the current field of its system name: it carries that
+ * field's id, or no id at all (stored before ids were kept; migration 0015 removed those of earlier fields).
+ */
+const savedUnder = (field: CustomField | undefined, value: StoredCustomFieldValue): field is CustomField =>
+  field !== undefined && (value.fieldId ?? field.id) === field.id;
+
+/**
+ * The values of a version that belong to the tenant's current fields, as the API shows them
+ * (`{systemName: {value, isDefault}}`). A value saved under a field since deleted is never shown under a later
+ * field of the same name: a text saved as text is never read as rich text.
+ */
+export function currentValues(
+  fields: Map<string, CustomField>,
+  stored: Record<string, StoredCustomFieldValue>,
+): Record<string, TcaseCustomFieldValue> {
+  const out: Record<string, TcaseCustomFieldValue> = {};
+  for (const [name, v] of Object.entries(stored)) {
+    if (savedUnder(fields.get(name), v)) out[name] = { value: v.value, isDefault: v.isDefault };
+  }
+  return out;
+}
+
+/**
+ * Validates a test case's custom-field values and returns them as stored, `{systemName: {value, isDefault,
+ * fieldId}}`.
  * Every named field must exist, be enabled and be available in the project; `isDefault: true` takes the
  * field's default (400 if it has none); a value must fit the field's type; "" or no value clears it.
  * On create (`previous` undefined) every other available field with a default gets it (isDefault true) and a
@@ -104,12 +130,14 @@ export async function normalizeTcaseCustomFields(
   tenantId: string,
   projectId: string,
   input: Record<string, TcaseCustomFieldInput> | undefined,
-  previous?: Record<string, TcaseCustomFieldValue>,
-): Promise<Record<string, TcaseCustomFieldValue>> {
+  previous?: Record<string, StoredCustomFieldValue>,
+): Promise<Record<string, StoredCustomFieldValue>> {
   const fields = await listFieldsBySystemName(db, tenantId);
-  const out: Record<string, TcaseCustomFieldValue> = {};
+  const out: Record<string, StoredCustomFieldValue> = {};
   for (const [name, value] of Object.entries(previous ?? {})) {
-    if (fields.has(name)) out[name] = { value: value.value, isDefault: value.isDefault };
+    const field = fields.get(name);
+    if (savedUnder(field, value))
+      out[name] = { value: value.value, isDefault: value.isDefault, fieldId: field.id };
   }
   for (const [name, given] of Object.entries(input ?? {})) {
     const path = `/customFields/${name}`;
@@ -121,7 +149,7 @@ export async function normalizeTcaseCustomFields(
     if (given.isDefault) {
       if (field.defaultValue === undefined)
         throw badRequest(`custom field "${name}" has no default value`, path);
-      out[name] = { value: field.defaultValue, isDefault: true };
+      out[name] = { value: field.defaultValue, isDefault: true, fieldId: field.id };
       continue;
     }
     const raw = given.value ?? '';
@@ -130,14 +158,14 @@ export async function normalizeTcaseCustomFields(
       if (field.required) throw badRequest(`custom field "${name}" is required`, path);
       delete out[name];
     } else {
-      out[name] = { value, isDefault: false };
+      out[name] = { value, isDefault: false, fieldId: field.id };
     }
   }
   if (previous === undefined) {
     for (const field of fields.values()) {
       if (!field.enabled || !availableIn(field, projectId) || out[field.systemName]) continue;
       if (field.defaultValue !== undefined) {
-        out[field.systemName] = { value: field.defaultValue, isDefault: true };
+        out[field.systemName] = { value: field.defaultValue, isDefault: true, fieldId: field.id };
       } else if (field.required) {
         throw badRequest(
           `custom field "${field.systemName}" is required`,
@@ -387,10 +415,29 @@ export async function updateCustomField(
   return getCustomField(db, actor, id);
 }
 
-/** Deletes a custom field (admin, D3); test cases lose its values. */
+/**
+ * Deletes a custom field (admin, D3) and its values from every version of every test case, in one transaction
+ * with the `custom_field.deleted` audit event that says how many cases and versions lost a value. The one change
+ * ever made to a stored version (D15): a value left behind would be shown under the next field that takes the
+ * same system name. The latest-version index rows (`tcase_custom_values`) go with the field (foreign key).
+ */
 export async function deleteCustomField(db: Db, actor: Actor, id: string): Promise<void> {
-  const res = await repo.deleteField(db, actor.tenantId, id);
-  if (Number(res.numDeletedRows) === 0) throw notFound(`custom field "${id}" not found`);
+  await db.transaction().execute(async (trx) => {
+    const row = await repo.findField(trx, actor.tenantId, id);
+    if (!row) throw notFound(`custom field "${id}" not found`);
+    const res = await repo.deleteField(trx, actor.tenantId, id);
+    // Deleted by a concurrent request after the read above.
+    if (Number(res.numDeletedRows) === 0) throw notFound(`custom field "${id}" not found`);
+    const lost = await repo.countVersionsWithValue(trx, actor.tenantId, row.system_name);
+    if (lost.versions > 0) await repo.removeValueFromVersions(trx, actor.tenantId, row.system_name);
+    await recordAudit(trx, actor, 'custom_field.deleted', {
+      custom_field_id: row.id,
+      custom_field_system_name: row.system_name,
+      custom_field_type: row.type,
+      cases_changed: lost.cases,
+      versions_changed: lost.versions,
+    });
+  });
 }
 
 /** Puts the tenant's custom fields in the given order (admin, D3); `ids` must name every field exactly once. */

@@ -429,7 +429,8 @@ describeEachDb('custom fields', (t) => {
 
     it('validates values, sanitises richtext and fills defaults with isDefault true on create', async () => {
       const { p, names } = await scopedFields();
-      const envOptions = (await listFieldsBySystemName(t.db, t.tenantId)).get(names.env)!.options!;
+      const fields = await listFieldsBySystemName(t.db, t.tenantId);
+      const envOptions = fields.get(names.env)!.options!;
       const out = await normalizeTcaseCustomFields(t.db, t.tenantId, p.id, {
         [names.owner]: { isDefault: false, value: 'alice' },
         [names.auto]: { isDefault: false, value: 'true' },
@@ -449,7 +450,12 @@ describeEachDb('custom fields', (t) => {
         [names.env]: { isDefault: false, value: envOptions[1].id },
         [names.must]: { isDefault: false, value: 'x' },
       });
-      expect(byId[names.env]).toEqual({ value: 'prod', isDefault: false });
+      // Stored with the id of the field it was saved under.
+      expect(byId[names.env]).toEqual({
+        value: 'prod',
+        isDefault: false,
+        fieldId: fields.get(names.env)!.id,
+      });
     });
 
     it('answers 400 naming the field for every bad input', async () => {
@@ -502,6 +508,8 @@ describeEachDb('custom fields', (t) => {
 
     it('on update changes only the named fields, keeps the rest, and refuses clearing a required one', async () => {
       const { p, names } = await scopedFields();
+      const fields = await listFieldsBySystemName(t.db, t.tenantId);
+      const idOf = (name: string) => fields.get(name)!.id;
       const previous = {
         [names.env]: { value: 'prod', isDefault: false },
         [names.must]: { value: 'kept', isDefault: false },
@@ -516,8 +524,8 @@ describeEachDb('custom fields', (t) => {
         previous,
       );
       expect(out).toEqual({
-        [names.env]: { value: 'dev', isDefault: true },
-        [names.must]: { value: 'kept', isDefault: false },
+        [names.env]: { value: 'dev', isDefault: true, fieldId: idOf(names.env) },
+        [names.must]: { value: 'kept', isDefault: false, fieldId: idOf(names.must) },
       });
       await expect(
         normalizeTcaseCustomFields(t.db, t.tenantId, p.id, { [names.must]: { value: '' } }, previous),

@@ -18,13 +18,8 @@ import * as service from './files.service.js';
 const skipBodyValidation: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? () => true : validatorCompiler(route);
 
-/** Inline only for types a browser renders without running anything; everything else downloads. */
-const INLINE =
-  /^(image\/(png|jpeg|gif|webp|bmp|avif)|video\/[\w.+-]+|audio\/[\w.+-]+|application\/pdf|text\/plain)$/;
-
-/** RFC 6266: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(mimeType: string, fileName: string): string {
-  const kind = INLINE.test(mimeType) ? 'inline' : 'attachment';
+/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,
@@ -158,11 +153,14 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { file, stream } = await service.openFile(db, ctx.files, req.actor.tenantId, req.params.id);
+      // Never the declared type as such: a "JavaScript" upload must not load as a script of this origin.
+      const served = service.servedAs(file.mimeType);
       return (
         reply
-          .header('content-type', file.mimeType)
+          .header('content-type', served.contentType)
           .header('content-length', String(file.size))
-          .header('content-disposition', contentDisposition(file.mimeType, file.fileName))
+          .header('content-disposition', contentDisposition(served.disposition, file.fileName))
+          // Without it a browser could sniff opaque bytes into HTML or script.
           .header('x-content-type-options', 'nosniff')
           // An uploaded HTML or SVG file must not run as a page of this origin.
           .header('content-security-policy', "default-src 'none'; sandbox")

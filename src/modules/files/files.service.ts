@@ -57,6 +57,27 @@ export function normalizeMimeType(declared: string | undefined): string {
   return MIME.test(type) && type.length <= 255 ? type : 'application/octet-stream';
 }
 
+/**
+ * Types a browser shows without running anything, served inline as declared: raster images (not SVG, which
+ * can hold script), video and audio (attached test recordings), PDF and plain text.
+ */
+const INLINE =
+  /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[a-z0-9!#$&^_.+-]+|audio\/[a-z0-9!#$&^_.+-]+|application\/pdf|text\/plain)$/;
+
+/**
+ * How `GET /file/{id}` serves a file of the declared (normalised) type: an allow-listed type inline as itself
+ * (plain text with its charset), anything else as opaque bytes to download. So no upload is ever served from the
+ * application's origin with a script, style, HTML, SVG or XML type, whatever its uploader declared; the
+ * declared type is still what the API shows as `mimeType`.
+ */
+export function servedAs(mimeType: string): { contentType: string; disposition: 'inline' | 'attachment' } {
+  if (!INLINE.test(mimeType)) return { contentType: 'application/octet-stream', disposition: 'attachment' };
+  return {
+    contentType: mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : mimeType,
+    disposition: 'inline',
+  };
+}
+
 /** The last path segment, without control characters, at most 255 characters; `file` when nothing is left. */
 export function normalizeFileName(given: string | undefined): string {
   const base = (given ?? '').split(/[/\\]/).pop() ?? '';

@@ -169,7 +169,7 @@ describeEachDb(
         expect(res.body.files).toHaveLength(MAX_FILES);
       });
 
-      it('keeps a UTF-8 file name and serves it with an ASCII fallback; HTML downloads as an attachment', async () => {
+      it('keeps a UTF-8 file name and serves it with an ASCII fallback; HTML downloads as opaque bytes', async () => {
         const res = await upload(
           t,
           '/file/batch',
@@ -178,10 +178,11 @@ describeEachDb(
         expect(res.status).toBe(201);
         const [info] = await getFilesByIds(t.db, t.app.ctx.files, t.tenantId, [res.body.files[0].id]);
         expect(info.fileName).toBe('résumé "v2" ✓.html');
+        expect(info.mimeType).toBe('text/html');
         const got = await t.get(pathOf(res.body.files[0].url).replace('/api/public/v0', ''));
         expect(got.status).toBe(200);
         expect(got.text).toBe('<script>alert(1)</script>');
-        expect(got.headers['content-type']).toBe('text/html');
+        expect(got.headers['content-type']).toBe('application/octet-stream');
         expect(got.headers['content-disposition']).toBe(
           `attachment; filename="r_sum_ _v2_ _.html"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22v2%22%20%E2%9C%93.html`,
         );
@@ -401,7 +402,7 @@ describeEachDb(
         const got = await t.get(`/file/${id}`, { key: viewer.key });
         expect(got.status).toBe(200);
         expect(got.text).toBe('for viewers');
-        expect(got.headers['content-type']).toBe('text/plain');
+        expect(got.headers['content-type']).toBe('text/plain; charset=utf-8');
         expect((await t.get(`/file/${id}`, { key: null })).status).toBe(401);
         const missing = await t.get('/file/nosuchfile');
         expect(missing.status).toBe(404);

@@ -4,7 +4,8 @@ import type { Actor } from '../../auth/actor.js';
 import { badRequest, notFound } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { listFoldersByIds } from '../folders/folders.service.js';
-import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
+import { currentValues, listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
+import type { StoredCustomFieldValue } from '../custom-fields/custom-fields.schemas.js';
 import { getLinkedIntegration } from '../integrations/integrations.service.js';
 import type { FilesContext } from '../files/files.service.js';
 import { getTcaseAtVersion } from '../test-cases/test-cases.service.js';
@@ -52,7 +53,7 @@ async function listItems(
   plan: ListPlan,
   query: ListRunTcasesQuery,
 ): Promise<RunTcaseListItem[]> {
-  const { tags, cf, filterAfter, withFolder } = plan;
+  const { tags, cf, fields, filterAfter, withFolder } = plan;
   const rows = await runTcasesRepo.listRunTcases(db, actor.tenantId, run.id, {
     ...plan.filter,
     withVersionData: filterAfter,
@@ -64,7 +65,11 @@ async function listItems(
       const data = row as typeof row & { tag_ids?: string; custom_fields?: string };
       if (tags.size > 0 && !parseJson<number[]>(data.tag_ids, []).some((id) => tags.has(id))) return false;
       if (cf.length > 0) {
-        const values = parseJson<Record<string, { value?: string }>>(data.custom_fields, {});
+        // Only values saved under the current field of each name match its filter.
+        const values = currentValues(
+          fields,
+          parseJson<Record<string, StoredCustomFieldValue>>(data.custom_fields, {}),
+        );
         for (const [name, accepted] of cf) {
           const value = values[name]?.value;
           if (value === undefined || !accepted.has(value)) return false;
@@ -114,8 +119,8 @@ async function planRunTcaseList(
   const tags = new Set([...(query.tags ?? []), ...(query.tag ?? [])]);
   const priorities = [...new Set([...(query.priorities ?? []), ...(query.priority ?? [])])];
   const cf = customFieldFilters(query);
+  const fields = cf.length > 0 ? await listFieldsBySystemName(db, actor.tenantId) : new Map();
   if (cf.length > 0) {
-    const fields = await listFieldsBySystemName(db, actor.tenantId);
     const unknown = cf.find(([name]) => !fields.has(name));
     if (unknown)
       throw badRequest(`unknown custom field "${unknown[0]}" in cf_${unknown[0]}`, `/cf_${unknown[0]}`);
@@ -132,7 +137,7 @@ async function planRunTcaseList(
   };
   const filterAfter = tags.size > 0 || cf.length > 0;
   const withFolder = (query.include ?? []).includes('folder');
-  return { run, plan: { tags, cf, filter, filterAfter, withFolder } };
+  return { run, plan: { tags, cf, fields, filter, filterAfter, withFolder } };
 }
 
 /**

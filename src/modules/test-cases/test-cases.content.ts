@@ -11,9 +11,11 @@ export interface Link {
   text: string;
   url: string;
 }
+/** A stored custom-field value (custom-fields.schemas.ts StoredCustomFieldValue). */
 export interface CustomFieldValue {
   value: string;
   isDefault: boolean;
+  fieldId?: string;
 }
 /** Templates keep their title-suffix parameters; filled cases keep the values they were filled with. */
 export interface TemplateData {
@@ -72,7 +74,8 @@ export function sameContent(a: Stored, b: Stored): boolean {
       s.tagIds,
       s.requirementIds,
       s.links,
-      sortKeys(s.customFields),
+      // The field id a value remembers is not content: the same value of the same field either way.
+      Object.entries(sortKeys(s.customFields)).map(([k, v]) => [k, v.value, v.isDefault]),
       s.fileIds,
       {
         suffixParams: s.templateData.suffixParams,

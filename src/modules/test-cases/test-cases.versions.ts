@@ -220,11 +220,15 @@ export async function syncLinks(
       requirementIds: s.requirementIds,
       sharedStepIds: s.steps.flatMap((r) => (r.type === 'shared' ? [r.id] : [])),
       sharedPreconditionIds: s.precondition.type === 'shared' ? [s.precondition.id] : [],
-      customValues: Object.entries(s.customFields).flatMap(([name, v]) =>
-        fieldIds.has(name) && v.value.length <= FILTERABLE_VALUE_MAX
-          ? [{ fieldId: fieldIds.get(name)!, value: v.value }]
-          : [],
-      ),
+      // Only a value saved under the current field of its name (no id: stored before ids were kept).
+      customValues: Object.entries(s.customFields).flatMap(([name, v]) => {
+        const fieldId = fieldIds.get(name);
+        return fieldId !== undefined &&
+          (v.fieldId ?? fieldId) === fieldId &&
+          v.value.length <= FILTERABLE_VALUE_MAX
+          ? [{ fieldId, value: v.value }]
+          : [];
+      }),
     })),
   );
 }

@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../db/create-db.js';
 import { parseJson } from '../../lib/json.js';
+import { currentValues, listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
 import { getFilesByIds, type FilesContext } from '../files/files.service.js';
 import type { Folder } from '../folders/folders.schemas.js';
 import { listFoldersByIds } from '../folders/folders.service.js';
@@ -64,6 +65,8 @@ export async function toTcases(
   const inc = opts.include;
   const stored = rows.map(storedOf);
 
+  // A value is shown only under the field it was saved under (custom-fields.service.ts currentValues).
+  const fields = inc.has('customFields') ? await listFieldsBySystemName(db, tenantId) : undefined;
   const files = new Map(
     (await getFilesByIds(db, opts.files, tenantId, [...new Set(stored.flatMap((s) => s.fileIds))])).map(
       (f) => [f.id, f],
@@ -223,7 +226,7 @@ export async function toTcases(
         requirements.has(id) ? [requirements.get(id)!] : [],
       );
     }
-    if (inc.has('customFields')) tcase.customFields = s.customFields;
+    if (fields) tcase.customFields = currentValues(fields, s.customFields);
     if (row.type === 'template') {
       if (inc.has('parameterValues')) {
         tcase.parameterValues = (filledOf.get(row.id) ?? []).map((f) => ({

@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { projectCountsQuery, projectQuery } from './api';
 import { ProjectAdmin } from './ProjectAdmin';
 import './project-admin.css';
+import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
 const numberFormat = new Intl.NumberFormat();
 
@@ -60,7 +61,7 @@ export function ProjectOverviewPage() {
           </h2>
           {description ? (
             // The service sanitises every HTML field on write with one allow-list (D22).
-            <div className="prose" dangerouslySetInnerHTML={{ __html: description }} />
+            <SafeHtml html={description} />
           ) : (
             <p className="muted">No description yet.</p>
           )}

@@ -4,14 +4,17 @@ import type { FileRef } from './draft';
 const size = (n: number) =>
   n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1048576).toFixed(1)} MB`;
 
-/** Attachments: images previewed, every file downloadable; removable while editing. */
+/** The image types the service serves inline (files.service.ts servedAs); an SVG downloads, so it is not previewed. */
+const RASTER_IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)$/;
+
+/** Attachments: raster images previewed, every file downloadable; removable while editing. */
 export function Attachments({ files, onRemove }: { files: FileRef[]; onRemove?: (id: string) => void }) {
   if (files.length === 0) return <p className="muted">No attachments.</p>;
   return (
     <ul className="attachments">
       {files.map((f) => (
         <li key={f.id} className="attachment">
-          {f.mimeType.startsWith('image/') && (
+          {RASTER_IMAGE.test(f.mimeType) && (
             <a href={f.url} target="_blank" rel="noreferrer noopener" className="attachment-preview">
               <img src={f.url} alt={`Preview of ${f.fileName}`} loading="lazy" />
             </a>

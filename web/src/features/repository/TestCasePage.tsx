@@ -11,11 +11,10 @@ import { draftOf } from './draft';
 import { EditSession } from './editor/EditSession';
 import { VersionHistory } from './history/VersionHistory';
 import { isTyping, singleKeysOn, useWindowKeys } from './shortcuts';
+import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
-/** HTML fields are sanitised by the service on write with one allow-list (D22). */
-const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
-  <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
-);
+/** HTML fields: sanitised by the service on write (D22) and again by SafeHtml when shown. */
+const Html = SafeHtml;
 
 function StepItem({ step }: { step: Step }) {
   if (step.type === 'shared') {

@@ -31,6 +31,7 @@ import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/sta
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
+import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -307,9 +308,7 @@ export function RunPage() {
         </div>
         {!closed && <Button onPress={() => setEditing(true)}>Edit run</Button>}
       </div>
-      {r.description && (
-        <div className="prose run-description" dangerouslySetInnerHTML={{ __html: r.description }} />
-      )}
+      {r.description && <SafeHtml className="prose run-description" html={r.description} />}
       <EditRunDialog code={project} run={editing ? r : undefined} onClose={() => setEditing(false)} />
       {closed && (
         <p className="run-closed" role="note">

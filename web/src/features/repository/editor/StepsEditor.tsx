@@ -4,6 +4,7 @@ import { Button } from '../../../components/Button';
 import type { SharedStep } from '../api';
 import { newKey, type StepDraft } from '../draft';
 import { RichTextField } from '../../../components/rich-text/RichText';
+import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
 /**
  * What a dragged step carries: its key, under this type only. No text/plain or text/html, so neither a
@@ -266,7 +267,7 @@ function StepItem({
           <ol className="substeps">
             {(s.subSteps ?? []).map((sub) => (
               <li key={sub.id} className="step-body">
-                <div className="prose" dangerouslySetInnerHTML={{ __html: sub.description }} />
+                <SafeHtml html={sub.description} />
               </li>
             ))}
           </ol>

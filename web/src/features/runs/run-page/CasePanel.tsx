@@ -4,10 +4,9 @@ import { ErrorState, Loading } from '../../../components/Status';
 import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
 import { elapsed, Recorder, type DraftProblem, type DraftUpdate, type RecorderDraft } from './Recorder';
 import { STATUS_FILL } from './statuses';
+import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
-const Html = ({ html, className = 'prose' }: { html: string; className?: string }) => (
-  <div className={className} dangerouslySetInnerHTML={{ __html: html }} />
-);
+const Html = SafeHtml;
 
 /** The selected case: what to do (precondition, steps), what happened (results here and elsewhere), and the recorder. */
 export function CasePanel({

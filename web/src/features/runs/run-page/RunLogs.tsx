@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { runLogsQuery } from '../api';
+import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
 /** The run's logs, newest first; nothing when there are none. */
 export function RunLogs({ code, runId }: { code: string; runId: number }) {
@@ -14,7 +15,7 @@ export function RunLogs({ code, runId }: { code: string; runId: number }) {
         {[...logs.data].reverse().map((l) => (
           <li key={l.id}>
             <span className="muted">{new Date(l.createdAt).toLocaleString()}</span>
-            <div className="prose" dangerouslySetInnerHTML={{ __html: l.comment }} />
+            <SafeHtml html={l.comment} />
           </li>
         ))}
       </ol>
