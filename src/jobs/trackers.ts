@@ -1,4 +1,5 @@
 import { retryAfterMs, type OutboundResponse } from '../lib/outbound-http.js';
+import { DEFAULT_API_URL as DEFAULT_API } from '../modules/integrations/credentials.js';
 
 /**
  * The three tracker kinds' comment calls (D24 comment-back), as pure functions: what to send, and what the
@@ -37,7 +38,6 @@ export interface TrackerRequest {
 export type TrackerAnswer =
   { ok: true; commentId: string } | { ok: false; retryable: boolean; error: string; retryAfterMs?: number };
 
-const DEFAULT_API = { tracker_a: 'https://api.github.com', tracker_c: 'https://api.linear.app' } as const;
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 const enc = encodeURIComponent;
 /** Markdown's own characters in a title are escaped, so `[x](y)` in a case title stays text. */
