@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../db/tables/jobs.js';
-import { retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
+import { failureWords, retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
 import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
 import * as repo from '../modules/webhooks/webhooks.repository.js';
 import { openWebhookSecrets } from '../modules/webhooks/webhooks.service.js';
@@ -95,7 +95,7 @@ export async function attemptDelivery(
     return {
       ok: false,
       retryable: !refused,
-      error: (err as Error).message,
+      error: failureWords(err, 'the receiver'),
       durationMs: Date.now() - started,
     };
   }
