@@ -127,7 +127,10 @@ export const Delivery = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   responseCode: Type.Union([Type.Integer(), Type.Null()]),
-  responseBody: Type.Union([Type.String(), Type.Null()], { description: 'the first 4 KiB' }),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as ****",
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.String(),

@@ -26800,7 +26800,7 @@ export interface paths {
                                 status: "pending" | "succeeded" | "failed";
                                 attempts: number;
                                 responseCode: number | null;
-                                /** @description the first 4 KiB */
+                                /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                                 responseBody: string | null;
                                 error: string | null;
                                 durationMs: number | null;
@@ -27027,7 +27027,7 @@ export interface paths {
                             status: "pending" | "succeeded" | "failed";
                             attempts: number;
                             responseCode: number | null;
-                            /** @description the first 4 KiB */
+                            /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                             responseBody: string | null;
                             error: string | null;
                             durationMs: number | null;
@@ -27467,7 +27467,7 @@ export interface paths {
                             status: "pending" | "succeeded" | "failed";
                             attempts: number;
                             responseCode: number | null;
-                            /** @description the first 4 KiB */
+                            /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                             responseBody: string | null;
                             error: string | null;
                             durationMs: number | null;
