@@ -163,7 +163,7 @@ describe('tracker comment requests: exactly what each tracker kind expects', () 
     ).toEqual({
       ok: false,
       retryable: true,
-      error: 'the tracker answered HTTP 429: slow down',
+      error: 'the tracker asked to slow down (HTTP 429)',
       retryAfterMs: 30_000,
     });
     expect(readCommentAnswer('tracker_b', answer(503, 'busy'))).toMatchObject({ ok: false, retryable: true });
@@ -172,12 +172,12 @@ describe('tracker comment requests: exactly what each tracker kind expects', () 
     ).toEqual({
       ok: false,
       retryable: false,
-      error: 'the tracker answered HTTP 404: Issue does not exist',
+      error: 'the tracker found no such issue, or the credentials cannot see it (HTTP 404)',
       retryAfterMs: undefined,
     });
     expect(readCommentAnswer('tracker_a', answer(401, { message: 'Bad credentials' }))).toMatchObject({
       retryable: false,
-      error: 'the tracker answered HTTP 401: Bad credentials',
+      error: 'the tracker refused the credentials (HTTP 401)',
     });
     expect(
       readCommentAnswer(
@@ -190,7 +190,7 @@ describe('tracker comment requests: exactly what each tracker kind expects', () 
     ).toEqual({
       ok: false,
       retryable: false,
-      error: 'the tracker answered HTTP 200: Entity not found: Issue',
+      error: 'the tracker refused the comment (a GraphQL error, HTTP 200)',
       retryAfterMs: undefined,
     });
   });
@@ -329,7 +329,7 @@ describeEachDb(
       expect(tracker.requests[0].headers.authorization).toBe('lin_api_key');
       expect((await linksOf(run.id, a.id))[0].comment).toEqual({
         status: 'pending',
-        error: 'the tracker answered HTTP 429: Rate limited',
+        error: 'the tracker asked to slow down (RATELIMITED, HTTP 429)',
         updatedAt: expect.any(String),
       });
       // The plain link of the other case is due no comment: no outcome on it.
@@ -347,7 +347,7 @@ describeEachDb(
       });
     });
 
-    it('shows a refused comment as failed with the tracker reason, never the credential, and does not retry it', async () => {
+    it("shows a refused comment as failed with the status in our words, never the tracker's answer or the credential, and does not retry it", async () => {
       const site = `${tracker.url}/site`;
       const id = await integration(
         'tracker_b',
@@ -379,7 +379,7 @@ describeEachDb(
       const comment = (await linksOf(run.id, tc.id))[0].comment;
       expect(comment).toEqual({
         status: 'failed',
-        error: 'the tracker answered HTTP 404: Issue does not exist or you do not have permission (****)',
+        error: 'the tracker found no such issue, or the credentials cannot see it (HTTP 404)',
         updatedAt: expect.any(String),
       });
       const job = await t.db

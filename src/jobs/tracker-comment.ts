@@ -1,6 +1,6 @@
 import type { Db } from '../db/create-db.js';
 import { parseJson } from '../lib/json.js';
-import { sendOutbound } from '../lib/outbound-http.js';
+import { failureWords, sendOutbound } from '../lib/outbound-http.js';
 import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
 import { decryptCredential } from '../modules/integrations/credentials.js';
 import * as resultsRepo from '../modules/runs/results.repository.js';
@@ -18,15 +18,13 @@ export interface TrackerCommentSettings {
   publicUrl: string;
 }
 
-/** Whatever a message says, the credential never appears in it (it is stored on the link, shown by the API). */
-const scrub = (message: string, token: string | undefined) =>
-  token ? message.split(token).join('****') : message;
-
 /**
  * `tracker.comment` (D24): posts the comment a result link asked for (payload `{linkId}`) and records the outcome
  * on the link, with the job's transition in the same transaction: posted with the comment's id; pending again
  * with the reason (network errors, 429 honouring a short Retry-After, 5xx; back-off, 10 attempts); or failed with
- * the reason (another 4xx, a missing setting or credential, a refused address, attempts used up).
+ * the reason (another 4xx, a missing setting or credential, a refused address, attempts used up). The reason is
+ * always in our own words with the status or error code (trackers.ts refusalWords, failureWords), never the tracker's
+ * answer: the link is shown to every viewer of the project, and a tracker may quote the credential back.
  */
 export function trackerComment(settings: TrackerCommentSettings): JobHandler {
   return {
@@ -76,10 +74,9 @@ export function trackerComment(settings: TrackerCommentSettings): JobHandler {
         answer = {
           ok: false,
           retryable: !(err instanceof OutboundRefused),
-          error: (err as Error).message,
+          error: failureWords(err, 'the tracker'),
         };
       }
-      if (!answer.ok) answer = { ...answer, error: scrub(answer.error, token) };
       return settle(db, ctx, job, linkId, answer);
     },
   };

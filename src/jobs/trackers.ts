@@ -1,4 +1,5 @@
 import { retryAfterMs, type OutboundResponse } from '../lib/outbound-http.js';
+import { DEFAULT_API_URL as DEFAULT_API } from '../modules/integrations/credentials.js';
 
 /**
  * The three tracker kinds' comment calls (D24 comment-back), as pure functions: what to send, and what the
@@ -37,7 +38,6 @@ export interface TrackerRequest {
 export type TrackerAnswer =
   { ok: true; commentId: string } | { ok: false; retryable: boolean; error: string; retryAfterMs?: number };
 
-const DEFAULT_API = { tracker_a: 'https://api.github.com', tracker_c: 'https://api.linear.app' } as const;
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 const enc = encodeURIComponent;
 /** Markdown's own characters in a title are escaped, so `[x](y)` in a case title stays text. */
@@ -132,45 +132,41 @@ function parse(body: string): unknown {
   }
 }
 
-/** The tracker's own words for a refusal, whatever its shape; short. */
-function messageOf(body: unknown, raw: string): string {
-  const b = body as {
-    message?: unknown;
-    errorMessages?: unknown;
-    errors?: unknown;
-  } | null;
-  const parts: string[] = [];
-  if (typeof b?.message === 'string') parts.push(b.message);
-  if (Array.isArray(b?.errorMessages)) parts.push(...b.errorMessages.filter((m) => typeof m === 'string'));
-  if (Array.isArray(b?.errors))
-    parts.push(
-      ...b.errors.map((e: { message?: unknown }) => e?.message).filter((m) => typeof m === 'string'),
-    );
-  else if (b?.errors && typeof b.errors === 'object')
-    parts.push(...Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`));
-  const text = parts.length > 0 ? parts.join('; ') : raw.trim();
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+/**
+ * A refusal in our own words, by its status: never the tracker's answer, which may quote the request back with the
+ * credential in it (a Basic header is base64 of e-mail and token) and is shown to every viewer of the project.
+ */
+export function refusalWords(status: number): string {
+  if (status === 401) return 'the tracker refused the credentials (HTTP 401)';
+  if (status === 403) return 'the tracker refused access with these credentials (HTTP 403)';
+  if (status === 404) return 'the tracker found no such issue, or the credentials cannot see it (HTTP 404)';
+  if (status === 429) return 'the tracker asked to slow down (HTTP 429)';
+  if (status >= 500) return `the tracker answered ${status}, an error on its side`;
+  if (status >= 300 && status < 400)
+    return `the tracker answered ${status}, a redirect (redirects are not followed)`;
+  return `the tracker refused the comment (HTTP ${status})`;
 }
 
 /** What the tracker's answer means: the comment's id, or a failure worth retrying (429, 5xx) or not. */
 export function readCommentAnswer(type: TrackerType, res: OutboundResponse): TrackerAnswer {
   const body = parse(res.body);
-  const refused = (retryable: boolean, words: string): TrackerAnswer => ({
+  const refused = (retryable: boolean, error: string): TrackerAnswer => ({
     ok: false,
     retryable,
-    error: `the tracker answered HTTP ${res.status}${words ? `: ${words}` : ''}`,
+    error,
     retryAfterMs: retryable ? retryAfterMs(res) : undefined,
   });
   if (type === 'tracker_c') {
-    const errors = (body as { errors?: { message?: string; extensions?: { code?: string } }[] } | undefined)
-      ?.errors;
+    const errors = (body as { errors?: { extensions?: { code?: unknown } }[] } | undefined)?.errors;
     if (Array.isArray(errors) && errors.length > 0) {
-      const limited = errors.some((e) => e?.extensions?.code === 'RATELIMITED');
-      return refused(limited || res.status >= 500, messageOf(body, res.body));
+      if (errors.some((e) => e?.extensions?.code === 'RATELIMITED'))
+        return refused(true, `the tracker asked to slow down (RATELIMITED, HTTP ${res.status})`);
+      if (res.status >= 500) return refused(true, refusalWords(res.status));
+      return refused(false, `the tracker refused the comment (a GraphQL error, HTTP ${res.status})`);
     }
   }
-  if (res.status === 429 || res.status >= 500) return refused(true, messageOf(body, res.body));
-  if (res.status < 200 || res.status >= 300) return refused(false, messageOf(body, res.body));
+  if (res.status === 429 || res.status >= 500) return refused(true, refusalWords(res.status));
+  if (res.status < 200 || res.status >= 300) return refused(false, refusalWords(res.status));
   const id =
     type === 'tracker_c'
       ? (body as { data?: { commentCreate?: { success?: boolean; comment?: { id?: unknown } } } } | undefined)

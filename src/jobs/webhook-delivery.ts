@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/create-db.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../db/tables/jobs.js';
-import { retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
+import { failureWords, retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
+import { redactCredentials } from '../lib/redact.js';
 import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
 import * as repo from '../modules/webhooks/webhooks.repository.js';
 import { openWebhookSecrets } from '../modules/webhooks/webhooks.service.js';
@@ -71,13 +72,23 @@ export async function attemptDelivery(
   if (secrets.secret !== undefined)
     headers[HEADERS.signature] = signature(secrets.secret, timestamp, delivery.body);
   try {
-    const response = await sendOutbound(guard, {
+    const answer = await sendOutbound(guard, {
       url: webhook.endpoint,
       headers,
       body: delivery.body,
       timeoutMs: 10_000,
-      keepBytes: KEEP_RESPONSE_BYTES,
+      // More than is kept, so a credential the cut would halve is still found whole and masked.
+      keepBytes: KEEP_RESPONSE_BYTES + 16_384,
     });
+    // The admin reads the answer, but not the secret or header values: a receiver quoting them back is masked.
+    const masked = redactCredentials(answer.body, [
+      ...(secrets.secret === undefined ? [] : [secrets.secret]),
+      ...Object.values(secrets.headers),
+    ]);
+    const response = {
+      ...answer,
+      body: Buffer.from(masked).subarray(0, KEEP_RESPONSE_BYTES).toString('utf8'),
+    };
     const ok = response.status >= 200 && response.status < 300;
     const retryable = response.status === 429 || response.status >= 500;
     return {
@@ -95,7 +106,7 @@ export async function attemptDelivery(
     return {
       ok: false,
       retryable: !refused,
-      error: (err as Error).message,
+      error: failureWords(err, 'the receiver'),
       durationMs: Date.now() - started,
     };
   }

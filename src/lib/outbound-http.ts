@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { OutboundGuard } from './ssrf.js';
+import { OutboundRefused, type OutboundGuard } from './ssrf.js';
 
 export interface OutboundRequest {
   url: string;
@@ -75,7 +75,10 @@ export function sendOutbound(guard: OutboundGuard, req: OutboundRequest): Promis
         });
       },
     );
-    const timer = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => request.destroy(Object.assign(new Error(`timed out after ${timeoutMs} ms`), { code: 'TIMEOUT' })),
+      timeoutMs,
+    );
     request.on('error', (err) => {
       clearTimeout(timer);
       reject(err);
@@ -93,4 +96,22 @@ export function retryAfterMs(res: OutboundResponse): number | undefined {
   if (typeof ra !== 'string' || !/^\d+$/.test(ra)) return undefined;
   const ms = Number(ra) * 1000;
   return ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
+}
+
+/**
+ * Why a request got no answer, in our own words with the error's code (`could not connect to the tracker
+ * (ECONNREFUSED)`): never the text of a lower layer, which may quote what the other side sent. The guard's refusal
+ * is ours already and kept as it is.
+ */
+export function failureWords(err: unknown, peer: string): string {
+  if (err instanceof OutboundRefused) return err.message;
+  const raw = (err as { code?: unknown } | null)?.code;
+  const code = typeof raw === 'string' && /^[A-Z0-9_]{1,64}$/.test(raw) ? raw : undefined;
+  if (code === 'TIMEOUT') return `${peer} did not answer in time (${(err as Error).message})`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `could not find ${peer}'s host name (${code})`;
+  if (code === 'ECONNREFUSED' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `could not connect to ${peer} (${code})`;
+  if (code !== undefined && /CERT|TLS|SSL/.test(code))
+    return `${peer}'s TLS certificate was refused (${code})`;
+  return `the connection to ${peer} failed (${code ?? 'network error'})`;
 }

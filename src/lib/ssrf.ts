@@ -21,6 +21,7 @@ for (const [net4, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -29,37 +30,68 @@ for (const [net4, prefix] of [
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const)
   forbidden.addSubnet(net4, prefix, 'ipv4');
-// IPv6
+/**
+ * IPv6: only global unicast (2000::/3) is reachable, less the special ranges inside it. Forms that carry an IPv4
+ * address (mapped, compatible, SIIT, NAT64 well-known prefix, 6to4) are checked as that IPv4 address, so
+ * `::ffff:127.0.0.1`, `64:ff9b::a00:1` and `2002:7f00:1::` are loopback and private like the addresses they reach.
+ */
+const special6 = new net.BlockList();
 for (const [net6, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64: reaches IPv4 addresses, private ones included
-  ['100::', 64], // discard
-  ['2001:db8::', 32],
-  ['fc00::', 7], // unique local (AWS metadata fd00:ec2::254)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
+  ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32 (reaches IPv4 through relays), benchmarking, ORCHID
+  ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // segment routing identifiers
 ] as const)
-  forbidden.addSubnet(net6, prefix, 'ipv6');
+  special6.addSubnet(net6, prefix, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:10.0.0.1), else undefined. */
-function mappedIpv4(address: string): string | undefined {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const hi = parseInt(hex[1], 16);
-  const lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The eight 16-bit groups of an IPv6 address (a zone index dropped), or undefined when it is none. */
+function ipv6Groups(address: string): number[] | undefined {
+  const plain = address.replace(/%.*$/, '');
+  if (!net.isIPv6(plain)) return undefined;
+  let text = plain.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (p: string | undefined) => (p ? p.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const fill = tail === undefined ? [] : new Array<number>(8 - left.length - right.length).fill(0);
+  const groups = [...left, ...fill, ...right];
+  return groups.length === 8 ? groups : undefined;
 }
 
-/** True when an IP address is one the guard refuses by default. */
+const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries and reaches: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
+ * (::a.b.c.d, so also :: and ::1), SIIT (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::);
+ * else undefined. An IPv4 address is answered as it is.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  if (net.isIPv4(address)) return address;
+  const g = ipv6Groups(address);
+  if (!g) return undefined;
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && (g[5] === 0 || g[5] === 0xffff)) return quad(g[6], g[7]); // compatible, mapped
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return quad(g[6], g[7]); // SIIT
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return quad(g[6], g[7]); // NAT64 well-known prefix
+  if (g[0] === 0x2002) return quad(g[1], g[2]); // 6to4
+  return undefined;
+}
+
+/** True when an IP address is one the guard refuses by default: anything but public IPv4 and global unicast IPv6. */
 export function isForbiddenAddress(address: string): boolean {
-  const v4 = mappedIpv4(address);
+  const v4 = embeddedIpv4(address);
   if (v4) return forbidden.check(v4, 'ipv4');
-  const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : undefined;
-  if (!family) return true;
-  return forbidden.check(address, family);
+  const g = ipv6Groups(address);
+  if (!g) return true;
+  // Not global unicast: unique local, link- and site-local, multicast, and the rest outside 2000::/3 (the local-use
+  // NAT64 prefix 64:ff9b:1::/48 among them, whose IPv4 part sits where its operator chose).
+  if (g[0] >> 13 !== 1) return true;
+  return special6.check(g.map((x) => x.toString(16)).join(':'), 'ipv6');
 }
 
 export type LookupFn = (
@@ -118,12 +150,14 @@ export function outboundGuard(policy: OutboundPolicy) {
     const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
     return hosts.some((e) => (e.startsWith('.') ? h.endsWith(e) || h === e.slice(1) : h === e));
   };
-  const addressAllowed = (address: string): boolean => {
-    if (policy.allowPrivate || !isForbiddenAddress(address)) return true;
-    const v4 = mappedIpv4(address);
-    if (v4) return networks.check(v4, 'ipv4');
-    return networks.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+  /** On CASEBOOK_OUTBOUND_ALLOW's networks: the address itself, or the IPv4 address it carries. */
+  const listed = (address: string): boolean => {
+    const v4 = embeddedIpv4(address);
+    if (v4 && networks.check(v4, 'ipv4')) return true;
+    return net.isIPv6(address) && networks.check(address, 'ipv6');
   };
+  const addressAllowed = (address: string): boolean =>
+    policy.allowPrivate || !isForbiddenAddress(address) || listed(address);
   const baseLookup: LookupFn = policy.lookup ?? (dns.lookup as unknown as LookupFn);
 
   /**
@@ -172,9 +206,7 @@ export function outboundGuard(policy: OutboundPolicy) {
   const httpAllowed = (url: URL): boolean => {
     if (policy.allowPrivate) return true;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    return (
-      hostAllowed(host) || (net.isIP(host) !== 0 && networks.check(host, net.isIPv6(host) ? 'ipv6' : 'ipv4'))
-    );
+    return hostAllowed(host) || (net.isIP(host) !== 0 && listed(host));
   };
 
   return { lookup, checkUrl, hostAllowed, addressAllowed, httpAllowed };

@@ -7,3 +7,17 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * The origin of an absolute URL (scheme, host and port as the URL standard normalises them: the host in lower case,
+ * a default port dropped), or undefined when it is not one. Credentials bound to an address (a webhook's secret, a
+ * tracker's token) follow the address only within its origin (docs/api-decisions.md#credentials-and-a-changed-address).
+ */
+export function originOf(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}

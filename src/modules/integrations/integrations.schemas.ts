@@ -84,7 +84,8 @@ export const UpdateIntegrationBody = Type.Object(
     config: Type.Optional(IntegrationConfigInput),
     token: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()], {
-        description: 'a new credential; null removes it',
+        description:
+          'a new credential; null removes it; a stored one must be sent again (the same or a new one) when config.url or config.apiUrl moves the tracker to another origin (scheme, host, port)',
       }),
     ),
   },

@@ -16,7 +16,7 @@ import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditMeta } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
-import { encryptCredential } from './credentials.js';
+import { credentialUrl, encryptCredential } from './credentials.js';
 import * as repo from './integrations.repository.js';
 import type {
   CreateIntegrationBody,
@@ -28,7 +28,7 @@ import type {
   ProjectIntegration,
   UpdateIntegrationBody,
 } from './integrations.schemas.js';
-import { isHttpUrl } from '../../lib/urls.js';
+import { isHttpUrl, originOf } from '../../lib/urls.js';
 
 type ConfigKey = keyof IntegrationConfigInput;
 type LinkKey = keyof LinkConfigInput;
@@ -227,6 +227,34 @@ export async function createIntegration(
 }
 
 /**
+ * The token was given for one tracker: settings that move the address it is sent to onto another origin (scheme,
+ * host, port) take it along only when the same request sends it again (the same or a new one, or null to remove it
+ * where the type allows none). A path change within the origin keeps it; an integration without one moves freely.
+ */
+function checkTokenFollows(
+  type: IntegrationType,
+  hasToken: boolean,
+  before: StoredConfig,
+  after: StoredConfig,
+  input: UpdateIntegrationBody,
+  errors: ErrorDetail[],
+): void {
+  if (!hasToken || input.token !== undefined) return;
+  const from = originOf(credentialUrl(type, before) ?? '');
+  const to = originOf(credentialUrl(type, after) ?? '');
+  if (to === undefined || from === to) return;
+  const field = type === 'tracker_b' ? 'url' : 'apiUrl';
+  const again =
+    TYPES[type].token === 'required'
+      ? 'the same or a new one'
+      : 'the same or a new one, or null to remove it';
+  errors.push({
+    path: '/token',
+    message: `config.${field} moves the tracker to another origin (${from ?? 'none'} → ${to}): send the token again (${again}); it is not sent to another origin unasked`,
+  });
+}
+
+/**
  * Updates name, settings or credential; only the given fields change (`token: null` removes it). Audit
  * `integration.updated` with only the changed settings (D25); nothing changed = no event.
  */
@@ -249,6 +277,7 @@ export async function updateIntegration(
   if (input.token === null && TYPES[type].token === 'required') {
     errors.push({ path: '/token', message: `${type} integrations need a token; send a new one instead` });
   }
+  checkTokenFollows(type, row.token_enc !== null, before, after, input, errors);
   if (errors.length > 0) throw validationError(errors);
   const name = input.name === undefined ? row.name : input.name.trim();
   if (!name) throw badRequest('name must not be blank', '/name');

@@ -4,7 +4,11 @@ import { conflict, notFound } from '../../errors.js';
 import { findJob, listJobs as listJobRows, retryFailedJob } from '../../jobs/outbox.js';
 import { nowIso } from '../../lib/time.js';
 import { parseJson } from '../../lib/json.js';
-import { markCommentPending, TRACKER_COMMENT_JOB } from '../runs/tracker-comments.service.js';
+import {
+  markCommentPending,
+  shownCommentError,
+  TRACKER_COMMENT_JOB,
+} from '../runs/tracker-comments.service.js';
 import type { Job, JobListQuery } from './jobs.schemas.js';
 
 /** What a job is about, by id: never its whole payload (an event's object may be large). */
@@ -30,7 +34,10 @@ export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<J
     attempts: Number(r.attempts),
     maxAttempts: Number(r.max_attempts),
     runAt: r.run_at,
-    lastError: r.last_error,
+    lastError:
+      r.kind === TRACKER_COMMENT_JOB && r.last_error !== null
+        ? shownCommentError(r.last_error)
+        : r.last_error,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
     subject: subjectOf(r.kind, r.payload),

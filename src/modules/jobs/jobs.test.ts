@@ -58,7 +58,7 @@ describeEachDb(
           attempts: 1,
           maxAttempts: 10,
           runAt: expect.any(String),
-          lastError: 'the tracker answered HTTP 403: Resource not accessible by integration',
+          lastError: 'the tracker refused access with these credentials (HTTP 403)',
           createdAt: expect.any(String),
           finishedAt: expect.any(String),
           subject: { linkId: expect.any(Number) },

@@ -20,6 +20,7 @@ import {
   type RunTcaseListItem,
 } from './runs.schemas.js';
 import { getRunForRead, joinedUser } from './runs.service.js';
+import { shownCommentError } from './tracker-comments.service.js';
 
 /** `cf_<systemName>` query keys → accepted values (OR within a field, AND across fields). */
 function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] {
@@ -206,7 +207,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
       link.comment = {
         status: l.comment_status as NonNullable<ResultLink['comment']>['status'],
         ...(l.comment_id ? { id: l.comment_id } : {}),
-        ...(l.comment_error ? { error: l.comment_error } : {}),
+        ...(l.comment_error ? { error: shownCommentError(l.comment_error) } : {}),
         updatedAt: l.comment_at ?? '',
       };
     }

@@ -13,6 +13,16 @@ import * as repo from './results.repository.js';
  */
 export const TRACKER_COMMENT_JOB = 'tracker.comment';
 
+/**
+ * A comment error as shown: errors stored before the job wrote only its own words (src/jobs/trackers.ts) quoted the
+ * tracker's answer after `the tracker answered HTTP <status>: `, and such an answer may hold the credential (a Basic
+ * header quoted back). Only the status of those is shown.
+ */
+export function shownCommentError(stored: string): string {
+  const quoted = /^the tracker answered HTTP (\d{3}): /.exec(stored);
+  return quoted ? `the tracker answered HTTP ${quoted[1]}` : stored;
+}
+
 /** A tracker's issue reference in a link's meta: a non-empty string (a number is taken as its digits). */
 export function issueRefOf(meta: unknown): string | undefined {
   const id = (meta as { id?: unknown } | null)?.id;

@@ -29,14 +29,12 @@ const HeaderMap = Type.Record(
   },
 );
 
+const ENDPOINT =
+  'https URL (http only for hosts allowed by CASEBOOK_OUTBOUND_ALLOW or CASEBOOK_WEBHOOK_ALLOW_PRIVATE)';
+
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
-  endpoint: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    description:
-      'https URL (http only for hosts allowed by CASEBOOK_OUTBOUND_ALLOW or CASEBOOK_WEBHOOK_ALLOW_PRIVATE)',
-  }),
+  endpoint: Type.String({ minLength: 1, maxLength: 2048, description: ENDPOINT }),
   secret: Type.String({
     minLength: 8,
     maxLength: 512,
@@ -74,7 +72,13 @@ export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 export const UpdateWebhookBody = Type.Object(
   {
     name: Type.Optional(fields.name),
-    endpoint: Type.Optional(fields.endpoint),
+    endpoint: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: `${ENDPOINT}; an endpoint on another origin (scheme, host, port) needs the stored secret and headers sent again in the same request (the same or new values, or null)`,
+      }),
+    ),
     secret: Type.Optional(Type.Union([fields.secret, Type.Null()], { description: 'null removes it' })),
     headers: Type.Optional(Type.Union([fields.headers, Type.Null()])),
     eventTypes: Type.Optional(fields.eventTypes),
@@ -123,7 +127,10 @@ export const Delivery = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
   attempts: Type.Integer(),
   responseCode: Type.Union([Type.Integer(), Type.Null()]),
-  responseBody: Type.Union([Type.String(), Type.Null()], { description: 'the first 4 KiB' }),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as ****",
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   durationMs: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Type.String(),

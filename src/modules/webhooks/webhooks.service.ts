@@ -8,6 +8,7 @@ import { parseJson } from '../../lib/json.js';
 import { open, seal } from '../../lib/secret-box.js';
 import type { OutboundGuard } from '../../lib/ssrf.js';
 import { nowIso } from '../../lib/time.js';
+import { originOf } from '../../lib/urls.js';
 import { recordAudit, type AuditContext, type AuditMeta } from '../audit/audit.service.js';
 import * as repo from './webhooks.repository.js';
 import { checkTemplate } from './webhook-payload.js';
@@ -114,6 +115,29 @@ function checkEndpoint(guard: OutboundGuard, endpoint: string, errors: ErrorDeta
       errors.push({ path: '/endpoint', message: (err as Error).message });
     }
   }
+}
+
+/**
+ * The secret and headers were given for one receiver: an endpoint moved to another origin (scheme, host, port) takes
+ * them along only when the same request sends them again (the same or new values, or null to remove them).
+ * A path change within the origin keeps them.
+ */
+function checkCredentialsFollow(row: Row, input: UpdateWebhookBody, errors: ErrorDetail[]): void {
+  if (input.endpoint === undefined) return;
+  const from = originOf(row.endpoint);
+  const to = originOf(input.endpoint);
+  if (to === undefined || from === to) return;
+  const moves = `the endpoint moves to another origin (${from ?? row.endpoint} → ${to})`;
+  if (row.secret_enc !== null && input.secret === undefined)
+    errors.push({
+      path: '/secret',
+      message: `${moves}: send the secret again (the same or a new one, or null to remove it); it is not sent to another origin unasked`,
+    });
+  if (row.headers_enc !== null && input.headers === undefined)
+    errors.push({
+      path: '/headers',
+      message: `${moves}: send the headers again (the same or new values, or null to remove them); they are not sent to another origin unasked`,
+    });
 }
 
 async function checkProjects(db: Db, tenantId: string, ids: string[], errors: ErrorDetail[]): Promise<void> {
@@ -234,6 +258,7 @@ export async function updateWebhook(
   const name = input.name === undefined ? row.name : input.name.trim();
   if (!name) errors.push({ path: '/name', message: 'name must not be blank' });
   if (input.endpoint !== undefined) checkEndpoint(s.guard, input.endpoint, errors);
+  checkCredentialsFollow(row, input, errors);
   let projectIds = input.projectIds ?? before.projectIds;
   const allowAll =
     input.allowAllProjects ??

@@ -7670,7 +7670,7 @@ export interface paths {
                             /** @description custom: URL template of an issue, http(s); {id} is replaced by the issue id */
                             viewUrl?: string;
                         };
-                        /** @description a new credential; null removes it */
+                        /** @description a new credential; null removes it; a stored one must be sent again (the same or a new one) when config.url or config.apiUrl moves the tracker to another origin (scheme, host, port) */
                         token?: string | null;
                     };
                 };
@@ -26543,7 +26543,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name?: string;
-                        /** @description https URL (http only for hosts allowed by CASEBOOK_OUTBOUND_ALLOW or CASEBOOK_WEBHOOK_ALLOW_PRIVATE) */
+                        /** @description https URL (http only for hosts allowed by CASEBOOK_OUTBOUND_ALLOW or CASEBOOK_WEBHOOK_ALLOW_PRIVATE); an endpoint on another origin (scheme, host, port) needs the stored secret and headers sent again in the same request (the same or new values, or null) */
                         endpoint?: string;
                         /** @description null removes it */
                         secret?: string | (never | null);
@@ -26800,7 +26800,7 @@ export interface paths {
                                 status: "pending" | "succeeded" | "failed";
                                 attempts: number;
                                 responseCode: number | null;
-                                /** @description the first 4 KiB */
+                                /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                                 responseBody: string | null;
                                 error: string | null;
                                 durationMs: number | null;
@@ -27027,7 +27027,7 @@ export interface paths {
                             status: "pending" | "succeeded" | "failed";
                             attempts: number;
                             responseCode: number | null;
-                            /** @description the first 4 KiB */
+                            /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                             responseBody: string | null;
                             error: string | null;
                             durationMs: number | null;
@@ -27467,7 +27467,7 @@ export interface paths {
                             status: "pending" | "succeeded" | "failed";
                             attempts: number;
                             responseCode: number | null;
-                            /** @description the first 4 KiB */
+                            /** @description the first 4 KiB of the receiver's answer; the webhook's secret and header values in it are masked as **** */
                             responseBody: string | null;
                             error: string | null;
                             durationMs: number | null;
