@@ -4,7 +4,8 @@ import { useSyncExternalStore } from 'react';
  * Whether single-key shortcuts (`?`, `/`, `j`/`k`, `n`, `e`) are on. WCAG 2.1.4: people who use speech input
  * or type by accident can turn them off (in their settings or the `?` dialog). Stored in this browser
  * (localStorage); every page that listens for a single key reads it through `useSingleKeyShortcuts` (or
- * `singleKeyShortcutsOn` in a handler) so one switch turns them all off, in every tab.
+ * `singleKeyShortcutsOn` in a handler) so one switch turns them all off, in every tab. Whether a key is typed
+ * text rather than a shortcut is the one rule of lib/keys.ts (`isTyping`).
  */
 const KEY = 'casebook.singleKeyShortcuts';
 const listeners = new Set<() => void>();
@@ -39,10 +40,4 @@ function subscribe(listener: () => void): () => void {
 
 export function useSingleKeyShortcuts(): boolean {
   return useSyncExternalStore(subscribe, singleKeyShortcutsOn, () => true);
-}
-
-/** Typing in a field is text, not a shortcut. */
-export function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 }

@@ -8,6 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { isTyping } from '../../lib/keys';
 import { singleKeyShortcutsOn } from '../shortcuts';
 
 // The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small.
@@ -19,12 +20,6 @@ interface ShortcutsContext {
 
 const Context = createContext<ShortcutsContext>({ open: () => {} });
 export const useShortcuts = () => useContext(Context);
-
-/** Typing a `?` in a field is text, not a shortcut. */
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
-}
 
 export function ShortcutsProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);

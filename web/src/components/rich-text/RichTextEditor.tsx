@@ -1,5 +1,7 @@
-import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import { useEffect } from 'react';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
+import { editorOpening, takeTyped } from '../../lib/keys';
 
 export interface RichTextEditorProps {
   label: string;
@@ -7,8 +9,21 @@ export interface RichTextEditorProps {
   onChange: (html: string) => void;
   invalid?: boolean;
   describedBy?: string;
-  /** Put the caret at the end once the editor is up (it was opened on purpose). */
+  /**
+   * Put the caret at the end once the editor is up, if the person is still waiting for it (lib/keys.ts
+   * `openingEditor`): an opening given up meanwhile (Escape, a click elsewhere) leaves the focus where it is.
+   */
   autoFocus?: boolean;
+}
+
+/** Text typed while the editor was opening, as if typed here: Enter starts a new paragraph. */
+function insertTyped(view: Editor['view'], text: string): void {
+  let tr = view.state.tr;
+  text.split('\n').forEach((line, i) => {
+    if (i > 0) tr = tr.split(tr.selection.from);
+    if (line) tr = tr.insertText(line);
+  });
+  view.dispatch(tr);
 }
 
 /**
@@ -31,7 +46,6 @@ export default function RichTextEditor({
     content: value,
     // No inline <style> (the Content-Security-Policy refuses it): its rules are in rich-text.css.
     injectCSS: false,
-    autofocus: autoFocus ? 'end' : false,
     editorProps: {
       attributes: {
         role: 'textbox',
@@ -40,11 +54,27 @@ export default function RichTextEditor({
         ...(invalid ? { 'aria-invalid': 'true' } : {}),
         ...(describedBy ? { 'aria-describedby': describedBy } : {}),
         class: 'rte-content prose',
+        // lib/keys.ts leaves the text typed while opening to this editor's focus handler below.
+        'data-takes-typed': '',
+      },
+      handleDOMEvents: {
+        focus: (view) => {
+          const typed = takeTyped();
+          if (typed) insertTyped(view, typed);
+          return false;
+        },
       },
     },
     // An empty paragraph is stored as nothing.
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
   });
+  // The caret goes in once the editor is in the page: tiptap's own autofocus runs on timers that a lazy, suspended
+  // render can outrun (the editor not attached yet), and then the focus stays nowhere.
+  useEffect(() => {
+    if (!autoFocus || editor.isDestroyed || !editor.view.dom.isConnected || !editorOpening()) return;
+    editor.commands.focus('end');
+    editor.view.focus();
+  }, [editor, autoFocus]);
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({

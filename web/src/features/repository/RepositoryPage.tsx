@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
-import { isTyping, useSingleKeyShortcuts } from '../../app/shortcuts';
+import { useSingleKeyShortcuts } from '../../app/shortcuts';
+import { isTyping, openingEditor } from '../../lib/keys';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -128,11 +129,12 @@ export function RepositoryPage() {
     [setSearch],
   );
 
-  const newCase = useCallback(
+  const newCase = useCallback(() => {
+    // The create page loads (lazily) and its title takes the focus: what is typed meanwhile is its text.
+    openingEditor();
     // The editor's create page; it takes the folder to start in.
-    () => void navigate({ href: `/project/${code}/tcase/new${folder ? `?folder=${folder.id}` : ''}` }),
-    [navigate, code, folder],
-  );
+    void navigate({ href: `/project/${code}/tcase/new${folder ? `?folder=${folder.id}` : ''}` });
+  }, [navigate, code, folder]);
 
   useEffect(() => {
     if (!shortcuts) return;

@@ -10,7 +10,8 @@ import { Attachments } from './Attachments';
 import { draftOf } from './draft';
 import { EditSession } from './editor/EditSession';
 import { VersionHistory } from './history/VersionHistory';
-import { isTyping, singleKeysOn, useWindowKeys } from './shortcuts';
+import { isTyping, openingEditor } from '../../lib/keys';
+import { singleKeysOn, useWindowKeys } from './shortcuts';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
 /** HTML fields: sanitised by the service on write (D22) and again by SafeHtml when shown. */
@@ -275,6 +276,11 @@ export function TestCasePage() {
   const navigate = useNavigate();
   const tcase = useQuery(testCaseQuery(code, seq));
   const [editing, setEditing] = useState(false);
+  // The form's title takes the focus when it is there; keys typed until then are its text, not shortcuts.
+  const edit = () => {
+    openingEditor();
+    setEditing(true);
+  };
   const marker = `${code.toUpperCase()}-${tcase.data?.seq ?? seq}`;
   useDocumentTitle(tcase.data ? `${editing ? 'Editing ' : ''}${marker} ${tcase.data.title}` : marker);
 
@@ -283,9 +289,10 @@ export function TestCasePage() {
     if (!singleKeysOn()) return;
     if (e.key === 'e') {
       e.preventDefault();
-      setEditing(true);
+      edit();
     } else if (e.key === 'n') {
       e.preventDefault();
+      openingEditor();
       void navigate({
         to: '/project/$code/tcase/new',
         params: { code },
@@ -339,7 +346,7 @@ export function TestCasePage() {
           }}
         />
       ) : (
-        <ReadView code={code} t={t} onEdit={() => setEditing(true)} />
+        <ReadView code={code} t={t} onEdit={edit} />
       )}
     </div>
   );

@@ -3,12 +3,6 @@ import { useEffect, useRef } from 'react';
 /** Single-key shortcuts can be turned off (WCAG 2.1.4): the one setting of app/shortcuts.ts. */
 export { singleKeyShortcutsOn as singleKeysOn } from '../../app/shortcuts';
 
-/** Typing in a field is text, not a shortcut. */
-export function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  return !!el && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
-}
-
 /** A dialog, menu or listbox is open: Escape belongs to it. */
 export const overlayOpen = () => !!document.querySelector('.modal-overlay, .popover, [role="listbox"]');
 

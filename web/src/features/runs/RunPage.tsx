@@ -5,7 +5,8 @@ import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { isTyping, singleKeyShortcutsOn } from '../../app/shortcuts';
+import { singleKeyShortcutsOn } from '../../app/shortcuts';
+import { isTyping } from '../../lib/keys';
 import {
   runKeys,
   runQuery,
@@ -221,10 +222,8 @@ export function RunPage() {
         (e.target as HTMLElement).blur();
         return;
       }
-      // A checkbox just ticked keeps the focus, but typing a key there means a status for the selection.
-      const box = e.target instanceof HTMLInputElement && e.target.type === 'checkbox';
-      if (e.ctrlKey || e.metaKey || e.altKey || (isTyping(e.target) && !box) || !singleKeyShortcutsOn())
-        return;
+      // A checkbox just ticked keeps the focus, but a key there is a status for the selection (not typing).
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || !singleKeyShortcutsOn()) return;
       // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
       if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
       const key = e.key.toLowerCase();

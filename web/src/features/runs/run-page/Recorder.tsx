@@ -4,6 +4,7 @@ import { isApiError } from '../../../api/client';
 import { uploadFile } from '../../../api/files';
 import { Button } from '../../../components/Button';
 import { RichTextField } from '../../../components/rich-text/RichText';
+import { openingEditor } from '../../../lib/keys';
 import { projectIntegrationsQuery, type ResultDraft, type StatusId, type StatusSetting } from '../api';
 import { STATUS_FILL, STATUS_KEYS } from './statuses';
 
@@ -205,7 +206,15 @@ export function Recorder({
             />
           ) : (
             // The editor (ProseMirror) starts only when asked for: moving through cases by key stays instant.
-            <button type="button" className="recorder-comment-open" onClick={() => setCommenting(true)}>
+            // Until it has the focus, what is typed is kept for it rather than taken as status keys.
+            <button
+              type="button"
+              className="recorder-comment-open"
+              onClick={() => {
+                openingEditor();
+                setCommenting(true);
+              }}
+            >
               Add a comment…
             </button>
           )}
