@@ -3,9 +3,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
-import { pingDatabase, type Db } from './db/create-db.js';
+import type { Db } from './db/create-db.js';
 import { installAuth } from './http/auth.js';
-import { clientErrorHandler, frameworkErrors, installErrorHandling } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandling,
+  StorageHealth,
+} from './http/error-handler.js';
+import { readiness } from './http/readiness.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { hardenSchema } from './http/hostile-input.js';
@@ -120,7 +126,8 @@ export async function buildApp({
     done(null, payload);
   });
 
-  installErrorHandling(app);
+  const storage = new StorageHealth();
+  installErrorHandling(app, storage);
   // D4: cookies are parsed before authentication reads the `session` cookie.
   await app.register(cookie);
   installAuth(app, db, config);
@@ -131,17 +138,8 @@ export async function buildApp({
   app.get('/healthz', { config: { access: { public: true } }, schema: { hide: true } }, async () => ({
     status: 'ok',
   }));
-  app.get(
-    '/readyz',
-    { config: { access: { public: true } }, schema: { hide: true } },
-    async (_req, reply) => {
-      try {
-        await pingDatabase(db);
-        return { status: 'ready' };
-      } catch {
-        return reply.code(503).send({ message: 'database unavailable', code: 'INTERNAL' });
-      }
-    },
+  app.get('/readyz', { config: { access: { public: true } }, schema: { hide: true } }, async (req, reply) =>
+    readiness(db, config.dataDir, storage, req, reply),
   );
   app.get(OPENAPI_PATH, { config: { access: { public: true } }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -1,9 +1,11 @@
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
+import { migrateToLatest } from './db/migrator.js';
 import { newSecret } from './lib/ids.js';
 import { createApiKey } from './modules/api-keys/api-keys.service.js';
 import { DEFAULT_TENANT_ID, ensureDefaultTenant } from './modules/tenants/tenants.service.js';
 import { countUsers, createUser } from './modules/users/users.service.js';
+import { resolveSecretKey, secretKeyNotice, verifySecretKey } from './secret-key.js';
 
 export interface FirstStartResult {
   email: string;
@@ -44,7 +46,7 @@ async function firstStartOnce(db: Db, config: Config): Promise<FirstStartResult 
   });
 }
 
-export function firstStartBanner(result: FirstStartResult, publicUrl: string): string {
+export function firstStartBanner(result: FirstStartResult, publicUrl: string, extra: string[] = []): string {
   const line = '='.repeat(72);
   return [
     line,
@@ -54,6 +56,24 @@ export function firstStartBanner(result: FirstStartResult, publicUrl: string): s
     `   Password: ${result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)'}`,
     `   API key:  ${result.apiKey}`,
     `   Try:      curl -H "Authorization: ApiKey ${result.apiKey}" ${publicUrl}/api/public/v0/project`,
+    ...extra,
     line,
   ].join('\n');
+}
+
+/**
+ * What every start does before serving, once per process group: migrate, settle the secret key (CASEBOOK_SECRET_KEY
+ * or the data directory's key file, checked against the database), and on an empty database create the owner and
+ * print the banner. Answers the configuration with the key in it. Throws ConfigError when the key does not fit.
+ */
+export async function prepareStart(db: Db, config: Config): Promise<Config> {
+  const secret = resolveSecretKey(config);
+  await migrateToLatest(db);
+  await verifySecretKey(db, secret);
+  const withKey = { ...config, secretKey: secret.key };
+  const first = await firstStart(db, withKey);
+  const notice = secretKeyNotice(secret);
+  if (first) process.stdout.write(`${firstStartBanner(first, config.publicUrl, notice)}\n`);
+  else if (notice.length > 0) process.stdout.write(`${notice.join('\n')}\n`);
+  return withKey;
 }

@@ -1,9 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { ConfigError, type Config } from './config.js';
-import { firstStart, firstStartBanner } from './bootstrap.js';
+import { prepareStart } from './bootstrap.js';
 import { createDb } from './db/create-db.js';
-import { migrateToLatest } from './db/migrator.js';
 import { startServer } from './main.js';
 import { withServerFlags } from './server-flags.js';
 
@@ -36,9 +35,8 @@ export async function serve(config: Config): Promise<void> {
   }
   const db = createDb(config.databaseUrl);
   try {
-    await migrateToLatest(db);
-    const first = await firstStart(db, config);
-    if (first) process.stdout.write(`${firstStartBanner(first, config.publicUrl)}\n`);
+    // The workers find the key file (or CASEBOOK_SECRET_KEY) and the check value this wrote, and print nothing.
+    await prepareStart(db, config);
   } finally {
     await db.destroy();
   }

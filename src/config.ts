@@ -23,7 +23,10 @@ export interface Config {
   multiTenant: boolean;
   /** D14: requests per minute per key; 0 turns rate limiting off (the default). */
   rateLimitPerMinute: number;
-  /** Key that encrypts integration credentials at rest (derived into AES-256 with scrypt). */
+  /**
+   * Key that encrypts integration credentials at rest (derived into AES-256 with scrypt): CASEBOOK_SECRET_KEY, or
+   * empty here when unset, in which case the start fills it from `<data dir>/secret.key` (src/secret-key.ts).
+   */
   secretKey: string;
   ownerEmail?: string;
   ownerPassword?: string;

@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   /** The URL and headers together exceed the server's limit (16 KB). */
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
+  /** The database cannot be reached (restart, failover, connection lost): nothing was written; retry shortly. */
+  DATABASE_UNAVAILABLE: 503,
+  /** The disk under the database or the file store is full: nothing was written. */
+  STORAGE_FULL: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

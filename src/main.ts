@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { firstStart, firstStartBanner } from './bootstrap.js';
+import { prepareStart } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createDb, describeDatabaseUrl, type Db } from './db/create-db.js';
-import { migrateToLatest } from './db/migrator.js';
 import { startAuditRetention } from './jobs/audit-retention.js';
 import { startJobs } from './jobs/index.js';
 import { startIdempotencyRetention } from './jobs/idempotency-retention.js';
@@ -15,15 +14,19 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Process entry for `serve`: config → db → migrate → first start → app → listen; closes cleanly on SIGTERM/SIGINT. */
+/** Process entry for `serve`: config → db → migrate → secret key → first start → app → listen; closes cleanly on SIGTERM/SIGINT. */
 export async function startServer(
-  config: Config,
+  given: Config,
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
-  const db = createDb(config.databaseUrl);
-  await migrateToLatest(db);
-  const first = await firstStart(db, config);
-  if (first) process.stdout.write(`${firstStartBanner(first, config.publicUrl)}\n`);
+  const db = createDb(given.databaseUrl);
+  let config: Config;
+  try {
+    config = await prepareStart(db, given);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   const app = await buildApp({ config, db });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');

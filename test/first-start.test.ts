@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/create-db.js';
+import { open } from '../src/lib/secret-box.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -94,7 +95,11 @@ describe('first start of the real server (SQLite)', () => {
   it('prints the banner once with a generated password and a working key, exits 0 on SIGTERM, and prints no banner on restart', async () => {
     const url = `sqlite:${path.join(dir, 'generated.db')}`;
     const port = await freePort();
-    const server = await spawnServe({ CASEBOOK_DATABASE_URL: url, PORT: String(port) }).ready;
+    const server = await spawnServe({
+      CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_DATA_DIR: dir,
+      PORT: String(port),
+    }).ready;
     const out = server.stdout();
     expect(banners(out)).toBe(1);
     expect(server.address).toBe(`http://127.0.0.1:${port}`);
@@ -114,7 +119,11 @@ describe('first start of the real server (SQLite)', () => {
     expect(await stop(server)).toBe(0);
     expect(server.stdout()).toContain('shutting down');
 
-    const again = await spawnServe({ CASEBOOK_DATABASE_URL: url, PORT: String(await freePort()) }).ready;
+    const again = await spawnServe({
+      CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_DATA_DIR: dir,
+      PORT: String(await freePort()),
+    }).ready;
     expect(banners(again.stdout())).toBe(0);
     const still = await fetch(`${again.address}/api/public/v0/project`, {
       headers: { authorization: `Bearer ${key}` },
@@ -128,6 +137,7 @@ describe('first start of the real server (SQLite)', () => {
     const url = `sqlite:${path.join(dir, 'from-env.db')}`;
     const server = await spawnServe({
       CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_DATA_DIR: dir,
       PORT: String(await freePort()),
       CASEBOOK_OWNER_EMAIL: 'Boss@Example.com',
       CASEBOOK_OWNER_PASSWORD: 'correct horse battery',
@@ -153,10 +163,146 @@ describe('first start of the real server (SQLite)', () => {
   it('refuses to start with an invalid setting, naming it, with a non-zero exit', async () => {
     const { ready, child } = spawnServe({
       CASEBOOK_DATABASE_URL: `sqlite:${path.join(dir, 'never.db')}`,
+      CASEBOOK_DATA_DIR: dir,
       PORT: 'abc',
     });
     await expect(ready).rejects.toThrow(/exited with 1 [\s\S]*PORT must be a whole number, got/);
     expect(child.exitCode).toBe(1);
     expect(fs.existsSync(path.join(dir, 'never.db'))).toBe(false);
+  });
+});
+
+describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', () => {
+  let dir: string;
+  let keyFile: string;
+  let url: string;
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-key-'));
+    keyFile = path.join(dir, 'secret.key');
+    url = `sqlite:${path.join(dir, 'casebook.db')}`;
+  });
+  afterEach(() => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const serveHere = async (env: Record<string, string> = {}) =>
+    spawnServe({
+      CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_DATA_DIR: dir,
+      CASEBOOK_SECRET_KEY: '',
+      PORT: String(await freePort()),
+      ...env,
+    });
+
+  it('generates a 0600 key file on first start, says to back it up apart from the database, and seals webhook secrets with it', async () => {
+    const server = await (await serveHere()).ready;
+    const out = server.stdout();
+    expect(banners(out)).toBe(1);
+    expect(out).toContain(`Secret key: generated into ${keyFile}`);
+    expect(out).toMatch(/Back it up now, and keep it apart from the database backups/);
+    expect(out).toMatch(/Several machines:\s+set CASEBOOK_SECRET_KEY to one value on every instance/);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = fs.readFileSync(keyFile, 'utf8').trim();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const apiKey = /API key: +(\S+)/.exec(out)![1];
+    const res = await fetch(`${server.address}/api/public/v0/webhook`, {
+      method: 'POST',
+      headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'CI',
+        endpoint: 'https://hooks.example.com/ci',
+        eventTypes: ['run_created'],
+        secret: 'webhook-signing-secret',
+      }),
+    });
+    expect(res.status).toBe(201);
+    expect(await stop(server)).toBe(0);
+
+    const db = createDb(url);
+    try {
+      const row = await db.selectFrom('webhooks').select('secret_enc').executeTakeFirstOrThrow();
+      expect(open(row.secret_enc!, key, 'casebook:webhook-secrets:v1')).toBe('webhook-signing-secret');
+    } finally {
+      await db.destroy();
+    }
+
+    // A restart reads the same key and says nothing more about it.
+    const again = await (await serveHere()).ready;
+    expect(again.stdout()).not.toContain('Secret key');
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(key);
+    expect(await stop(again)).toBe(0);
+  });
+
+  it('refuses to start, saying which key and what to do, when the key is not the one the database was sealed with', async () => {
+    const right = fs.readFileSync(keyFile, 'utf8');
+
+    const fromEnv = await serveHere({ CASEBOOK_SECRET_KEY: 'another-key-0123456789' });
+    await expect(fromEnv.ready).rejects.toThrow(
+      /exited with 1[\s\S]*secret key from CASEBOOK_SECRET_KEY does not open this database's secrets[\s\S]*Restore [\s\S]*or set CASEBOOK_SECRET_KEY to the key the database was sealed with/,
+    );
+
+    fs.writeFileSync(keyFile, 'a-key-from-some-other-install-000000000000\n', { mode: 0o600 });
+    const fromFile = await serveHere();
+    await expect(fromFile.ready).rejects.toThrow(
+      new RegExp(
+        `exited with 1[\\s\\S]*the key file ${keyFile} \\(used because CASEBOOK_SECRET_KEY is not set\\) does not open`,
+      ),
+    );
+
+    // The key file lost with the data directory: no new key is left behind to be mistaken for the right one.
+    fs.rmSync(keyFile);
+    await expect((await serveHere()).ready).rejects.toThrow(/exited with 1[\s\S]*Restore /);
+    expect(fs.existsSync(keyFile)).toBe(false);
+
+    fs.writeFileSync(keyFile, right, { mode: 0o600 });
+    const restored = await (await serveHere()).ready;
+    expect(await stop(restored)).toBe(0);
+  });
+
+  it('gives processes that start together one key: one creates the file, the others read it', async () => {
+    const raceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-key-race-'));
+    try {
+      const startAt = Date.now() + 4000;
+      // Each process loads the module first, then waits for the same moment before it looks for the key file.
+      const script = `
+        import { resolveSecretKey } from ${JSON.stringify(path.join(ROOT, 'src/secret-key.ts'))};
+        while (Date.now() < ${startAt});
+        const s = resolveSecretKey({ secretKey: '', dataDir: ${JSON.stringify(raceDir)} });
+        process.stdout.write(JSON.stringify({ key: s.key, created: s.created }));
+      `;
+      const outputs = await Promise.all(
+        Array.from(
+          { length: 4 },
+          () =>
+            new Promise<string>((resolve, reject) => {
+              const child = spawn(
+                process.execPath,
+                ['--import', 'tsx', '--input-type=module', '-e', script],
+                {
+                  cwd: ROOT,
+                  stdio: ['ignore', 'pipe', 'inherit'],
+                },
+              );
+              let out = '';
+              child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+              child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+            }),
+        ),
+      );
+      const results = outputs.map((o) => JSON.parse(o) as { key: string; created: boolean });
+      expect(new Set(results.map((r) => r.key)).size).toBe(1);
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(fs.readFileSync(path.join(raceDir, 'secret.key'), 'utf8').trim()).toBe(results[0].key);
+      expect(fs.statSync(path.join(raceDir, 'secret.key')).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(raceDir)).toEqual(['secret.key']);
+    } finally {
+      fs.rmSync(raceDir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,12 +6,14 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  PostgresDriver,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
   type LogConfig,
+  type PostgresDialectConfig,
   type SqliteDialectConfig,
 } from 'kysely';
 import {
@@ -22,6 +24,7 @@ import {
   type DirectSqlite,
 } from './connection.js';
 import type { Database } from './schema.js';
+import { CommitOutcomeUnknownError, isDatabaseUnavailable } from './dialect.js';
 
 export type { Db } from './connection.js';
 
@@ -34,8 +37,48 @@ pg.types.setTypeParser(1700, (v) => Number(v));
  * up front and waits (busy_timeout) for other processes, instead of failing with SQLITE_BUSY when it upgrades.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly inTransaction: () => boolean,
+  ) {
+    super(settings);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself on some errors (SQLITE_FULL: the disk is full). Kysely rolls back
+   * after any failure, and the ROLLBACK's own error ("cannot rollback - no transaction is active") would replace
+   * the one that says what happened.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.inTransaction()) await super.rollbackTransaction(connection);
+  }
+}
+
+/**
+ * A connection lost while COMMIT was under way leaves the outcome unknown (the server may have committed): it
+ * is told apart from a connection lost earlier, after which nothing was written (error-handler.ts answers 503
+ * for that one, and clients send the request again).
+ */
+class CommitAwarePostgresDriver extends PostgresDriver {
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } catch (err) {
+      throw isDatabaseUnavailable(err) ? new CommitOutcomeUnknownError(err) : err;
+    }
+  }
+}
+
+class CommitAwarePostgresDialect extends PostgresDialect {
+  constructor(private readonly settings: PostgresDialectConfig) {
+    super(settings);
+  }
+  override createDriver() {
+    return new CommitAwarePostgresDriver(this.settings);
   }
 }
 
@@ -51,11 +94,14 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly inTransaction: () => boolean,
+  ) {
     super(settings);
   }
   override createDriver() {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.inTransaction);
   }
   override createAdapter() {
     return new TransactionalDdlSqliteAdapter();
@@ -149,7 +195,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
     database.pragma('wal_autocheckpoint = 4000');
     const cached = withStatementCache(database);
     const db = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: cached }),
+      dialect: new ImmediateSqliteDialect({ database: cached }, () => database.inTransaction),
       log: options.log,
     });
     // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
@@ -166,7 +212,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // An idle connection that the server closes (restart, failover, pg_terminate_backend) is dropped from the
   // pool and replaced on the next query; without this listener pg's 'error' event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.log });
+  const db = new Kysely<Database>({ dialect: new CommitAwarePostgresDialect({ pool }), log: options.log });
   // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
   if (!options.log) attachPgPool(db, pool);
   return db;

@@ -74,6 +74,62 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
+/** The error itself, then what it wraps (`cause`, an AggregateError's `errors`: Node's connect to every address). */
+function someError(err: unknown, test: (e: DbErrorLike) => boolean, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 3) return false;
+  const e = err as DbErrorLike & { cause?: unknown; errors?: unknown[] };
+  if (test(e)) return true;
+  if (someError(e.cause, test, depth + 1)) return true;
+  return Array.isArray(e.errors) && e.errors.some((inner) => someError(inner, test, depth + 1));
+}
+
+/**
+ * True when a write failed for want of space: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100), or ENOSPC /
+ * EDQUOT from a file write (the file store). Such a write changed nothing: SQLite rolled its transaction back,
+ * PostgreSQL aborted it, and a file is written beside the store and renamed in only when complete.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return someError(err, (e) => ['SQLITE_FULL', '53100', 'ENOSPC', 'EDQUOT'].includes(e.code ?? ''));
+}
+
+/**
+ * The connection was lost while COMMIT was on its way: the server may have committed before it went, so this is
+ * not "nothing was written" (a 503 tells clients to send it again, which could store it twice).
+ */
+export class CommitOutcomeUnknownError extends Error {
+  readonly commitOutcomeUnknown = true;
+  constructor(cause: unknown) {
+    super(`connection lost during COMMIT: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'CommitOutcomeUnknownError';
+  }
+}
+
+export const isCommitOutcomeUnknown = (err: unknown): boolean =>
+  (err as { commitOutcomeUnknown?: boolean } | undefined)?.commitOutcomeUnknown === true;
+
+const CONNECTION_ERRNOS = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'];
+const CONNECTION_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery)/i;
+
+/**
+ * True when PostgreSQL could not be reached or the connection was lost: a server shutting down or restarting
+ * (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now), class 08 connection exceptions, a refused
+ * or reset socket, and node-postgres's own "Connection terminated". Only the database is reached during a request
+ * (outbound HTTP runs in background jobs), so a socket error here is the database's.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isCommitOutcomeUnknown(err)) return false;
+  return someError(err, (e) => {
+    const code = e.code ?? '';
+    return (
+      /^57P0[123]$/.test(code) ||
+      /^08[0-9A-Z]{3}$/.test(code) ||
+      CONNECTION_ERRNOS.includes(code) ||
+      CONNECTION_MESSAGES.test(e.message ?? '')
+    );
+  });
+}
+
 /** True when the database asked us to retry (serialization failure, deadlock, or SQLite busy). */
 export function isRetryableTransactionError(err: unknown): boolean {
   const e = err as DbErrorLike;

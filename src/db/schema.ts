@@ -6,6 +6,7 @@ import type { JobsTables } from './tables/jobs.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
+import type { InstanceTables } from './tables/instance.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -334,4 +335,5 @@ export type Database = CoreTables &
   AdminTables &
   OAuthTables &
   JobsTables &
-  IdempotencyTables;
+  IdempotencyTables &
+  InstanceTables;

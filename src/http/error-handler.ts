@@ -2,7 +2,13 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../errors.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
+import {
+  isCommitOutcomeUnknown,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isStorageFull,
+  isUniqueViolation,
+} from '../db/dialect.js';
 import { toErrorDetails } from './validation.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -62,8 +68,44 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   return send(reply, 'INTERNAL', 'Internal server error');
 }
 
+/** Seconds a client is asked to wait before retrying when the database is unavailable (restart, failover). */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** How long a full disk keeps `/readyz` answering "storage full" after the last write that met it. */
+const STORAGE_FULL_HOLD_MS = 30_000;
+
+/**
+ * What the error handler saw of the storage, for `/readyz`: the last time a write failed on a full disk (the
+ * database's or the file store's). A later successful probe, or the hold running out, makes it ready again.
+ */
+export class StorageHealth {
+  private fullAt: number | undefined;
+
+  markFull(now = Date.now()): void {
+    this.fullAt = now;
+  }
+
+  clear(): void {
+    this.fullAt = undefined;
+  }
+
+  recentlyFull(now = Date.now()): boolean {
+    return this.fullAt !== undefined && now - this.fullAt < STORAGE_FULL_HOLD_MS;
+  }
+}
+
+export const STORAGE_FULL_MESSAGE =
+  "The service's storage is full: nothing of this request was stored. Try again once an administrator has freed space.";
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is unavailable (restarting or unreachable): nothing of this request was stored. Retry shortly.';
+
 /** The one place that turns every thrown thing into the D7 error body. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, storage = new StorageHealth()): void {
+  // A write that succeeded proves the storage takes writes again (a callback hook: no promise per response).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) storage.clear();
+    done();
+  });
   app.setErrorHandler(
     (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof AppError) return send(reply, error.code, error.message, error.details);
@@ -86,6 +128,26 @@ export function installErrorHandling(app: FastifyInstance): void {
       }
       if (fe.code && FASTIFY_CODES[fe.code]) return send(reply, FASTIFY_CODES[fe.code], fe.message);
       if (fe.statusCode === 429) return send(reply, 'RATE_LIMITED', fe.message || 'Too many requests');
+      // Before the generic 500: these say what happened and that nothing was written, and the original error
+      // is logged (the rollback that follows a failed statement never hides it: see create-db.ts).
+      if (isCommitOutcomeUnknown(error)) {
+        request.log.error({ err: error }, 'database connection lost while committing');
+        return send(
+          reply,
+          'INTERNAL',
+          'The database connection was lost while this change was being committed: it may or may not have been stored. Check before sending it again.',
+        );
+      }
+      if (isStorageFull(error)) {
+        storage.markFull();
+        request.log.error({ err: error }, 'storage full');
+        return send(reply, 'STORAGE_FULL', STORAGE_FULL_MESSAGE);
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        return send(reply, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+      }
       if (isUniqueViolation(error))
         return send(reply, 'CONFLICT', 'The resource conflicts with an existing one');
       if (isForeignKeyViolation(error))

@@ -191,6 +191,11 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     expect(key.split('.')).toHaveLength(3);
     expect(await page.getByRole('button', { name: 'Copy the key' }).count()).toBe(1);
     await look(page, 'settings-key-created');
+    const row = page
+      .getByRole('list', { name: 'Your API keys' })
+      .getByRole('listitem')
+      .filter({ hasText: 'CI uploads' });
+    await expect.poll(() => row.textContent()).toContain('never used');
     const withKey = () =>
       fetch(url('/api/public/v0/users/me'), { headers: { authorization: `ApiKey ${key}` } }).then(
         (r) => r.status,
@@ -198,6 +203,9 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     expect(await withKey()).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();
     expect(await page.getByLabel('New API key').count()).toBe(0);
+    // Its use shows once the list is read again.
+    await page.reload();
+    await expect.poll(() => row.textContent()).toContain('last used just now');
 
     await page.getByRole('button', { name: 'Revoke CI uploads' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });

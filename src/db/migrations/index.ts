@@ -14,6 +14,7 @@ import * as m0012 from './0012_run_membership_version.js';
 import * as m0013 from './0013_outbox_webhooks.js';
 import * as m0014 from './0014_tracker_comments.js';
 import * as m0015 from './0015_stale_custom_values.js';
+import * as m0016 from './0016_instance_settings.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_outbox_webhooks': m0013,
   '0014_tracker_comments': m0014,
   '0015_stale_custom_values': m0015,
+  '0016_instance_settings': m0016,
 };

@@ -14,6 +14,7 @@ const KEY_COLUMNS = [
   'k.secret_hash',
   'k.expires_at',
   'k.revoked_at',
+  'k.last_used_at',
   'u.role',
   'u.deactivated_at',
   't.suspended_at',
@@ -92,6 +93,18 @@ export async function findKeyForAuthWithProject(
       : (Object.fromEntries(PROJECT_COLUMNS.map((c) => [c, row[`p_${c}`]])) as Selectable<ProjectsTable>);
   return { key: row, project, member: Number(row.p_member) === 1 };
 }
+
+/**
+ * Records a use of the key at `at`, unless one at or after `since` is recorded already: of several processes
+ * (or requests) that see the same stale time, the first writes and the others change nothing.
+ */
+export const touchKeyLastUsed = (db: Db, keyId: string, at: string, since: string) =>
+  db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', since)]))
+    .executeTakeFirst();
 
 export const listKeys = (db: Db, tenantId: string, userId?: number) => {
   let q = db

@@ -130,6 +130,42 @@ export type KeyCheck =
     }
   | { ok: false; reason: string };
 
+/** A key's last use is written at most this often: once a minute, not once a request. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * When this process last wrote (or is writing) each key's last use. Authentication reads the stored time in its one
+ * statement, so most requests write nothing; this keeps requests that arrive together, before the write is
+ * committed, from writing it too. Bounded: cleared when it grows past what a process meets in a minute.
+ */
+const lastUseWritten = new Map<string, number>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+/**
+ * Records that a key (or device sign-in) was used, at most once a minute per key: undefined (no promise, no
+ * statement) for every other request. A failed write is dropped: bookkeeping never fails the request it is noted
+ * for (a full disk, say), and it is tried again after the interval, not on the next request.
+ */
+function noteKeyUse(db: Db, keyId: string, stored: string | null): Promise<void> | undefined {
+  const now = Date.now();
+  const storedAt = stored === null ? -Infinity : Date.parse(stored);
+  if (now - Math.max(storedAt, lastUseWritten.get(keyId) ?? -Infinity) < LAST_USED_INTERVAL_MS)
+    return undefined;
+  if (lastUseWritten.size >= MAX_REMEMBERED_KEYS) lastUseWritten.clear();
+  lastUseWritten.set(keyId, now);
+  return repo
+    .touchKeyLastUsed(
+      db,
+      keyId,
+      new Date(now).toISOString(),
+      new Date(now - LAST_USED_INTERVAL_MS).toISOString(),
+    )
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+}
+
 /**
  * Checks a raw key for the tenant the request addressed (D2: another tenant's key is a 401). With `projectRef`
  * (a project-scoped route) the same statement also finds that project; the caller hands it to resolveProject,
@@ -161,6 +197,8 @@ export async function authenticateApiKey(
   if (row.expires_at && Date.parse(row.expires_at) <= Date.now())
     return { ok: false, reason: 'API key expired' };
   if (row.deactivated_at) return { ok: false, reason: 'user deactivated' };
+  const noting = noteKeyUse(db, row.id, row.last_used_at);
+  if (noting) await noting;
   return {
     ok: true,
     tenantId,

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { userWithKey } from '../../../test/helpers/factories.js';
 import { sha256 } from '../../lib/crypto.js';
+import { createDeviceKey } from './api-keys.service.js';
 
 const KEY_FIELDS = ['createdAt', 'id', 'kind', 'name', 'restricted', 'userEmail', 'userId'];
 
@@ -177,6 +178,63 @@ describeEachDb('API keys through the API (D2)', (t) => {
       expect((await t.del(`/api-keys/${ownerKeyId}`, { key: admin.key })).status).toBe(403);
       expect((await t.get('/project')).status).toBe(200);
       expect((await t.del('/api-keys/nosuchkey', { key: admin.key })).status).toBe(404);
+    });
+  });
+
+  describe('last use', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    const storedLastUse = async (keyId: string) =>
+      (
+        await t.db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('id', '=', keyId)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+
+    it('shows when a key was last used, written once a minute at most however many requests it makes', async () => {
+      const me = await userWithKey(t, 'user');
+      const made = await t.post('/users/me/api-keys', { name: 'ci' }, { key: me.key });
+      const listed = async () =>
+        (await t.get('/users/me/api-keys', { key: me.key })).body.apiKeys.find(
+          (k: any) => k.id === made.body.id,
+        );
+      expect(await listed()).not.toHaveProperty('lastUsedAt');
+
+      const before = Date.now();
+      expect((await t.get('/project', { key: made.body.key })).status).toBe(200);
+      const first = (await listed()).lastUsedAt;
+      expect(Date.parse(first)).toBeGreaterThanOrEqual(before - 1);
+      expect(Date.parse(first)).toBeLessThanOrEqual(Date.now());
+      expect(await storedLastUse(made.body.id)).toBe(first);
+
+      // More requests within the minute write nothing: the stored time stays the first one.
+      for (let i = 0; i < 3; i++) expect((await t.get('/project', { key: made.body.key })).status).toBe(200);
+      await Promise.all([1, 2, 3].map(() => t.get('/project', { key: made.body.key })));
+      expect(await storedLastUse(made.body.id)).toBe(first);
+
+      // A minute on, the next request moves it.
+      const later = Date.now() + 61_000;
+      vi.spyOn(Date, 'now').mockReturnValue(later);
+      expect((await t.get('/project', { key: made.body.key })).status).toBe(200);
+      expect(await storedLastUse(made.body.id)).toBe(new Date(later).toISOString());
+    });
+
+    it('shows when a device sign-in was last used, in the admin listing too', async () => {
+      const me = await userWithKey(t, 'user');
+      const device = await createDeviceKey(t.db, t.tenantId, {
+        userId: me.user.id,
+        clientId: 'qas-cli',
+        clientName: 'QA Sphere CLI',
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      expect((await t.get('/project', { key: device.key })).status).toBe(200);
+      const all = await t.get('/api-keys', { query: { userId: me.user.id } });
+      expect(all.status).toBe(200);
+      const row = all.body.apiKeys.find((k: any) => k.id === device.id);
+      expect(row).toMatchObject({ kind: 'device', clientId: 'qas-cli', lastUsedAt: expect.any(String) });
+      expect(row.lastUsedAt).toBe(await storedLastUse(device.id));
     });
   });
 

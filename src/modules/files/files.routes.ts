@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { AppError, badRequest } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
@@ -45,6 +45,37 @@ function translateMultipartError(err: unknown, limits: service.UploadLimits): un
     return badRequest(`malformed multipart body: ${e.message}`);
   }
   return err;
+}
+
+/**
+ * After a failed upload (a full disk, a file over the limit), reads and drops what is left of the body, up to
+ * `cap` bytes, so that the answer reaches a client still sending: left unread, the body stalls the connection
+ * (the client waits to send, the server to read) until one side resets it. Beyond `cap` the connection closes.
+ */
+function drainBody(req: FastifyRequest, reply: FastifyReply, cap: number): Promise<void> {
+  const raw = req.raw;
+  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
+  raw.unpipe();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      raw.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > cap) {
+        raw.pause();
+        reply.header('connection', 'close');
+        done();
+      }
+    };
+    raw.on('data', onData);
+    raw.once('end', done);
+    raw.once('close', done);
+    raw.once('error', done);
+    raw.resume();
+  });
 }
 
 const notMultipart = () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the files as multipart/form-data');
@@ -96,10 +127,17 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * A file part's stream fails while the service reads it when the body ends early (no closing
    * boundary): busboy's error surfaces there, outside incomingParts, and is translated here too.
    */
-  const upload = (req: FastifyRequest, options: Parameters<typeof service.uploadFiles>[4]) =>
+  const upload = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    options: Parameters<typeof service.uploadFiles>[4],
+  ) =>
     service
       .uploadFiles(db, ctx.files, req.actor, incomingParts(req, limits), options)
-      .catch((err: unknown) => Promise.reject(translateMultipartError(err, limits)));
+      .catch(async (err: unknown) => {
+        await drainBody(req, reply, limits.maxRequestBytes);
+        throw translateMultipartError(err, limits);
+      });
 
   app.post(
     '/file/batch',
@@ -116,7 +154,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const files = await upload(req, { field: 'files', single: false, limits });
+      const files = await upload(req, reply, { field: 'files', single: false, limits });
       return reply.code(201).send({ files });
     },
   );
@@ -135,7 +173,7 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const [file] = await upload(req, { field: 'file', single: true, limits });
+      const [file] = await upload(req, reply, { field: 'file', single: true, limits });
       return reply.code(201).send(file);
     },
   );

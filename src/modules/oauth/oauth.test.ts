@@ -291,6 +291,8 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
           restricted: false,
           createdAt: expect.any(String),
           expiresAt: new Date(Date.parse(key.created_at) + 3600_000).toISOString(),
+          // Step 5 used it.
+          lastUsedAt: expect.any(String),
           kind: 'device',
           clientId: 'qas-cli',
         },

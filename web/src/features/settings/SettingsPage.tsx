@@ -5,6 +5,7 @@ import { api, isApiError, unwrap } from '../../api/client';
 import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../app/shortcuts';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { RelativeTime } from '../../components/RelativeTime';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -540,7 +541,13 @@ function ApiKeysSection() {
                 {k.kind === 'device' && <span className="badge">Device sign-in</span>}
                 <span className="muted key-meta">
                   Created {when(k.createdAt)} ·{' '}
-                  {k.lastUsedAt ? `last used ${when(k.lastUsedAt)}` : 'never used'}
+                  {k.lastUsedAt ? (
+                    <>
+                      last used <RelativeTime iso={k.lastUsedAt} />
+                    </>
+                  ) : (
+                    'never used'
+                  )}
                   {k.expiresAt ? ` · expires ${when(k.expiresAt)}` : ''}
                 </span>
               </div>

@@ -2,34 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { Button } from '../../../components/Button';
+import { RelativeTime } from '../../../components/RelativeTime';
 import { testCaseVersionsQuery, type VersionEntry } from '../api';
 
 const VersionCompare = lazy(() => import('./VersionCompare'));
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** A time as people say it ("just now", "5 minutes ago", "yesterday"; a date after a week) and in full. */
-function when(iso: string, now = Date.now()): { text: string; full: string } {
-  const at = new Date(iso);
-  const seconds = Math.round((at.getTime() - now) / 1000);
-  const ago = -seconds;
-  const text =
-    ago < 45
-      ? 'just now'
-      : ago < 3600
-        ? relative.format(Math.round(seconds / 60), 'minute')
-        : ago < 86400
-          ? relative.format(Math.round(seconds / 3600), 'hour')
-          : ago < 7 * 86400
-            ? relative.format(Math.round(seconds / 86400), 'day')
-            : dateFormat.format(at);
-  return { text, full: fullFormat.format(at) };
-}
-
 function VersionRow({ v, current }: { v: VersionEntry; current: number }) {
-  const at = when(v.createdAt);
   return (
     <li className="version-row">
       <span className="version-number">
@@ -38,10 +16,7 @@ function VersionRow({ v, current }: { v: VersionEntry; current: number }) {
       </span>
       <span className="version-title">{v.title}</span>
       <span className="version-meta muted">
-        {v.authorName ?? 'a removed user'} ·{' '}
-        <time dateTime={v.createdAt} title={at.full}>
-          {at.text}
-        </time>
+        {v.authorName ?? 'a removed user'} · <RelativeTime iso={v.createdAt} />
       </span>
     </li>
   );

@@ -1,0 +1,70 @@
+import fsp from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pingDatabase, type Db } from '../db/create-db.js';
+import { isStorageFull } from '../db/dialect.js';
+import { writeSetting } from '../db/instance-settings.js';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  send,
+  type StorageHealth,
+} from './error-handler.js';
+
+/** Below this much free space in the data directory, writes are about to fail: not ready. */
+export const MIN_FREE_BYTES = 1024 * 1024;
+
+/** Free bytes for this process in `dir`'s file system; undefined when it cannot be told (no such folder). */
+async function freeBytes(dir: string): Promise<number | undefined> {
+  try {
+    const s = await fsp.statfs(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 DATABASE_UNAVAILABLE when the database does not
+ * answer; 507 STORAGE_FULL when the data directory's disk (files, SQLite) has under 1 MiB free, or when a write met
+ * a full disk in the last 30 s and no write has succeeded since: then a probe write to the database (whose disk,
+ * on PostgreSQL, is not visible from here) tells whether it takes writes again.
+ */
+export async function readiness(
+  db: Db,
+  dataDir: string,
+  storage: StorageHealth,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
+  try {
+    await pingDatabase(db);
+  } catch (err) {
+    req.log.warn({ err }, 'readiness: database unavailable');
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return send(reply, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+  }
+  const free = await freeBytes(dataDir);
+  if (free !== undefined && free < MIN_FREE_BYTES) {
+    return send(
+      reply,
+      'STORAGE_FULL',
+      `The service's storage is full: ${free} bytes free in the data directory. Free space for writes to succeed.`,
+    );
+  }
+  if (storage.recentlyFull()) {
+    const now = new Date().toISOString();
+    try {
+      await writeSetting(db, 'readiness_probe', now, now);
+      storage.clear();
+    } catch (err) {
+      if (!isStorageFull(err)) throw err;
+      storage.markFull();
+      return send(
+        reply,
+        'STORAGE_FULL',
+        "The service's storage is full: the database refuses writes for want of space. Free space on the database's disk.",
+      );
+    }
+  }
+  return { status: 'ready' };
+}
