@@ -36,6 +36,13 @@ import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
 const OWNER = { access: { minRole: 'owner' as const } };
+/** Changes to how one's account signs in: the session cookie only (src/http/auth.ts). */
+const SIGN_IN_CHANGE = {
+  access: {
+    sessionOnly:
+      'this changes how the account signs in: sign in to the web page to do it; API keys and device tokens may not',
+  },
+};
 const tags = ['accounts'];
 
 /**
@@ -232,6 +239,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/password',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: "Change one's password (needs the current one); one's other sessions end",
@@ -262,6 +270,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/email',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: "Change one's e-mail address (needs the password)",
@@ -287,6 +296,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/setup',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Start setting up two-factor sign-in (needs the password): a new TOTP secret, shown once',
@@ -300,6 +310,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/enable',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary:
@@ -314,6 +325,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/disable',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off (needs the password and a code or recovery code)',
@@ -330,6 +342,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/recovery-codes',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Replace the recovery codes (needs the password and a code); the old ones stop working',

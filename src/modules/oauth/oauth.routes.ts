@@ -21,7 +21,13 @@ import {
 import * as service from './oauth.service.js';
 
 const PUBLIC = { access: { public: true } };
-const SIGNED_IN = { access: { minRole: 'viewer' as const } };
+/** Approving a device is for a person signed in with the session cookie (src/http/auth.ts). */
+const SIGNED_IN = {
+  access: {
+    minRole: 'viewer' as const,
+    sessionOnly: 'a device sign-in is approved by a person signed in to the web page, not with a key',
+  },
+};
 const tags = ['device sign-in'];
 
 /**
