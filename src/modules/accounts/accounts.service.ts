@@ -6,10 +6,11 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import { hashPassword, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
 import { clearSignInFailures, confirmPassword } from '../auth/throttle.service.js';
 import { roleRank, type Role } from '../../auth/roles.js';
+import * as apiKeys from '../api-keys/api-keys.service.js';
 import * as users from '../users/users.service.js';
 import * as repo from './accounts.repository.js';
 
@@ -53,23 +54,6 @@ const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
 
 const inviteLink = (publicUrl: string, token: string) => `${publicUrl}/invite/${token}`;
 const resetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password/${token}`;
-
-/**
- * D3: who may manage whom. The owner manages everyone but themselves; others only users of a lower role
- * (an admin can't demote, deactivate or make keys for another admin). The owner is never managed:
- * ownership is only transferred.
- */
-export function assertManages(actor: Actor, target: users.User, what: string): void {
-  if (target.id === actor.userId) throw forbidden(`you can't ${what} yourself`);
-  if (target.role === 'owner') {
-    throw forbidden(`you can't ${what} the owner; only the owner can transfer ownership`);
-  }
-  if (actor.role !== 'owner' && roleRank(actor.role) <= roleRank(target.role)) {
-    throw forbidden(
-      `you can't ${what} a user whose role (${target.role}) is not below yours (${actor.role})`,
-    );
-  }
-}
 
 // ---- invitations ----
 
@@ -184,7 +168,7 @@ export async function changeRole(db: Db, actor: Actor, userId: number, role: Rol
   if (role === 'owner')
     throw badRequest('ownership is only transferred: POST /users/transfer-ownership', '/role');
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, 'change the role of');
+  users.assertManages(actor, target, 'change the role of');
   if (roleRank(role) > roleRank(actor.role)) {
     throw forbidden(`you can't give a role above your own (${actor.role})`);
   }
@@ -207,7 +191,7 @@ export async function setUserActive(
   active: boolean,
 ): Promise<AccountUser> {
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, active ? 'reactivate' : 'deactivate');
+  users.assertManages(actor, target, active ? 'reactivate' : 'deactivate');
   if (target.active !== active) {
     await db.transaction().execute(async (trx) => {
       await users.setDeactivated(trx, actor.tenantId, userId, !active);
@@ -240,8 +224,28 @@ export async function transferOwnership(db: Db, actor: Actor, userId: number): P
 // ---- passwords and e-mail ----
 
 /**
- * Changes one's own password (needs the current one). Every other session of the user ends; the one
- * making the change stays signed in. Audits `password_change`.
+ * A password change or reset ends the user's sign-ins: every session but `exceptSessionId` and every device
+ * sign-in (API keys stay: they are made on purpose and revoked on purpose). Audited as `auth.sign_ins_ended`
+ * (`reason`, `sessions_ended`, `device_sign_ins_ended`) after the contract's own event, whose meta is none.
+ */
+async function endSignIns(
+  trx: Db,
+  ctx: AuditContext,
+  reason: 'password_change' | 'password_reset',
+  exceptSessionId?: string,
+): Promise<void> {
+  const userId = ctx.userId!;
+  await recordAudit(trx, ctx, reason);
+  await recordAudit(trx, ctx, 'auth.sign_ins_ended', {
+    reason,
+    sessions_ended: await endUserSessions(trx, ctx.tenantId, userId, exceptSessionId),
+    device_sign_ins_ended: await apiKeys.endDeviceSignIns(trx, ctx.tenantId, userId),
+  });
+}
+
+/**
+ * Changes one's own password (needs the current one). Every other session and every device sign-in of the user
+ * ends; the session making the change stays signed in. Audits `password_change` and what ended.
  */
 export async function changePassword(
   db: Db,
@@ -254,9 +258,8 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction().execute(async (trx) => {
     await users.setPasswordHash(trx, actor.tenantId, actor.userId, passwordHash);
-    await endUserSessions(trx, actor.tenantId, actor.userId, currentSessionId);
     await repo.deleteUserPasswordResets(trx, actor.tenantId, actor.userId);
-    await recordAudit(trx, actor, 'password_change');
+    await endSignIns(trx, actor, 'password_change', currentSessionId);
   });
 }
 
@@ -303,7 +306,7 @@ export async function issuePasswordResetFor(
   publicUrl: string,
 ): Promise<{ user: AccountUser; link: string; expiresAt: string }> {
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, 'send a password reset link to');
+  users.assertManages(actor, target, 'send a password reset link to');
   if (!target.active) {
     throw conflict(`${target.email} is deactivated; reactivate the account before sending a reset link`);
   }
@@ -348,8 +351,8 @@ export async function createPasswordResetLink(
 }
 
 /**
- * Sets a new password with a reset link (works once, within its hour). Every session of the user ends
- * and other reset links stop working. Audits `password_reset`.
+ * Sets a new password with a reset link (works once, within its hour). Every session and device sign-in of
+ * the user ends and other reset links stop working. Audits `password_reset` and what ended.
  */
 export async function resetPassword(
   db: Db,
@@ -368,8 +371,7 @@ export async function resetPassword(
     if (!(await repo.usePasswordReset(trx, source.tenantId, tokenHash, nowIso()))) throw invalid();
     await users.setPasswordHash(trx, source.tenantId, user.id, passwordHash);
     await repo.deleteUserPasswordResets(trx, source.tenantId, user.id);
-    await endUserSessions(trx, source.tenantId, user.id);
-    await recordAudit(trx, { ...source, userId: user.id }, 'password_reset');
+    await endSignIns(trx, { ...source, userId: user.id }, 'password_reset');
   });
   await clearSignInFailures(db, source.tenantId, user.email);
 }

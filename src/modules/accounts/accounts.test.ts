@@ -572,12 +572,12 @@ describeEachDb('accounts', (t) => {
   describe('POST /users/me/email', () => {
     it('changes the e-mail with the password and records email_change with old and new', async () => {
       const user = await userWithPassword(t);
-      const { key } = await (async () => {
-        const res = await t.post('/api-keys', { userId: user.id, name: 'mine' });
-        return { key: res.body.key as string };
-      })();
+      const session = (await login(t, { email: user.email, password: user.password })).body.token;
       const next = uniqueEmail('moved');
-      const res = await t.post('/users/me/email', { email: next, password: user.password }, { key });
+      const res = await withCookie(t, 'POST', '/users/me/email', session, {
+        email: next,
+        password: user.password,
+      });
       expect(res.status).toBe(200);
       expect(res.body.user).toMatchObject({ id: user.id, email: next });
       const events = (await auditRows(t, 'email_change')).filter((e) => e.user_id === user.id);
@@ -589,14 +589,16 @@ describeEachDb('accounts', (t) => {
     it('answers 409 for a taken e-mail and 400 for a wrong password, changing nothing', async () => {
       const user = await userWithPassword(t);
       const other = await userWithPassword(t);
-      const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
-      const taken = await t.post('/users/me/email', { email: other.email, password: user.password }, { key });
+      const session = (await login(t, { email: user.email, password: user.password })).body.token;
+      const taken = await withCookie(t, 'POST', '/users/me/email', session, {
+        email: other.email,
+        password: user.password,
+      });
       expect(taken.status).toBe(409);
-      const wrong = await t.post(
-        '/users/me/email',
-        { email: uniqueEmail('x'), password: 'wrong password' },
-        { key },
-      );
+      const wrong = await withCookie(t, 'POST', '/users/me/email', session, {
+        email: uniqueEmail('x'),
+        password: 'wrong password',
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.details).toEqual([
         { path: '/password', message: 'the current password is not correct' },

@@ -54,7 +54,7 @@ export const deleteSession = (db: Db, tenantId: string, id: string) =>
 export const deleteUserSessions = (db: Db, tenantId: string, userId: number, exceptId?: string) => {
   let q = db.deleteFrom('sessions').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return q.execute();
+  return q.executeTakeFirst();
 };
 
 /** Removes up to `limit` expired sessions of the tenant: a bounded sweep, run at each sign-in. */

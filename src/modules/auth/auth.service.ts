@@ -105,14 +105,14 @@ export async function signOut(db: Db, ctx: AuditContext, sessionId: string): Pro
   });
 }
 
-/** Ends every session of a user (deactivation, password reset), or every other one (password change). */
+/** Ends every session of a user (deactivation, password reset), or every other one (password change); how many ended. */
 export async function endUserSessions(
   db: Db,
   tenantId: string,
   userId: number,
   exceptSessionId?: string,
-): Promise<void> {
-  await repo.deleteUserSessions(db, tenantId, userId, exceptSessionId);
+): Promise<number> {
+  return Number((await repo.deleteUserSessions(db, tenantId, userId, exceptSessionId)).numDeletedRows);
 }
 
 export type SessionCheck =
