@@ -13,6 +13,7 @@ import { newUuid } from './lib/ids.js';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
+import { serializeRequest } from './http/log-redaction.js';
 import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
 import type { GroupCommitHooks } from './modules/runs/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
@@ -71,6 +72,8 @@ export async function buildApp({
         : {
             level: config.logLevel,
             redact: { paths: REDACT, censor: '****' },
+            // Request URLs are logged without the tokens some carry (invitation, reset, device and share links).
+            serializers: { req: serializeRequest },
             ...(logStream ? { stream: logStream } : {}),
           },
     bodyLimit: config.bodyLimit,

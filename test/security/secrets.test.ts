@@ -54,7 +54,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     });
     expect(login.status).toBe(200);
     secrets.sessionToken = login.body.token;
-    // Looked up now: the password change below ends the owner's sessions.
+    // Looked up now, before anything else can end the session.
     sessionStoredAsHash =
       (await t.db
         .selectFrom('sessions')
@@ -77,7 +77,7 @@ describeEachDb('secrets in logs and storage', (t) => {
 
     secrets.newPassword = 'brand-new-password-9';
     const changed = await call('POST', `${api}/users/me/password`, {
-      key: t.ownerKey,
+      cookie: secrets.sessionToken,
       body: { currentPassword: 'owner-password', newPassword: secrets.newPassword },
     });
     expect(changed.status).toBe(200);
@@ -95,7 +95,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     expect(integration.status).toBe(201);
 
     const setup = await call('POST', `${api}/users/me/2fa/setup`, {
-      key: t.ownerKey,
+      cookie: secrets.sessionToken,
       body: { password: secrets.newPassword },
     });
     expect(setup.status).toBe(200);

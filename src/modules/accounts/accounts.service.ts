@@ -8,7 +8,15 @@ import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
-import { clearSignInFailures, confirmPassword } from '../auth/throttle.service.js';
+import {
+  clearSignInFailures,
+  confirmPassword,
+  emailBucket,
+  hitWaitMs,
+  recordHits,
+  throttled,
+  type WindowLimit,
+} from '../auth/throttle.service.js';
 import { roleRank, type Role } from '../../auth/roles.js';
 import * as apiKeys from '../api-keys/api-keys.service.js';
 import * as users from '../users/users.service.js';
@@ -321,21 +329,54 @@ export async function listAccounts(db: Db, actor: Actor): Promise<AccountUser[]>
   return (await users.listUsers(db, actor.tenantId)).map(toAccountUser);
 }
 
+/** Password-reset requests per source address: past it, 429 with `Retry-After`. */
+export const RESET_REQUESTS_PER_ADDRESS: WindowLimit = { max: 10, windowMs: 15 * 60_000 };
+/** Reset links per account (mail bombing): past it, requests are answered the same and issue nothing. */
+export const RESET_LINKS_PER_ACCOUNT: WindowLimit = { max: 3, windowMs: 3600_000 };
+
 /**
- * Someone asks for a password reset. The answer never tells whether the e-mail has an account; the link
- * (valid one hour) is returned to the caller only to be mailed or logged, never to the client.
- * Audits `request_password_reset` when an active account exists.
+ * Counts a password-reset request: 429 when its address has asked too often; false when the account (by the
+ * e-mail typed, existing or not) has had its links for the hour. The same statements run whatever the e-mail.
+ */
+export async function admitPasswordResetRequest(
+  db: Db,
+  source: RequestSource,
+  email: string,
+): Promise<boolean> {
+  const address = `reset:ip:${source.ip}`;
+  const account = emailBucket('reset', email);
+  const wait = await hitWaitMs(db, source.tenantId, address, RESET_REQUESTS_PER_ADDRESS);
+  if (wait > 0) throw throttled(wait, 'too many password reset requests from this address');
+  const accountFree = (await hitWaitMs(db, source.tenantId, account, RESET_LINKS_PER_ACCOUNT)) === 0;
+  await recordHits(
+    db,
+    source.tenantId,
+    accountFree ? [address, account] : [address],
+    RESET_LINKS_PER_ACCOUNT.windowMs,
+  );
+  return accountFree;
+}
+
+/**
+ * Someone asks for a password reset (after the answer, which never tells whether the e-mail has an account).
+ * For an active account: with mail, a link (valid one hour) to mail to the stored address, never to what was
+ * typed, audited `request_password_reset`; without mail nothing is issued (no one could receive it).
  */
 export async function requestPasswordReset(
   db: Db,
   source: RequestSource,
   email: string,
   publicUrl: string,
-): Promise<{ link: string; to: string } | undefined> {
+  canMail: boolean,
+): Promise<{ userId: number; to: string; link?: string } | undefined> {
   const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
   if (!user?.active) return undefined;
-  // Mailed to the stored address, never to what was typed (a different spelling must not receive it).
-  return { link: (await issuePasswordReset(db, source, user, publicUrl)).link, to: user.email };
+  if (!canMail) return { userId: user.id, to: user.email };
+  return {
+    userId: user.id,
+    to: user.email,
+    link: (await issuePasswordReset(db, source, user, publicUrl)).link,
+  };
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */
