@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ErrorObject } from 'ajv';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { requestTenant } from '../../http/auth.js';
+import { addRetryAfterOnThrottle, requestTenant } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { toErrorDetails } from '../../http/validation.js';
 import {
@@ -171,6 +171,7 @@ const oauthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** The login service's tenant lookup and the verification page's JSON API (the web application reuses it). */
 const deviceApprovalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
+  addRetryAfterOnThrottle(app);
 
   app.get(
     '/check-tenant',
@@ -200,7 +201,7 @@ const deviceApprovalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DeviceCodeView, ...errorResponses },
       },
     },
-    async (req) => service.describeUserCode(db, req.actor.tenantId, req.query.user_code),
+    async (req) => service.describeUserCode(db, req.actor, req.query.user_code),
   );
 
   for (const decision of ['approve', 'deny'] as const) {
