@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { userWithKey } from '../../../test/helpers/factories.js';
 import { createUser } from '../users/users.service.js';
 import { createDeviceKey } from '../api-keys/api-keys.service.js';
 import type { Role } from '../../auth/roles.js';
@@ -140,6 +141,65 @@ describeEachDb('accounts an attacker cannot turn against their owner', (t) => {
       expect(await auditOf(t, 'auth.sign_ins_ended', who.id)).toEqual([
         { reason: 'password_change', sessions_ended: 1, device_sign_ins_ended: 1 },
       ]);
+    });
+  });
+
+  describe('an invitation grants no more than its inviter holds when it is redeemed', () => {
+    const VOID =
+      'this invitation is void: whoever sent it can no longer grant this role; ask an admin for a new one';
+
+    /** An admin's invitation, and what happens to the admin afterwards; then the link is tried. */
+    async function tryAfter(role: Role, change: (adminId: number) => Promise<unknown>) {
+      const admin = await userWithKey(t, 'admin');
+      const email = uniqueEmail('invitee');
+      const invited = await t.post('/users/invitations', { email, role }, { key: admin.key });
+      expect(invited.status).toBe(201);
+      const token = invited.body.link.split('/').pop() as string;
+      await change(admin.user.id);
+      const preview = await t.post('/api/auth/invitation', { token }, { key: null });
+      const register = await t.post(
+        '/api/auth/register',
+        { token, name: 'Invitee', password: 'a good password' },
+        { key: null },
+      );
+      const listed = (await t.get('/users/invitations')).body.invitations.map(
+        (i: { email: string }) => i.email,
+      );
+      const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      return { preview, register, listed: listed.includes(email), created: user !== undefined };
+    }
+
+    it('is void once the inviter is deactivated: 404 on the page, 400 on sign-up, no user, not listed', async () => {
+      const got = await tryAfter('user', (id) => t.post(`/users/${id}/deactivate`));
+      expect(got.preview.status).toBe(404);
+      expect(got.preview.body).toEqual({ code: 'NOT_FOUND', message: VOID });
+      expect(got.register.status).toBe(400);
+      expect(got.register.body).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: VOID,
+        details: [{ path: '/token', message: VOID }],
+      });
+      expect(got.created).toBe(false);
+      expect(got.listed).toBe(false);
+    });
+
+    it('is void once the inviter loses the role that could grant it', async () => {
+      // An admin invited an admin, and is now a user: the invitation would grant more than they hold.
+      const demoted = await tryAfter('admin', (id) => t.post(`/users/${id}/role`, { role: 'user' }));
+      expect(demoted.register.status).toBe(400);
+      expect(demoted.created).toBe(false);
+      // An admin invited a viewer and is now a user: only admins invite, so it is void too.
+      const noLongerAdmin = await tryAfter('viewer', (id) => t.post(`/users/${id}/role`, { role: 'user' }));
+      expect(noLongerAdmin.preview.status).toBe(404);
+      expect(noLongerAdmin.register.status).toBe(400);
+      expect(noLongerAdmin.created).toBe(false);
+    });
+
+    it('still works while the inviter can grant it', async () => {
+      const got = await tryAfter('user', async () => undefined);
+      expect(got.preview.status).toBe(200);
+      expect(got.register.status).toBe(201);
+      expect(got.created).toBe(true);
     });
   });
 });

@@ -17,7 +17,7 @@ import {
   throttled,
   type WindowLimit,
 } from '../auth/throttle.service.js';
-import { roleRank, type Role } from '../../auth/roles.js';
+import { atLeast, roleRank, type Role } from '../../auth/roles.js';
 import * as apiKeys from '../api-keys/api-keys.service.js';
 import * as users from '../users/users.service.js';
 import * as repo from './accounts.repository.js';
@@ -110,9 +110,28 @@ export async function inviteUser(
   return { ...toInvitation(row), link: inviteLink(publicUrl, token) };
 }
 
-/** Invitations that can still be accepted, oldest first. */
+/**
+ * Whether an invitation's inviter could still grant it: an active admin or owner whose role is not below the
+ * invited one. An invitation never grants more than its inviter holds when it is redeemed; otherwise it is void.
+ */
+function inviterCanGrant(inviter: users.User | undefined, role: string): boolean {
+  return (
+    !!inviter &&
+    inviter.active &&
+    atLeast(inviter.role, 'admin') &&
+    roleRank(role as Role) <= roleRank(inviter.role)
+  );
+}
+
+const VOID_INVITATION =
+  'this invitation is void: whoever sent it can no longer grant this role; ask an admin for a new one';
+
+/** Invitations that can still be accepted, oldest first (void ones left out: their inviter can no longer grant them). */
 export async function listInvitations(db: Db, actor: Actor): Promise<Invitation[]> {
-  return (await repo.listPendingInvitations(db, actor.tenantId, nowIso())).map(toInvitation);
+  const byId = new Map((await users.listUsers(db, actor.tenantId)).map((u) => [u.id, u]));
+  return (await repo.listPendingInvitations(db, actor.tenantId, nowIso()))
+    .filter((row) => inviterCanGrant(byId.get(row.invited_by), row.role))
+    .map(toInvitation);
 }
 
 /** Cancels an invitation that was not accepted: its link stops working. 404 unknown, 409 already closed. Audits `cancel_invite`. */
@@ -127,25 +146,31 @@ export async function cancelInvitation(db: Db, actor: Actor, id: string): Promis
   });
 }
 
+/** The open invitation of a token, or why there is none: `void` when its inviter can no longer grant it. */
 async function openInvitation(db: Db, tenantId: string, token: string) {
   const row = await repo.findInvitationByTokenHash(db, tenantId, sha256(token));
   if (!row || row.accepted_at || row.cancelled_at || Date.parse(row.expires_at) <= Date.now())
     return undefined;
-  return row;
+  const inviter = await users.getUser(db, tenantId, row.invited_by).catch(() => undefined);
+  return inviterCanGrant(inviter, row.role) ? row : ('void' as const);
 }
 
-/** What the sign-up page shows for an invitation link; 404 when the link is invalid, expired or used. */
+/** What the sign-up page shows for an invitation link; 404 when the link is invalid, expired, used or void. */
 export async function previewInvitation(
   db: Db,
   tenantId: string,
   token: string,
 ): Promise<{ email: string; role: string; expiresAt: string }> {
   const row = await openInvitation(db, tenantId, token);
+  if (row === 'void') throw notFound(VOID_INVITATION);
   if (!row) throw notFound('this invitation link is invalid, expired or already used');
   return { email: row.email, role: row.role, expiresAt: row.expires_at };
 }
 
-/** Accepts an invitation: creates the user with the invited e-mail and role; the link works once. Audits `register`. */
+/**
+ * Accepts an invitation: creates the user with the invited e-mail and role; the link works once. 400 when its
+ * inviter has been deactivated or no longer holds a role that could grant it. Audits `register`.
+ */
 export async function acceptInvitation(
   db: Db,
   source: RequestSource,
@@ -153,6 +178,7 @@ export async function acceptInvitation(
 ): Promise<{ id: number; email: string }> {
   users.assertPasswordShape(input.password);
   const row = await openInvitation(db, source.tenantId, input.token);
+  if (row === 'void') throw badRequest(VOID_INVITATION, '/token');
   if (!row) throw badRequest('this invitation link is invalid, expired or already used', '/token');
   return db.transaction().execute(async (trx) => {
     if (!(await repo.closeInvitation(trx, source.tenantId, row.id, { accepted_at: nowIso() }))) {
