@@ -117,9 +117,12 @@ export async function buildApp({
     return jsonParser(req, body as string, done);
   });
 
+  // Browsers that reached an HTTPS service once keep to HTTPS for a year (no downgrade to plain HTTP).
+  const hsts = config.publicUrl.startsWith('https:');
   // A callback hook, not an async one: no promise per response.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
     done(null, payload);
   });
 

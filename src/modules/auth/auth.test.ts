@@ -512,6 +512,40 @@ describeEachDb('sign-in (D4)', (t) => {
   });
 });
 
+describeEachDb('the session cookie over HTTPS behind a trusted proxy', (t) => {
+  it('is Secure when the request came over HTTPS (X-Forwarded-Proto), though the public URL is http', async () => {
+    const user = await userWithPassword(t);
+    const viaTls = await t.post(
+      '/api/auth/login',
+      { email: user.email, password: user.password },
+      { key: null, headers: { 'x-forwarded-for': '10.40.0.1', 'x-forwarded-proto': 'https' } },
+    );
+    expect(viaTls.status).toBe(200);
+    expect(setCookieOf(viaTls.headers)).toMatch(/; Secure/i);
+    const plain = await login(t, { email: user.email, password: user.password }, { ip: '10.40.0.1' });
+    expect(setCookieOf(plain.headers)).not.toMatch(/Secure/i);
+    // No HSTS while the public URL is http.
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describeEachDb(
+  'the session cookie behind an untrusted proxy',
+  (t) => {
+    it('ignores X-Forwarded-Proto from a proxy that is not trusted', async () => {
+      const user = await userWithPassword(t);
+      const res = await t.post(
+        '/api/auth/login',
+        { email: user.email, password: user.password },
+        { key: null, headers: { 'x-forwarded-proto': 'https' } },
+      );
+      expect(res.status).toBe(200);
+      expect(setCookieOf(res.headers)).not.toMatch(/Secure/i);
+    });
+  },
+  { env: { CASEBOOK_TRUST_PROXY: 'false' } },
+);
+
 describeEachDb(
   'sign-in behind https',
   (t) => {
@@ -520,6 +554,8 @@ describeEachDb(
       const res = await login(t, { email: user.email, password: user.password });
       expect(res.status).toBe(200);
       expect(setCookieOf(res.headers)).toMatch(/; Secure/i);
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect((await t.get('/project')).headers['strict-transport-security']).toBe('max-age=31536000');
       const write = await withCookie(t, 'POST', '/project', res.body.token, {
         body: { code: 'SEC', title: 'Secure' },
         headers: { origin: 'http://casebook.test' },
