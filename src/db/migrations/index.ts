@@ -13,7 +13,7 @@ import * as m0011 from './0011_idempotency.js';
 import * as m0012 from './0012_run_membership_version.js';
 import * as m0013 from './0013_outbox_webhooks.js';
 import * as m0014 from './0014_tracker_comments.js';
-import * as m0015 from './0015_account_throttle.js';
+import * as m0016 from './0016_account_throttle.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -31,5 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_run_membership_version': m0012,
   '0013_outbox_webhooks': m0013,
   '0014_tracker_comments': m0014,
-  '0015_account_throttle': m0015,
+  '0016_account_throttle': m0016,
 };
