@@ -19,6 +19,7 @@ import { newUuid } from './lib/ids.js';
 import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
+import { serializeRequest } from './http/log-redaction.js';
 import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
 import type { GroupCommitHooks } from './modules/runs/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
@@ -77,6 +78,8 @@ export async function buildApp({
         : {
             level: config.logLevel,
             redact: { paths: REDACT, censor: '****' },
+            // Request URLs are logged without the tokens some carry (invitation, reset, device and share links).
+            serializers: { req: serializeRequest },
             ...(logStream ? { stream: logStream } : {}),
           },
     bodyLimit: config.bodyLimit,
@@ -120,9 +123,12 @@ export async function buildApp({
     return jsonParser(req, body as string, done);
   });
 
+  // Browsers that reached an HTTPS service once keep to HTTPS for a year (no downgrade to plain HTTP).
+  const hsts = config.publicUrl.startsWith('https:');
   // A callback hook, not an async one: no promise per response.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
     done(null, payload);
   });
 

@@ -54,7 +54,7 @@ export interface Config {
   outboundAllow: string[];
   /**
    * Outgoing mail (invitation and password-reset links): `smtp://user:pass@host:port` or `smtps://…`. Unset:
-   * no mail; an invitation's link is shown once to the admin who made it, a reset link is logged.
+   * no mail; an invitation's link is shown once to the admin who made it, a reset link is issued by an admin.
    */
   smtpUrl?: string;
   /** The sender of that mail (`Name <address>` or an address). */

@@ -18,6 +18,12 @@ export interface RouteAccess {
   allowRestrictedKey?: boolean;
   /** Routes outside authentication (health, docs, sign-in). */
   public?: boolean;
+  /**
+   * Only a person signed in with the session cookie: changes to how the account signs in (password, e-mail,
+   * two-factor) and approving device sign-ins. An API key or a device's token that leaked must not be able to
+   * take the account over or mint more access. The value is the 403's message for a key.
+   */
+  sessionOnly?: string;
 }
 
 declare module 'fastify' {
@@ -82,6 +88,9 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     if (check.tenantSuspended) throw forbidden('this tenant is suspended');
     if (isRestrictedKeyName(check.keyName) && !access.allowRestrictedKey) {
       throw forbidden('keys named SIEM-LOG-ONLY may only read the audit log');
+    }
+    if (access.sessionOnly) {
+      throw forbidden(access.sessionOnly);
     }
     const minRole = access.minRole ?? 'viewer';
     if (!atLeast(check.role, minRole)) {

@@ -3,6 +3,8 @@ import type { Db } from '../../src/db/create-db.js';
 import type { Role } from '../../src/auth/roles.js';
 import type { ProjectData } from './fixtures.js';
 import { uniqueProjectCode } from '../helpers/codes.js';
+import { hashPassword } from '../../src/lib/crypto.js';
+import { setEmail, setPasswordHash } from '../../src/modules/users/users.service.js';
 
 /**
  * The expectation table of the security suite: one row per route of the application. The authorisation
@@ -1082,20 +1084,18 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
-  // Changing a password through a key ends all of one's sessions.
+  // Changes to how an account signs in take the session cookie: a key (even the owner's) gets 403
+  // (docs/api-decisions.md#sign-in-changes-need-a-session). A change through the session keeps that session.
   'POST /api/public/v0/users/me/password': {
     auth: 'viewer',
-    endsSession: true,
     prepare: (c) => ({
       path: '/users/me/password',
       body: { currentPassword: c.actor.password, newPassword: PASSWORD_NEW },
-      cleanup: () =>
-        c.asOwner('POST', '/users/me/password', {
-          body: { currentPassword: PASSWORD_NEW, newPassword: c.actor.password },
-          key: c.actor.key,
-        }),
+      cleanup: async () =>
+        setPasswordHash(c.db, c.tenantId, c.actor.id, await hashPassword(c.actor.password)),
     }),
-    ok: 200,
+    ok: 403,
+    session: 200,
   },
   'PATCH /api/public/v0/users/me': {
     auth: 'viewer',
@@ -1107,26 +1107,31 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({
       path: '/users/me/email',
       body: { email: `moved-${c.unique()}@matrix.example.com`, password: c.actor.password },
+      cleanup: () => setEmail(c.db, c.tenantId, c.actor.id, c.actor.email),
     }),
-    ok: 200,
+    ok: 403,
+    session: 200,
   },
   'GET /api/public/v0/users/me/2fa': { auth: 'viewer', prepare: () => ({ path: '/users/me/2fa' }), ok: 200 },
   'POST /api/public/v0/users/me/2fa/setup': {
     auth: 'viewer',
     prepare: (c) => ({ path: '/users/me/2fa/setup', body: { password: c.actor.password } }),
-    ok: 200,
+    ok: 403,
+    session: 200,
   },
   // Without a pending setup a code can't match: 400 proves the caller got past authorisation (flows: two-factor.test.ts).
   'POST /api/public/v0/users/me/2fa/enable': {
     auth: 'viewer',
     prepare: () => ({ path: '/users/me/2fa/enable', body: { totp: '000000' } }),
-    ok: 400,
+    ok: 403,
+    session: 400,
   },
   // Two-factor sign-in is off for these callers: 409 shows they got past authorisation (flows: two-factor.test.ts).
   'POST /api/public/v0/users/me/2fa/disable': {
     auth: 'viewer',
     prepare: (c) => ({ path: '/users/me/2fa/disable', body: { password: c.actor.password, totp: '000000' } }),
-    ok: 409,
+    ok: 403,
+    session: 409,
   },
   'POST /api/public/v0/users/me/2fa/recovery-codes': {
     auth: 'viewer',
@@ -1134,7 +1139,8 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       path: '/users/me/2fa/recovery-codes',
       body: { password: c.actor.password, totp: '000000' },
     }),
-    ok: 409,
+    ok: 403,
+    session: 409,
   },
   'GET /api/public/v0/users/me/api-keys': {
     auth: 'viewer',

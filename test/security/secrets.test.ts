@@ -54,7 +54,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     });
     expect(login.status).toBe(200);
     secrets.sessionToken = login.body.token;
-    // Looked up now: the password change below ends the owner's sessions.
+    // Looked up now, before anything else can end the session.
     sessionStoredAsHash =
       (await t.db
         .selectFrom('sessions')
@@ -77,7 +77,7 @@ describeEachDb('secrets in logs and storage', (t) => {
 
     secrets.newPassword = 'brand-new-password-9';
     const changed = await call('POST', `${api}/users/me/password`, {
-      key: t.ownerKey,
+      cookie: secrets.sessionToken,
       body: { currentPassword: 'owner-password', newPassword: secrets.newPassword },
     });
     expect(changed.status).toBe(200);
@@ -95,7 +95,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     expect(integration.status).toBe(201);
 
     const setup = await call('POST', `${api}/users/me/2fa/setup`, {
-      key: t.ownerKey,
+      cookie: secrets.sessionToken,
       body: { password: secrets.newPassword },
     });
     expect(setup.status).toBe(200);
@@ -108,11 +108,28 @@ describeEachDb('secrets in logs and storage', (t) => {
     expect(invite.status).toBe(201);
     const inviteToken =
       new URL(invite.body.link).searchParams.get('token') ?? invite.body.link.split('/').pop();
+    secrets.inviteToken = inviteToken;
     secrets.registeredPassword = 'registered-pass-42';
     const registered = await call('POST', '/api/auth/register', {
       body: { token: inviteToken, name: 'Invitee', password: secrets.registeredPassword },
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+
+    // Tokens in addresses: the pages of invitation, reset and shared links, and device codes in queries.
+    secrets.resetToken = 'reset-token-in-a-page-address-0042';
+    secrets.sharedToken = 'shared-report-token-in-an-address-77';
+    secrets.userCode = 'QRST-VWXZ';
+    secrets.deviceCode = 'device-code-in-a-query-string-5151';
+    for (const url of [
+      `/invite/${secrets.inviteToken}`,
+      `/reset-password/${secrets.resetToken}?from=mail`,
+      `/shared/${secrets.sharedToken}/print`,
+      `/device?user_code=${secrets.userCode}`,
+      `/api/oauth/device?user_code=${secrets.userCode}`,
+      `/api/oauth/token?device_code=${secrets.deviceCode}&client_id=qas-cli`,
+    ]) {
+      await call('GET', url, { cookie: secrets.sessionToken });
+    }
   }, 60_000);
 
   afterAll(async () => {
@@ -122,6 +139,25 @@ describeEachDb('secrets in logs and storage', (t) => {
   it('logs requests (so the check below reads a real log)', () => {
     expect(log).toMatch(/incoming request/);
     expect(log).toMatch(/\/api\/auth\/login/);
+  });
+
+  it('logs addresses that carry tokens with the token replaced', () => {
+    const urls = log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.msg === 'incoming request')
+      .map((l) => l.req.url as string);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/invite/[redacted]',
+        '/reset-password/[redacted]?from=mail',
+        '/shared/[redacted]',
+        '/device?user_code=[redacted]',
+        '/api/oauth/device?user_code=[redacted]',
+        '/api/oauth/token?device_code=[redacted]&client_id=qas-cli',
+      ]),
+    );
   });
 
   it('never writes a key, password, session token, TOTP secret or tracker credential to the log', () => {

@@ -128,12 +128,19 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
       const link = await receiver.linkFor(invitee.email, 'reset-password');
       await p.goto(link);
       await p.getByRole('heading', { name: 'Set a new password' }).waitFor();
+      // The page says before the change what it ends.
+      await p
+        .getByText(
+          'Setting a new password signs you out everywhere: every session and device sign-in of your account ends.',
+        )
+        .waitFor();
       invitee.password = 'second password 2';
       await p.getByLabel('New password').fill(invitee.password);
       await p.getByLabel('Repeat the password').fill(invitee.password);
       await look(p, 'reset-set');
       await p.getByRole('button', { name: 'Set the password' }).click();
       await p.getByRole('heading', { name: 'Your password is set' }).waitFor();
+      await p.getByText('Every session and device sign-in of your account has ended.').waitFor();
       // A used link says so in words.
       await p.goto(link);
       await p.getByLabel('New password').fill('third password 3');
@@ -225,6 +232,10 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await page.getByRole('button', { name: /Account: Olivia Owner/ }).waitFor();
 
     const password = page.getByRole('region', { name: 'Password' });
+    // It says what a change ends before one is made.
+    await password
+      .getByText(/signs you out everywhere else: your other sessions and device sign-ins/)
+      .waitFor();
     await password.getByLabel('Current password').fill('not my password');
     await password.getByLabel('New password').fill('a brand new password');
     await password.getByRole('button', { name: 'Change password' }).click();

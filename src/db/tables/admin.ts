@@ -90,6 +90,23 @@ export interface SignInFailuresTable {
   created_at: string;
 }
 
+/** A counted attempt of a throttled action (reset requests, device user-code lookups). */
+export interface ThrottleHitsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  bucket: string;
+  created_at: string;
+}
+
+/** An address that completed a sign-in to an account (by normalised e-mail), and when it last did. */
+export interface SignInKnownAddressesTable {
+  id: Generated<number>;
+  tenant_id: string;
+  email_norm: string;
+  ip: string;
+  last_at: string;
+}
+
 // ---- end accounts and sign-in (ADMIN-A) ----
 
 export interface AdminTables {
@@ -101,4 +118,6 @@ export interface AdminTables {
   two_factor: TwoFactorTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_failures: SignInFailuresTable;
+  throttle_hits: ThrottleHitsTable;
+  sign_in_known_addresses: SignInKnownAddressesTable;
 }

@@ -163,6 +163,26 @@ describeEachDb('invitation and reset links by mail (CASEBOOK_SMTP_URL)', (t: Tes
     });
     expect(login.statusCode).toBe(200);
   });
+
+  it('mails at most 3 reset links an hour to one account, answering every request the same', async () => {
+    const email = uniqueEmail('bombed');
+    await createUser(t.db, t.tenantId, { email, name: 'B', role: 'user', password: 'long enough 1' });
+    const answers: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/password-reset/request',
+        payload: { email },
+        remoteAddress: `10.88.0.${i}`,
+      });
+      expect(res.statusCode).toBe(200);
+      answers.push(res.json());
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    await waitFor(() => (receiver.inbox.filter((m) => m.to.includes(email)).length >= 3 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.inbox.filter((m) => m.to.includes(email))).toHaveLength(3);
+  });
 });
 
 describe('mail settings', () => {

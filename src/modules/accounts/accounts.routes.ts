@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
-import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
+import { SESSION_COOKIE, sessionIdOf, type RequestSource } from '../auth/auth.service.js';
 import {
   AccountUserList,
   AccountUserResponse,
@@ -36,18 +36,25 @@ import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
 const OWNER = { access: { minRole: 'owner' as const } };
+/** Changes to how one's account signs in: the session cookie only (src/http/auth.ts). */
+const SIGN_IN_CHANGE = {
+  access: {
+    sessionOnly:
+      'this changes how the account signs in: sign in to the web page to do it; API keys and device tokens may not',
+  },
+};
 const tags = ['accounts'];
 
 /**
  * The answer to an admin who made a one-time link for someone else (an invitation, a password reset): the link is
  * e-mailed when mail is configured, else it is in the answer, once. A failed send is logged as an error
  * (`sendFailed`) and answered with the link too: the link exists, so the admin gets it to pass on rather than an
- * error. Without mail, `noMail` (when given) is logged at info level.
+ * error. A link never goes to the log (docs/operations.md#what-the-log-never-holds).
  */
 async function mailOrShowLink<T extends object>(
   mailer: Mailer | undefined,
   log: FastifyBaseLogger,
-  how: { answer: T; link: string; mail: MailMessage; sendFailed: string; noMail?: [object, string] },
+  how: { answer: T; link: string; mail: MailMessage; sendFailed: string },
 ): Promise<T & { emailed: boolean; link?: string }> {
   if (mailer) {
     try {
@@ -56,8 +63,6 @@ async function mailOrShowLink<T extends object>(
     } catch (err) {
       log.error({ err }, how.sendFailed);
     }
-  } else if (how.noMail) {
-    log.info(...how.noMail);
   }
   return { ...how.answer, emailed: false, link: how.link };
 }
@@ -100,9 +105,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           answer: invitation,
           link,
           mail: invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
+          // Without mail the admin reads the link from the answer and passes it on; it never goes to the log.
           sendFailed: 'invitation mail could not be sent; the link is in the answer',
-          // The operator reads the link from the answer or the log and passes it on.
-          noMail: [{ invitationLink: link }, 'user invited (no mail configured)'],
         }),
       );
     },
@@ -232,6 +236,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/password',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: "Change one's password (needs the current one); one's other sessions end",
@@ -262,6 +267,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/email',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: "Change one's e-mail address (needs the password)",
@@ -287,6 +293,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/setup',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Start setting up two-factor sign-in (needs the password): a new TOTP secret, shown once',
@@ -300,6 +307,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/enable',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary:
@@ -314,6 +322,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/disable',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off (needs the password and a code or recovery code)',
@@ -330,6 +339,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/2fa/recovery-codes',
     {
+      config: SIGN_IN_CHANGE,
       schema: {
         tags,
         summary: 'Replace the recovery codes (needs the password and a code); the old ones stop working',
@@ -350,6 +360,34 @@ const PUBLIC = { access: { public: true } };
 export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
   addRetryAfterOnThrottle(app);
+
+  // Work that goes on after the answer; closing the app waits for it.
+  const pending = new Set<Promise<void>>();
+  const inBackground = (work: () => Promise<void>) => {
+    const task = work().finally(() => pending.delete(task));
+    pending.add(task);
+  };
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pending]);
+  });
+
+  /** Mails a reset link to an active account's stored address; without mail, the log says what an admin can do. */
+  const issueResetLink = async (source: RequestSource, email: string, log: FastifyBaseLogger) => {
+    try {
+      const issued = await service.requestPasswordReset(db, source, email, config.publicUrl, !!app.mailer);
+      if (!issued) return;
+      if (issued.link && app.mailer) {
+        await app.mailer.send(passwordResetMail(issued.to, issued.link));
+      } else {
+        log.warn(
+          { userId: issued.userId },
+          'password reset requested, but no mail is configured: an admin can issue a link on the People page or with `casebook user reset-link`',
+        );
+      }
+    } catch (err) {
+      log.error({ err }, 'password reset link could not be issued or mailed');
+    }
+  };
 
   // A POST, not GET /…/:token: the token stays out of URLs and so out of request logs.
   app.post(
@@ -394,21 +432,11 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      const issued = await service.requestPasswordReset(
-        db,
-        await requestSource(app, req),
-        req.body.email,
-        config.publicUrl,
-      );
-      if (issued && app.mailer) {
-        // Not awaited: how long the answer takes must not tell whether the account exists.
-        app.mailer
-          .send(passwordResetMail(issued.to, issued.link))
-          .catch((err: unknown) => req.log.error({ err }, 'password reset mail could not be sent'));
-      } else if (issued) {
-        // No mail is configured: the operator reads the link from the log and passes it on.
-        req.log.info({ passwordResetLink: issued.link }, 'password reset requested (no mail configured)');
-      }
+      const source = await requestSource(app, req);
+      // Throttled per address (429) and per account (quietly no more links), the same work whatever the e-mail.
+      const admitted = await service.admitPasswordResetRequest(db, source, req.body.email);
+      // Whether the account exists is found out after the answer: how long it takes tells nothing.
+      if (admitted) inBackground(() => issueResetLink(source, req.body.email, req.log));
       return { message: 'If the account exists, a reset link has been issued' };
     },
   );

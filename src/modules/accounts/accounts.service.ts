@@ -6,10 +6,19 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import { hashPassword, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
-import { clearSignInFailures, confirmPassword } from '../auth/throttle.service.js';
-import { roleRank, type Role } from '../../auth/roles.js';
+import {
+  clearSignInFailures,
+  confirmPassword,
+  emailBucket,
+  hitWaitMs,
+  recordHits,
+  throttled,
+  type WindowLimit,
+} from '../auth/throttle.service.js';
+import { atLeast, roleRank, type Role } from '../../auth/roles.js';
+import * as apiKeys from '../api-keys/api-keys.service.js';
 import * as users from '../users/users.service.js';
 import * as repo from './accounts.repository.js';
 
@@ -53,23 +62,6 @@ const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
 
 const inviteLink = (publicUrl: string, token: string) => `${publicUrl}/invite/${token}`;
 const resetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password/${token}`;
-
-/**
- * D3: who may manage whom. The owner manages everyone but themselves; others only users of a lower role
- * (an admin can't demote, deactivate or make keys for another admin). The owner is never managed:
- * ownership is only transferred.
- */
-export function assertManages(actor: Actor, target: users.User, what: string): void {
-  if (target.id === actor.userId) throw forbidden(`you can't ${what} yourself`);
-  if (target.role === 'owner') {
-    throw forbidden(`you can't ${what} the owner; only the owner can transfer ownership`);
-  }
-  if (actor.role !== 'owner' && roleRank(actor.role) <= roleRank(target.role)) {
-    throw forbidden(
-      `you can't ${what} a user whose role (${target.role}) is not below yours (${actor.role})`,
-    );
-  }
-}
 
 // ---- invitations ----
 
@@ -118,9 +110,28 @@ export async function inviteUser(
   return { ...toInvitation(row), link: inviteLink(publicUrl, token) };
 }
 
-/** Invitations that can still be accepted, oldest first. */
+/**
+ * Whether an invitation's inviter could still grant it: an active admin or owner whose role is not below the
+ * invited one. An invitation never grants more than its inviter holds when it is redeemed; otherwise it is void.
+ */
+function inviterCanGrant(inviter: users.User | undefined, role: string): boolean {
+  return (
+    !!inviter &&
+    inviter.active &&
+    atLeast(inviter.role, 'admin') &&
+    roleRank(role as Role) <= roleRank(inviter.role)
+  );
+}
+
+const VOID_INVITATION =
+  'this invitation is void: whoever sent it can no longer grant this role; ask an admin for a new one';
+
+/** Invitations that can still be accepted, oldest first (void ones left out: their inviter can no longer grant them). */
 export async function listInvitations(db: Db, actor: Actor): Promise<Invitation[]> {
-  return (await repo.listPendingInvitations(db, actor.tenantId, nowIso())).map(toInvitation);
+  const byId = new Map((await users.listUsers(db, actor.tenantId)).map((u) => [u.id, u]));
+  return (await repo.listPendingInvitations(db, actor.tenantId, nowIso()))
+    .filter((row) => inviterCanGrant(byId.get(row.invited_by), row.role))
+    .map(toInvitation);
 }
 
 /** Cancels an invitation that was not accepted: its link stops working. 404 unknown, 409 already closed. Audits `cancel_invite`. */
@@ -135,25 +146,31 @@ export async function cancelInvitation(db: Db, actor: Actor, id: string): Promis
   });
 }
 
+/** The open invitation of a token, or why there is none: `void` when its inviter can no longer grant it. */
 async function openInvitation(db: Db, tenantId: string, token: string) {
   const row = await repo.findInvitationByTokenHash(db, tenantId, sha256(token));
   if (!row || row.accepted_at || row.cancelled_at || Date.parse(row.expires_at) <= Date.now())
     return undefined;
-  return row;
+  const inviter = await users.getUser(db, tenantId, row.invited_by).catch(() => undefined);
+  return inviterCanGrant(inviter, row.role) ? row : ('void' as const);
 }
 
-/** What the sign-up page shows for an invitation link; 404 when the link is invalid, expired or used. */
+/** What the sign-up page shows for an invitation link; 404 when the link is invalid, expired, used or void. */
 export async function previewInvitation(
   db: Db,
   tenantId: string,
   token: string,
 ): Promise<{ email: string; role: string; expiresAt: string }> {
   const row = await openInvitation(db, tenantId, token);
+  if (row === 'void') throw notFound(VOID_INVITATION);
   if (!row) throw notFound('this invitation link is invalid, expired or already used');
   return { email: row.email, role: row.role, expiresAt: row.expires_at };
 }
 
-/** Accepts an invitation: creates the user with the invited e-mail and role; the link works once. Audits `register`. */
+/**
+ * Accepts an invitation: creates the user with the invited e-mail and role; the link works once. 400 when its
+ * inviter has been deactivated or no longer holds a role that could grant it. Audits `register`.
+ */
 export async function acceptInvitation(
   db: Db,
   source: RequestSource,
@@ -161,6 +178,7 @@ export async function acceptInvitation(
 ): Promise<{ id: number; email: string }> {
   users.assertPasswordShape(input.password);
   const row = await openInvitation(db, source.tenantId, input.token);
+  if (row === 'void') throw badRequest(VOID_INVITATION, '/token');
   if (!row) throw badRequest('this invitation link is invalid, expired or already used', '/token');
   return db.transaction().execute(async (trx) => {
     if (!(await repo.closeInvitation(trx, source.tenantId, row.id, { accepted_at: nowIso() }))) {
@@ -184,7 +202,7 @@ export async function changeRole(db: Db, actor: Actor, userId: number, role: Rol
   if (role === 'owner')
     throw badRequest('ownership is only transferred: POST /users/transfer-ownership', '/role');
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, 'change the role of');
+  users.assertManages(actor, target, 'change the role of');
   if (roleRank(role) > roleRank(actor.role)) {
     throw forbidden(`you can't give a role above your own (${actor.role})`);
   }
@@ -207,7 +225,7 @@ export async function setUserActive(
   active: boolean,
 ): Promise<AccountUser> {
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, active ? 'reactivate' : 'deactivate');
+  users.assertManages(actor, target, active ? 'reactivate' : 'deactivate');
   if (target.active !== active) {
     await db.transaction().execute(async (trx) => {
       await users.setDeactivated(trx, actor.tenantId, userId, !active);
@@ -240,8 +258,28 @@ export async function transferOwnership(db: Db, actor: Actor, userId: number): P
 // ---- passwords and e-mail ----
 
 /**
- * Changes one's own password (needs the current one). Every other session of the user ends; the one
- * making the change stays signed in. Audits `password_change`.
+ * A password change or reset ends the user's sign-ins: every session but `exceptSessionId` and every device
+ * sign-in (API keys stay: they are made on purpose and revoked on purpose). Audited as `auth.sign_ins_ended`
+ * (`reason`, `sessions_ended`, `device_sign_ins_ended`) after the contract's own event, whose meta is none.
+ */
+async function endSignIns(
+  trx: Db,
+  ctx: AuditContext,
+  reason: 'password_change' | 'password_reset',
+  exceptSessionId?: string,
+): Promise<void> {
+  const userId = ctx.userId!;
+  await recordAudit(trx, ctx, reason);
+  await recordAudit(trx, ctx, 'auth.sign_ins_ended', {
+    reason,
+    sessions_ended: await endUserSessions(trx, ctx.tenantId, userId, exceptSessionId),
+    device_sign_ins_ended: await apiKeys.endDeviceSignIns(trx, ctx.tenantId, userId),
+  });
+}
+
+/**
+ * Changes one's own password (needs the current one). Every other session and every device sign-in of the user
+ * ends; the session making the change stays signed in. Audits `password_change` and what ended.
  */
 export async function changePassword(
   db: Db,
@@ -254,9 +292,8 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction().execute(async (trx) => {
     await users.setPasswordHash(trx, actor.tenantId, actor.userId, passwordHash);
-    await endUserSessions(trx, actor.tenantId, actor.userId, currentSessionId);
     await repo.deleteUserPasswordResets(trx, actor.tenantId, actor.userId);
-    await recordAudit(trx, actor, 'password_change');
+    await endSignIns(trx, actor, 'password_change', currentSessionId);
   });
 }
 
@@ -303,7 +340,7 @@ export async function issuePasswordResetFor(
   publicUrl: string,
 ): Promise<{ user: AccountUser; link: string; expiresAt: string }> {
   const target = await users.getUser(db, actor.tenantId, userId);
-  assertManages(actor, target, 'send a password reset link to');
+  users.assertManages(actor, target, 'send a password reset link to');
   if (!target.active) {
     throw conflict(`${target.email} is deactivated; reactivate the account before sending a reset link`);
   }
@@ -318,21 +355,54 @@ export async function listAccounts(db: Db, actor: Actor): Promise<AccountUser[]>
   return (await users.listUsers(db, actor.tenantId)).map(toAccountUser);
 }
 
+/** Password-reset requests per source address: past it, 429 with `Retry-After`. */
+export const RESET_REQUESTS_PER_ADDRESS: WindowLimit = { max: 10, windowMs: 15 * 60_000 };
+/** Reset links per account (mail bombing): past it, requests are answered the same and issue nothing. */
+export const RESET_LINKS_PER_ACCOUNT: WindowLimit = { max: 3, windowMs: 3600_000 };
+
 /**
- * Someone asks for a password reset. The answer never tells whether the e-mail has an account; the link
- * (valid one hour) is returned to the caller only to be mailed or logged, never to the client.
- * Audits `request_password_reset` when an active account exists.
+ * Counts a password-reset request: 429 when its address has asked too often; false when the account (by the
+ * e-mail typed, existing or not) has had its links for the hour. The same statements run whatever the e-mail.
+ */
+export async function admitPasswordResetRequest(
+  db: Db,
+  source: RequestSource,
+  email: string,
+): Promise<boolean> {
+  const address = `reset:ip:${source.ip}`;
+  const account = emailBucket('reset', email);
+  const wait = await hitWaitMs(db, source.tenantId, address, RESET_REQUESTS_PER_ADDRESS);
+  if (wait > 0) throw throttled(wait, 'too many password reset requests from this address');
+  const accountFree = (await hitWaitMs(db, source.tenantId, account, RESET_LINKS_PER_ACCOUNT)) === 0;
+  await recordHits(
+    db,
+    source.tenantId,
+    accountFree ? [address, account] : [address],
+    RESET_LINKS_PER_ACCOUNT.windowMs,
+  );
+  return accountFree;
+}
+
+/**
+ * Someone asks for a password reset (after the answer, which never tells whether the e-mail has an account).
+ * For an active account: with mail, a link (valid one hour) to mail to the stored address, never to what was
+ * typed, audited `request_password_reset`; without mail nothing is issued (no one could receive it).
  */
 export async function requestPasswordReset(
   db: Db,
   source: RequestSource,
   email: string,
   publicUrl: string,
-): Promise<{ link: string; to: string } | undefined> {
+  canMail: boolean,
+): Promise<{ userId: number; to: string; link?: string } | undefined> {
   const user = await users.getUserByEmail(db, source.tenantId, email.trim()).catch(() => undefined);
   if (!user?.active) return undefined;
-  // Mailed to the stored address, never to what was typed (a different spelling must not receive it).
-  return { link: (await issuePasswordReset(db, source, user, publicUrl)).link, to: user.email };
+  if (!canMail) return { userId: user.id, to: user.email };
+  return {
+    userId: user.id,
+    to: user.email,
+    link: (await issuePasswordReset(db, source, user, publicUrl)).link,
+  };
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */
@@ -348,8 +418,8 @@ export async function createPasswordResetLink(
 }
 
 /**
- * Sets a new password with a reset link (works once, within its hour). Every session of the user ends
- * and other reset links stop working. Audits `password_reset`.
+ * Sets a new password with a reset link (works once, within its hour). Every session and device sign-in of
+ * the user ends and other reset links stop working. Audits `password_reset` and what ended.
  */
 export async function resetPassword(
   db: Db,
@@ -368,8 +438,7 @@ export async function resetPassword(
     if (!(await repo.usePasswordReset(trx, source.tenantId, tokenHash, nowIso()))) throw invalid();
     await users.setPasswordHash(trx, source.tenantId, user.id, passwordHash);
     await repo.deleteUserPasswordResets(trx, source.tenantId, user.id);
-    await endUserSessions(trx, source.tenantId, user.id);
-    await recordAudit(trx, { ...source, userId: user.id }, 'password_reset');
+    await endSignIns(trx, { ...source, userId: user.id }, 'password_reset');
   });
   await clearSignInFailures(db, source.tenantId, user.email);
 }

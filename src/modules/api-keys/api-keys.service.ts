@@ -4,8 +4,8 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { assertManages } from '../accounts/accounts.service.js';
 import * as users from '../users/users.service.js';
+import { assertManages } from '../users/users.service.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './api-keys.repository.js';
 
@@ -81,6 +81,11 @@ export async function findDeviceKey(db: Db, tenantId: string, keyId: string) {
 /** Revokes a key; true when this call revoked it (false when it was revoked already). */
 export async function revokeKeyRow(db: Db, tenantId: string, keyId: string): Promise<boolean> {
   return Number((await repo.revokeKey(db, tenantId, keyId, nowIso())).numUpdatedRows) === 1;
+}
+
+/** Ends every device sign-in of a user (a password change or reset): how many were live. */
+export async function endDeviceSignIns(db: Db, tenantId: string, userId: number): Promise<number> {
+  return Number((await repo.revokeDeviceKeysOf(db, tenantId, userId, nowIso())).numUpdatedRows);
 }
 
 /** D2: `<tenantId>.<keyId>.<secret>`; only the secret's hash is stored, the whole key is returned once. */

@@ -54,7 +54,7 @@ export const deleteSession = (db: Db, tenantId: string, id: string) =>
 export const deleteUserSessions = (db: Db, tenantId: string, userId: number, exceptId?: string) => {
   let q = db.deleteFrom('sessions').where('tenant_id', '=', tenantId).where('user_id', '=', userId);
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return q.execute();
+  return q.executeTakeFirst();
 };
 
 /** Removes up to `limit` expired sessions of the tenant: a bounded sweep, run at each sign-in. */
@@ -79,22 +79,47 @@ export const insertFailure = (db: Db, tenantId: string, emailNorm: string, ip: s
     .values({ tenant_id: tenantId, email_norm: emailNorm, ip, created_at: at })
     .execute();
 
-/** Count and oldest time of the failures since `since`, for an e-mail or an address. */
+/** Count, oldest and latest time of the failures since `since`, for an e-mail or an address. */
 export const failuresSince = async (
   db: Db,
   tenantId: string,
   by: { emailNorm: string } | { ip: string },
   since: string,
-): Promise<{ count: number; oldest: string | null }> => {
+): Promise<Tally> => {
   let q = db
     .selectFrom('sign_in_failures')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.min('created_at').as('oldest'),
+      eb.fn.max('created_at').as('latest'),
+    ])
     .where('tenant_id', '=', tenantId)
     .where('created_at', '>', since);
   q = 'emailNorm' in by ? q.where('email_norm', '=', by.emailNorm) : q.where('ip', '=', by.ip);
-  const row = await q.executeTakeFirstOrThrow();
-  return { count: Number(row.n), oldest: (row.oldest as string | null) ?? null };
+  return tallyOf(await q.executeTakeFirstOrThrow());
 };
+
+/** How many attempts a throttle counts, and the first and last of them (null when none). */
+export interface Tally {
+  count: number;
+  oldest: string | null;
+  latest: string | null;
+}
+
+const tallyOf = (row: { n: unknown; oldest: unknown; latest: unknown }): Tally => ({
+  count: Number(row.n),
+  oldest: (row.oldest as string | null) ?? null,
+  latest: (row.latest as string | null) ?? null,
+});
+
+/** An account's failures from one address: a successful sign-in from there forgives its own typos only. */
+export const deleteFailuresForEmailFrom = (db: Db, tenantId: string, emailNorm: string, ip: string) =>
+  db
+    .deleteFrom('sign_in_failures')
+    .where('tenant_id', '=', tenantId)
+    .where('email_norm', '=', emailNorm)
+    .where('ip', '=', ip)
+    .execute();
 
 export const deleteFailuresForEmail = (db: Db, tenantId: string, emailNorm: string) =>
   db
@@ -107,6 +132,81 @@ export const deleteFailuresForEmail = (db: Db, tenantId: string, emailNorm: stri
 export const deleteFailuresBefore = (db: Db, tenantId: string, before: string) =>
   db
     .deleteFrom('sign_in_failures')
+    .where('tenant_id', '=', tenantId)
+    .where('created_at', '<=', before)
+    .execute();
+
+// ---- addresses an account signed in from ----
+
+export const isKnownAddress = async (
+  db: Db,
+  tenantId: string,
+  emailNorm: string,
+  ip: string,
+  since: string,
+) =>
+  (await db
+    .selectFrom('sign_in_known_addresses')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('email_norm', '=', emailNorm)
+    .where('ip', '=', ip)
+    .where('last_at', '>', since)
+    .executeTakeFirst()) !== undefined;
+
+/** Records (or refreshes) a known address; a concurrent insert of the same one is as good as ours. */
+export const rememberAddress = async (
+  db: Db,
+  tenantId: string,
+  emailNorm: string,
+  ip: string,
+  at: string,
+) => {
+  const updated = await db
+    .updateTable('sign_in_known_addresses')
+    .set({ last_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('email_norm', '=', emailNorm)
+    .where('ip', '=', ip)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) > 0) return;
+  await db
+    .insertInto('sign_in_known_addresses')
+    .values({ tenant_id: tenantId, email_norm: emailNorm, ip, last_at: at })
+    .onConflict((oc) => oc.columns(['tenant_id', 'email_norm', 'ip']).doUpdateSet({ last_at: at }))
+    .execute();
+};
+
+export const deleteKnownAddressesBefore = (db: Db, tenantId: string, before: string) =>
+  db
+    .deleteFrom('sign_in_known_addresses')
+    .where('tenant_id', '=', tenantId)
+    .where('last_at', '<=', before)
+    .execute();
+
+// ---- counted attempts of other throttled actions ----
+
+export const insertHit = (db: Db, tenantId: string, bucket: string, at: string) =>
+  db.insertInto('throttle_hits').values({ tenant_id: tenantId, bucket, created_at: at }).execute();
+
+export const hitsSince = async (db: Db, tenantId: string, bucket: string, since: string): Promise<Tally> =>
+  tallyOf(
+    await db
+      .selectFrom('throttle_hits')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.min('created_at').as('oldest'),
+        eb.fn.max('created_at').as('latest'),
+      ])
+      .where('tenant_id', '=', tenantId)
+      .where('bucket', '=', bucket)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow(),
+  );
+
+export const deleteHitsBefore = (db: Db, tenantId: string, before: string) =>
+  db
+    .deleteFrom('throttle_hits')
     .where('tenant_id', '=', tenantId)
     .where('created_at', '<=', before)
     .execute();

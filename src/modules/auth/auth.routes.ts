@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../errors.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
@@ -10,7 +11,10 @@ const PUBLIC = { access: { public: true } };
 /** The web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api/auth`. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
-  const secure = config.publicUrl.startsWith('https:');
+  // Secure whenever the browser talks HTTPS: the public URL says so, or this request came over it (directly or
+  // through a trusted proxy's X-Forwarded-Proto: CASEBOOK_TRUST_PROXY), so the cookie never travels in clear.
+  const publicHttps = config.publicUrl.startsWith('https:');
+  const secure = (req: FastifyRequest) => publicHttps || req.protocol === 'https';
   addRetryAfterOnThrottle(app);
 
   app.post(
@@ -30,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.setCookie(SESSION_COOKIE, token, {
         httpOnly: true,
         sameSite: 'lax',
-        secure,
+        secure: secure(req),
         path: '/',
         maxAge: config.sessionTtlHours * 3600,
       });
@@ -52,7 +56,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw badRequest('sign-out ends a browser session; API keys are revoked instead');
       }
       await signOut(db, req.actor, sessionIdOf(req.cookies[SESSION_COOKIE] ?? ''));
-      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(req) });
       return { message: 'Signed out' };
     },
   );

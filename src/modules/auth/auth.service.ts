@@ -3,11 +3,11 @@ import { AppError, forbidden, unauthorized } from '../../errors.js';
 import { sha256 } from '../../lib/crypto.js';
 import { newSecret } from '../../lib/ids.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
-import { verifySecondFactor } from './two-factor.service.js';
+import { isTwoFactorEnabled, verifySecondFactor } from './two-factor.service.js';
 import { getTenant } from '../tenants/tenants.service.js';
 import { checkCredentials } from '../users/users.service.js';
 import * as repo from './auth.repository.js';
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from './throttle.service.js';
+import { recordSignInFailure, recordSignInSuccess, throttled, throttleState } from './throttle.service.js';
 
 /** D4: the cookie the web application signs in with. */
 export const SESSION_COOKIE = 'session';
@@ -40,6 +40,11 @@ const BAD_CREDENTIALS = 'invalid e-mail or password';
  * D4: signs in with e-mail and password (and a second factor when the user has one) and opens a session
  * that ends after `sessionTtlHours`. 401 with one message for an unknown e-mail or a wrong password,
  * 401 for a deactivated user, 429 when throttled, 403 for a suspended tenant. Audits `login`.
+ *
+ * Throttling (docs/api-decisions.md#sign-in-throttle): the address's own delay always binds. The account's delay
+ * binds addresses that have not proven themselves, except that an account with a second factor still lets in
+ * the right password with the right code: each such attempt is checked, and any failure answers the same 429,
+ * so the account's delay still tells a guesser nothing.
  */
 export async function signIn(
   db: Db,
@@ -47,14 +52,22 @@ export async function signIn(
   input: SignInInput,
   options: SignInOptions,
 ): Promise<{ token: string; expiresAt: string; userId: number }> {
-  await assertSignInAllowed(db, source, input.email);
+  const state = await throttleState(db, source, input.email);
+  if (state.addressWaitMs > 0) throw throttled(state.addressWaitMs);
+  const accountWaiting = state.accountWaitMs > 0;
+  if (accountWaiting && !input.totp && !input.recoveryCode) throw throttled(state.accountWaitMs);
   const fail = async (message: string, field?: string) => {
     await recordSignInFailure(db, source, input.email);
+    if (accountWaiting) return throttled((await throttleState(db, source, input.email)).accountWaitMs);
     return field ? new AppError('UNAUTHORIZED', message, [{ path: field, message }]) : unauthorized(message);
   };
   const user = await checkCredentials(db, source.tenantId, input.email, input.password);
   if (!user) throw await fail(BAD_CREDENTIALS);
   if (!user.active) throw await fail('this account is deactivated');
+  // While the account waits, only a second factor lets an unproven address through; an account without one waits.
+  if (accountWaiting && !(await isTwoFactorEnabled(db, source.tenantId, user.id))) {
+    throw throttled(state.accountWaitMs);
+  }
   const second = await verifySecondFactor(db, source.tenantId, user.id, input, options.secretKey);
   // A missing code counts as a failure too: otherwise "code required" would confirm a guessed password for free.
   // The detail names the field, so the sign-in page knows to ask for the second factor.
@@ -66,7 +79,7 @@ export async function signIn(
   const token = newSecret(32);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + options.sessionTtlHours * 3600_000).toISOString();
-  await clearSignInFailures(db, source.tenantId, input.email);
+  await recordSignInSuccess(db, source, input.email);
   await db.transaction().execute(async (trx) => {
     await repo.deleteExpiredSessions(trx, source.tenantId, now.toISOString(), 100);
     await repo.insertSession(trx, {
@@ -92,14 +105,14 @@ export async function signOut(db: Db, ctx: AuditContext, sessionId: string): Pro
   });
 }
 
-/** Ends every session of a user (deactivation, password reset), or every other one (password change). */
+/** Ends every session of a user (deactivation, password reset), or every other one (password change); how many ended. */
 export async function endUserSessions(
   db: Db,
   tenantId: string,
   userId: number,
   exceptSessionId?: string,
-): Promise<void> {
-  await repo.deleteUserSessions(db, tenantId, userId, exceptSessionId);
+): Promise<number> {
+  return Number((await repo.deleteUserSessions(db, tenantId, userId, exceptSessionId)).numDeletedRows);
 }
 
 export type SessionCheck =

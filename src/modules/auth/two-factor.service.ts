@@ -6,7 +6,7 @@ import { sha256 } from '../../lib/crypto.js';
 import { open, seal } from '../../lib/secret-box.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
-import { confirmPassword } from './throttle.service.js';
+import { confirmPassword, recordSignInFailure } from './throttle.service.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './two-factor.repository.js';
 
@@ -161,6 +161,10 @@ export async function enableTwoFactor(
   });
 }
 
+/**
+ * Checks the second factor of a change to the account's sign-in; a wrong code counts as a failed sign-in (the
+ * same throttle as a wrong password), so a stolen session cannot guess codes either.
+ */
 async function assertSecondFactor(
   db: Db,
   actor: TwoFactorActor,
@@ -169,7 +173,10 @@ async function assertSecondFactor(
 ): Promise<void> {
   const check = await verifySecondFactor(db, actor.tenantId, actor.userId, factor, secretKey);
   if (check === 'missing') throw badRequest('send "totp" (or "recoveryCode") as well', '/totp');
-  if (check === 'invalid') throw badRequest('the two-factor code is not correct', '/totp');
+  if (check === 'invalid') {
+    await recordSignInFailure(db, actor, (await getUser(db, actor.tenantId, actor.userId)).email);
+    throw badRequest('the two-factor code is not correct', '/totp');
+  }
 }
 
 /** Turns two-factor sign-in off (needs the password and a current code or recovery code). Audits `2fa_disable`. */

@@ -6,16 +6,28 @@ import { createUser } from '../users/users.service.js';
 
 let n = 0;
 
-async function personWithKey(t: TestEnv) {
+const login = (t: TestEnv, body: Record<string, unknown>, ip = '10.20.0.1') =>
+  t.post('/api/auth/login', body, { key: null, headers: { 'x-forwarded-for': ip } });
+
+/** A person signed in to the web page: changes to how an account signs in take the session cookie, not a key. */
+async function personSignedIn(t: TestEnv, ip = '10.20.0.1') {
   const password = 'correct horse battery';
   const email = `tfa-${Date.now().toString(36)}-${n++}@example.com`;
   const user = await createUser(t.db, t.tenantId, { email, name: 'Two Factor', role: 'user', password });
-  const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
-  return { user, password, key };
+  const token = (await login(t, { email, password }, ip)).body.token as string;
+  const me = { key: null, headers: { cookie: `session=${token}`, 'x-forwarded-for': ip } };
+  return { user, password, me };
 }
 
-const login = (t: TestEnv, body: Record<string, unknown>) =>
-  t.post('/api/auth/login', body, { key: null, headers: { 'x-forwarded-for': '10.20.0.1' } });
+/** A signed-in person with two-factor sign-in on; the clock has moved past the step that turned it on. */
+async function personWithTwoFactor(t: TestEnv, ip: string) {
+  const person = await personSignedIn(t, ip);
+  const { secret } = (await t.post('/users/me/2fa/setup', { password: person.password }, person.me)).body;
+  const enabled = await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, person.me);
+  expect(enabled.status).toBe(200);
+  vi.setSystemTime(new Date(Date.now() + 30_000));
+  return { ...person, secret: secret as string };
+}
 
 const codeFor = (secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
@@ -42,15 +54,15 @@ describeEachDb('two-factor sign-in', (t) => {
   const nextStep = () => vi.setSystemTime(new Date(Date.now() + 30_000));
 
   it('sets up with the password, turns on with a code (2fa_enable) and stores the secret sealed and the codes hashed', async () => {
-    const { user, password, key } = await personWithKey(t);
-    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: false, recoveryCodesLeft: 0 });
-    const wrong = await t.post('/users/me/2fa/setup', { password: 'not my password' }, { key });
+    const { user, password, me } = await personSignedIn(t);
+    expect((await t.get('/users/me/2fa', me)).body).toEqual({ enabled: false, recoveryCodesLeft: 0 });
+    const wrong = await t.post('/users/me/2fa/setup', { password: 'not my password' }, me);
     expect(wrong.status).toBe(400);
     expect(wrong.body.details).toEqual([
       { path: '/password', message: 'the current password is not correct' },
     ]);
 
-    const setup = await t.post('/users/me/2fa/setup', { password }, { key });
+    const setup = await t.post('/users/me/2fa/setup', { password }, me);
     expect(setup.status).toBe(200);
     const { secret, otpauthUrl } = setup.body;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -67,11 +79,11 @@ describeEachDb('two-factor sign-in', (t) => {
     // A pending set-up does not change sign-in yet.
     expect((await login(t, { email: user.email, password })).status).toBe(200);
 
-    const bad = await t.post('/users/me/2fa/enable', { totp: wrongCode(secret) }, { key });
+    const bad = await t.post('/users/me/2fa/enable', { totp: wrongCode(secret) }, me);
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([{ path: '/totp', message: 'the code does not match the new secret' }]);
 
-    const on = await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key });
+    const on = await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, me);
     expect(on.status).toBe(200);
     const codes = on.body.recoveryCodes as string[];
     expect(codes).toHaveLength(10);
@@ -87,15 +99,15 @@ describeEachDb('two-factor sign-in', (t) => {
     );
     expect(JSON.stringify(stored)).not.toContain(codes[0]);
     expect(await audit(t, '2fa_enable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
-    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
-    expect((await t.post('/users/me/2fa/setup', { password }, { key })).status).toBe(409);
+    expect((await t.get('/users/me/2fa', me)).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await t.post('/users/me/2fa/setup', { password }, me)).status).toBe(409);
   });
 
   it('then requires a code at sign-in: each TOTP code works once, each recovery code once', async () => {
-    const { user, password, key } = await personWithKey(t);
-    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
+    const { user, password, me } = await personSignedIn(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, me)).body;
     const enableCode = codeFor(secret);
-    const { recoveryCodes } = (await t.post('/users/me/2fa/enable', { totp: enableCode }, { key })).body;
+    const { recoveryCodes } = (await t.post('/users/me/2fa/enable', { totp: enableCode }, me)).body;
 
     const missing = await login(t, { email: user.email, password });
     expect(missing.status).toBe(401);
@@ -121,29 +133,29 @@ describeEachDb('two-factor sign-in', (t) => {
     const recovery = recoveryCodes[3].toUpperCase();
     expect((await login(t, { email: user.email, password, recoveryCode: recovery })).status).toBe(200);
     expect((await login(t, { email: user.email, password, recoveryCode: recovery })).status).toBe(401);
-    expect((await t.get('/users/me/2fa', { key })).body).toEqual({ enabled: true, recoveryCodesLeft: 9 });
+    expect((await t.get('/users/me/2fa', me)).body).toEqual({ enabled: true, recoveryCodesLeft: 9 });
     // A wrong password is still the plain 401, code or not.
     const badPassword = await login(t, { email: user.email, password: 'nope nope', totp: codeFor(secret) });
     expect(badPassword.body.message).toBe('invalid e-mail or password');
   });
 
   it('turns off with the password and a code (2fa_disable); sign-in needs no code again', async () => {
-    const { user, password, key } = await personWithKey(t);
-    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
-    await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key });
+    const { user, password, me } = await personSignedIn(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, me)).body;
+    await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, me);
     nextStep();
-    const noCode = await t.post('/users/me/2fa/disable', { password }, { key });
+    const noCode = await t.post('/users/me/2fa/disable', { password }, me);
     expect(noCode.status).toBe(400);
     expect(noCode.body.details[0].path).toBe('/totp');
     const wrongPassword = await t.post(
       '/users/me/2fa/disable',
       { password: 'wrong one', totp: codeFor(secret) },
-      { key },
+      me,
     );
     expect(wrongPassword.status).toBe(400);
     expect(await audit(t, '2fa_disable', user.id)).toEqual([]);
 
-    const off = await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, { key });
+    const off = await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, me);
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ message: 'Two-factor sign-in turned off' });
     expect(await audit(t, '2fa_disable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
@@ -154,17 +166,15 @@ describeEachDb('two-factor sign-in', (t) => {
       await t.db.selectFrom('recovery_codes').selectAll().where('user_id', '=', user.id).execute(),
     ).toEqual([]);
     expect((await login(t, { email: user.email, password })).status).toBe(200);
-    expect((await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, { key })).status).toBe(
-      409,
-    );
+    expect((await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, me)).status).toBe(409);
   });
 
   it('replaces the recovery codes with the password and a code; the old ones stop working', async () => {
-    const { user, password, key } = await personWithKey(t);
-    const { secret } = (await t.post('/users/me/2fa/setup', { password }, { key })).body;
-    const old = (await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, { key })).body.recoveryCodes;
+    const { user, password, me } = await personSignedIn(t);
+    const { secret } = (await t.post('/users/me/2fa/setup', { password }, me)).body;
+    const old = (await t.post('/users/me/2fa/enable', { totp: codeFor(secret) }, me)).body.recoveryCodes;
     nextStep();
-    const res = await t.post('/users/me/2fa/recovery-codes', { password, totp: codeFor(secret) }, { key });
+    const res = await t.post('/users/me/2fa/recovery-codes', { password, totp: codeFor(secret) }, me);
     expect(res.status).toBe(200);
     expect(res.body.recoveryCodes).toHaveLength(10);
     expect((await login(t, { email: user.email, password, recoveryCode: old[0] })).status).toBe(401);
@@ -172,14 +182,53 @@ describeEachDb('two-factor sign-in', (t) => {
       (await login(t, { email: user.email, password, recoveryCode: res.body.recoveryCodes[0] })).status,
     ).toBe(200);
   });
+
+  it('counts a wrong code when turning two-factor off or replacing recovery codes toward the sign-in throttle', async () => {
+    const { password, me, secret } = await personWithTwoFactor(t, '10.20.9.9');
+    for (let i = 0; i < 10; i++) {
+      const path = i % 2 === 0 ? '/users/me/2fa/disable' : '/users/me/2fa/recovery-codes';
+      const wrong = await t.post(path, { password, totp: wrongCode(secret) }, me);
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.details).toEqual([{ path: '/totp', message: 'the two-factor code is not correct' }]);
+    }
+    // The eleventh try waits, even with the right code, and changes nothing.
+    const held = await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, me);
+    expect(held.status).toBe(429);
+    expect(held.body.code).toBe('RATE_LIMITED');
+    expect(held.headers['retry-after']).toMatch(/^\d+$/);
+    expect((await t.get('/users/me/2fa', me)).body.enabled).toBe(true);
+  });
+
+  it('lets the right password and code in from a new address while guesses delay the account; a wrong code gets the same 429', async () => {
+    const { user, password, secret } = await personWithTwoFactor(t, '10.21.0.1');
+    for (let i = 0; i < 12; i++) {
+      const guess = await login(t, { email: user.email, password: `guess ${i}` }, `10.21.1.${i}`);
+      expect([401, 429]).toContain(guess.status);
+    }
+    const fresh = '10.21.2.2';
+    const noCode = await login(t, { email: user.email, password }, fresh);
+    expect(noCode.status).toBe(429);
+    const wrong = await login(t, { email: user.email, password, totp: wrongCode(secret) }, fresh);
+    expect(wrong.status).toBe(429);
+    expect(Object.keys(wrong.body).sort()).toEqual(['code', 'message']);
+    const guessedWithCode = await login(
+      t,
+      { email: user.email, password: 'guess 99', totp: codeFor(secret) },
+      fresh,
+    );
+    expect(guessedWithCode.status).toBe(429);
+    const owner = await login(t, { email: user.email, password, totp: codeFor(secret) }, fresh);
+    expect(owner.status).toBe(200);
+    expect(owner.body.token).toEqual(expect.any(String));
+  });
 });
 
 describeEachDb(
   'two-factor sign-in without a secret key',
   (t) => {
     it('answers 400 naming CASEBOOK_SECRET_KEY, which seals the TOTP secrets', async () => {
-      const { password, key } = await personWithKey(t);
-      const res = await t.post('/users/me/2fa/setup', { password }, { key });
+      const { password, me } = await personSignedIn(t);
+      const res = await t.post('/users/me/2fa/setup', { password }, me);
       expect(res.status).toBe(400);
       expect(res.body.message).toContain('CASEBOOK_SECRET_KEY');
     });

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ErrorObject } from 'ajv';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { requestTenant } from '../../http/auth.js';
+import { addRetryAfterOnThrottle, requestTenant } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { toErrorDetails } from '../../http/validation.js';
 import {
@@ -21,7 +21,13 @@ import {
 import * as service from './oauth.service.js';
 
 const PUBLIC = { access: { public: true } };
-const SIGNED_IN = { access: { minRole: 'viewer' as const } };
+/** Approving a device is for a person signed in with the session cookie (src/http/auth.ts). */
+const SIGNED_IN = {
+  access: {
+    minRole: 'viewer' as const,
+    sessionOnly: 'a device sign-in is approved by a person signed in to the web page, not with a key',
+  },
+};
 const tags = ['device sign-in'];
 
 /**
@@ -165,6 +171,7 @@ const oauthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** The login service's tenant lookup and the verification page's JSON API (the web application reuses it). */
 const deviceApprovalRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
+  addRetryAfterOnThrottle(app);
 
   app.get(
     '/check-tenant',
@@ -194,7 +201,7 @@ const deviceApprovalRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DeviceCodeView, ...errorResponses },
       },
     },
-    async (req) => service.describeUserCode(db, req.actor.tenantId, req.query.user_code),
+    async (req) => service.describeUserCode(db, req.actor, req.query.user_code),
   );
 
   for (const decision of ['approve', 'deny'] as const) {

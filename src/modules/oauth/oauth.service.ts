@@ -10,6 +10,7 @@ import * as apiKeys from '../api-keys/api-keys.service.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { DEFAULT_TENANT_ID, listTenants } from '../tenants/tenants.service.js';
 import { getUser } from '../users/users.service.js';
+import { hitWaitMs, recordHits, throttled, type WindowLimit } from '../auth/throttle.service.js';
 import * as repo from './oauth.repository.js';
 
 // ---- the device authorisation grant (RFC 8628) ----
@@ -322,19 +323,34 @@ export interface DeviceCodeView {
 const BAD_CODE = 'This code is not valid: check it against the one your device shows';
 const EXPIRED_CODE = 'This code has expired: start the sign-in on your device again';
 
-async function findByUserCode(db: Db, tenantId: string, userCode: string) {
+/** Wrong user codes a person (and an address) may try within the window before lookups wait (429). */
+export const USER_CODE_MISSES: WindowLimit = { max: 10, windowMs: 15 * 60_000 };
+
+/**
+ * Looks a user code up for a signed-in person. Misses count per address and per person, and past 10 in 15
+ * minutes every lookup waits (429 with `Retry-After`): codes cannot be guessed by trying them here.
+ */
+async function findByUserCode(db: Db, actor: Actor, userCode: string) {
+  const buckets = [`device-code:ip:${actor.ip}`, `device-code:user:${actor.userId}`];
+  for (const bucket of buckets) {
+    const wait = await hitWaitMs(db, actor.tenantId, bucket, USER_CODE_MISSES);
+    if (wait > 0) throw throttled(wait, 'too many wrong device codes');
+  }
   const normalized = normalizeUserCode(userCode);
   const row = isUserCode(normalized)
-    ? await repo.findDeviceCodeByUserHash(db, tenantId, sha256(normalized))
+    ? await repo.findDeviceCodeByUserHash(db, actor.tenantId, sha256(normalized))
     : undefined;
-  if (!row) throw notFound(BAD_CODE);
+  if (!row) {
+    await recordHits(db, actor.tenantId, buckets, USER_CODE_MISSES.windowMs);
+    throw notFound(BAD_CODE);
+  }
   const expired = Date.parse(row.expires_at) <= Date.now();
   return { row, normalized, expired };
 }
 
-/** What the page shows about a code: the client asking, and where the code stands. 404 for a bad code. */
-export async function describeUserCode(db: Db, tenantId: string, userCode: string): Promise<DeviceCodeView> {
-  const { row, normalized, expired } = await findByUserCode(db, tenantId, userCode);
+/** What the page shows about a code: the client asking, and where the code stands. 404 for a bad code, 429 after many. */
+export async function describeUserCode(db: Db, actor: Actor, userCode: string): Promise<DeviceCodeView> {
+  const { row, normalized, expired } = await findByUserCode(db, actor, userCode);
   const status =
     row.status === 'denied'
       ? 'denied'
@@ -366,7 +382,7 @@ export async function decideUserCode(
   if (actor.via !== 'session') {
     throw forbidden('a device sign-in is approved by a person signed in to the web page, not with a key');
   }
-  const { row, expired } = await findByUserCode(db, actor.tenantId, userCode);
+  const { row, expired } = await findByUserCode(db, actor, userCode);
   if (row.status !== 'pending')
     throw conflict(`This code was ${row.status === 'denied' ? 'denied' : 'approved'} already`);
   if (expired) throw badRequest(EXPIRED_CODE);

@@ -47,11 +47,19 @@ const form = (t: TestEnv, url: string, fields: string) =>
   cli(t, 'POST', url, fields, { 'content-type': 'application/x-www-form-urlencoded' });
 
 /** A request of a browser signed in with the session cookie, on the service's own page. */
-async function browser(t: TestEnv, method: 'GET' | 'POST', url: string, cookie: string, body?: unknown) {
+async function browser(
+  t: TestEnv,
+  method: 'GET' | 'POST',
+  url: string,
+  cookie: string,
+  body?: unknown,
+  ip?: string,
+) {
   const res = await t.app.inject({
     method,
     url,
     headers: {
+      ...(ip ? { 'x-forwarded-for': ip } : {}),
       cookie: `session=${cookie}`,
       origin: SITE,
       'user-agent': 'browser/1',
@@ -421,6 +429,62 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
       }
     });
 
+    it('makes lookups wait (429 with Retry-After) after 10 wrong codes, even for a good one', async () => {
+      const { user, password } = await person(t);
+      const session = await signIn(t, user.email, password);
+      const ip = '10.66.0.1';
+      for (let i = 0; i < 10; i++) {
+        const miss = await browser(
+          t,
+          'GET',
+          `/api/oauth/device?user_code=BCDF-GHJ${'KLMNPQRSTV'[i]}`,
+          session,
+          undefined,
+          ip,
+        );
+        expect(miss.status).toBe(404);
+      }
+      const code = await start();
+      const held = await browser(
+        t,
+        'GET',
+        `/api/oauth/device?user_code=${code.user_code}`,
+        session,
+        undefined,
+        ip,
+      );
+      expect(held.status).toBe(429);
+      expect(held.body).toEqual({
+        code: 'RATE_LIMITED',
+        message: expect.stringMatching(/^too many wrong device codes; try again in \d+ seconds$/),
+      });
+      expect(Number(held.headers['retry-after'])).toBeGreaterThan(800);
+      const approve = await browser(
+        t,
+        'POST',
+        '/api/oauth/device/approve',
+        session,
+        { user_code: code.user_code },
+        ip,
+      );
+      expect(approve.status).toBe(429);
+      // Another person elsewhere is not held up.
+      const other = await person(t);
+      const theirs = await signIn(t, other.user.email, other.password);
+      expect(
+        (
+          await browser(
+            t,
+            'GET',
+            `/api/oauth/device?user_code=${code.user_code}`,
+            theirs,
+            undefined,
+            '10.66.0.2',
+          )
+        ).status,
+      ).toBe(200);
+    });
+
     it('accepts the code typed in lower case and without the dash', async () => {
       const { user, password } = await person(t);
       const session = await signIn(t, user.email, password);
@@ -435,21 +499,14 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
 
     it('signs a person with two-factor sign-in in through the page, with the code', async () => {
       const { user, password } = await person(t);
-      const key = (
-        await cli(
-          t,
-          'POST',
-          '/api/public/v0/users/me/api-keys',
-          { name: 'setup' },
-          {
-            authorization: `ApiKey ${(await t.post('/api-keys', { userId: user.id, name: 'k' })).body.key}`,
-          },
-        )
-      ).body.key as string;
-      const setup = await t.post('/users/me/2fa/setup', { password }, { key });
+      // Two-factor sign-in is turned on by the person signed in to the page (a key may not).
+      const page = await signIn(t, user.email, password);
+      const setup = await browser(t, 'POST', '/api/public/v0/users/me/2fa/setup', page, { password });
       const totp = () =>
         new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30 }).generate();
-      expect((await t.post('/users/me/2fa/enable', { totp: totp() }, { key })).status).toBe(200);
+      expect(
+        (await browser(t, 'POST', '/api/public/v0/users/me/2fa/enable', page, { totp: totp() })).status,
+      ).toBe(200);
       wait(30);
 
       const code = await start();

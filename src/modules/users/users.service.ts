@@ -2,11 +2,12 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { UsersTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../../lib/crypto.js';
 import { newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { isRole, ROLES, type Role } from '../../auth/roles.js';
+import { isRole, roleRank, ROLES, type Role } from '../../auth/roles.js';
+import type { Actor } from '../../auth/actor.js';
 import * as repo from './users.repository.js';
 
 export interface User {
@@ -206,3 +207,20 @@ export async function setDeactivated(
 }
 
 export const isEmailAddress = (value: string): boolean => EMAIL.test(value) && value.length <= 255;
+
+/**
+ * D3: who may manage whom. The owner manages everyone but themselves; others only users of a lower role
+ * (an admin can't demote, deactivate or make keys for another admin). The owner is never managed:
+ * ownership is only transferred.
+ */
+export function assertManages(actor: Actor, target: User, what: string): void {
+  if (target.id === actor.userId) throw forbidden(`you can't ${what} yourself`);
+  if (target.role === 'owner') {
+    throw forbidden(`you can't ${what} the owner; only the owner can transfer ownership`);
+  }
+  if (actor.role !== 'owner' && roleRank(actor.role) <= roleRank(target.role)) {
+    throw forbidden(
+      `you can't ${what} a user whose role (${target.role}) is not below yours (${actor.role})`,
+    );
+  }
+}

@@ -269,7 +269,9 @@ export function SetNewPasswordPage() {
   if (done)
     return (
       <AuthCard title="Your password is set">
-        <p role="status">Sign in with your new password. Every other session of your account has ended.</p>
+        <p role="status">
+          Sign in with your new password. Every session and device sign-in of your account has ended.
+        </p>
         <p>
           <Link to="/sign-in" className="btn btn-primary btn-block">
             Sign in
@@ -279,7 +281,10 @@ export function SetNewPasswordPage() {
     );
 
   return (
-    <AuthCard title="Set a new password">
+    <AuthCard
+      title="Set a new password"
+      lede="Setting a new password signs you out everywhere: every session and device sign-in of your account ends."
+    >
       {formError && (
         <div className="form-error" role="alert">
           <p>{formError}</p>

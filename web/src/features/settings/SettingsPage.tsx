@@ -177,7 +177,7 @@ function PasswordSection() {
     onSuccess: () => {
       setCurrent('');
       setNew('');
-      setSaved('Password changed. Your other sessions have ended.');
+      setSaved('Password changed. Your other sessions and device sign-ins have ended.');
     },
     onError: errors.show,
   });
@@ -186,6 +186,10 @@ function PasswordSection() {
       <h2 id="password" className="panel-title">
         Password
       </h2>
+      <p className="muted">
+        Changing your password signs you out everywhere else: your other sessions and device sign-ins (such as
+        the command-line tool) end. You stay signed in here.
+      </p>
       <FormError message={errors.formError} />
       <Form
         className="form"
