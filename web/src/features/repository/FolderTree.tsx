@@ -403,11 +403,30 @@ export const FolderTree = memo(function FolderTree({
             setMenu(undefined);
             // Back to the button the menu came from: React Aria's tree would otherwise give the focus to the row
             // it last focused, which a keyboard user did not leave for the menu.
+            // The tree restores its row a frame or two after the menu closes, later on a busy machine: for a few
+            // frames, a focus on a row (or on nothing) goes back to the button, until the person acts again or the
+            // focus goes anywhere else.
             const button = menu.button;
-            const back = () => {
-              if (button instanceof HTMLElement && button.isConnected) button.focus({ preventScroll: true });
+            if (!(button instanceof HTMLElement)) return;
+            let frames = 0;
+            const stop = () => {
+              frames = Infinity;
+              window.removeEventListener('keydown', stop, true);
+              window.removeEventListener('pointerdown', stop, true);
             };
-            requestAnimationFrame(() => requestAnimationFrame(back));
+            window.addEventListener('keydown', stop, true);
+            window.addEventListener('pointerdown', stop, true);
+            const settle = () => {
+              if (!button.isConnected || frames++ >= 12) return stop();
+              const active = document.activeElement;
+              if (active !== button) {
+                if (active && active !== document.body && active.getAttribute('role') !== 'row')
+                  return stop();
+                button.focus({ preventScroll: true });
+              }
+              requestAnimationFrame(settle);
+            };
+            requestAnimationFrame(settle);
           }}
           onAction={(action) => {
             const node = menuFolder;
