@@ -62,8 +62,10 @@ casebook_node_env() {
       rm -rf "$tmp"
       return 1
     fi
-    # A rename is atomic: two shells installing at once both end with a whole folder (the loser's is dropped).
-    mv -T "$tmp/package" "$dir" 2>/dev/null || [ -x "$dir/bin/node" ] || {
+    # rename(2) is atomic and refuses a folder that exists: two shells installing at once both end with one whole
+    # folder (the loser's is dropped). Through node (npm needs one anyway): mv -T is GNU's alone.
+    node -e 'require("fs").renameSync(process.argv[1], process.argv[2])' "$tmp/package" "$dir" 2>/dev/null ||
+      [ -x "$dir/bin/node" ] || {
       echo "node-env: could not install into $dir" >&2
       rm -rf "$tmp"
       return 1

@@ -1,6 +1,6 @@
 /**
  * The Node.js versions Casebook runs on, read from package.json's `engines.node` (one source of truth), and the
- * check that `npm start`, the command line and the test run make before anything else. On an older Node.js the
+ * check that `npm start` and the test run make before anything else. On an older Node.js the
  * SQLite driver (better-sqlite3 13, built for Node.js 22 and 24) crashes the process later with a segmentation
  * fault that names nothing; this stops at once and says what was found and what is needed.
  * Plain JavaScript: it runs before anything is built.
