@@ -155,7 +155,8 @@ describe('casebook command line [sqlite]', () => {
           createdAt: expect.any(String),
           expiresAt: expires,
           revokedAt: null,
-          lastUsedAt: null,
+          // It authenticated just above.
+          lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           // A device sign-in (`qasphere auth login`) lists as kind 'device' with its client.
           kind: 'key',
           clientId: null,
