@@ -121,6 +121,8 @@ describe('casebook backup of a SQLite database while the server writes', () => {
     const restoreDir = path.join(database.dataDir, 'restored');
     fs.mkdirSync(restoreDir);
     fs.copyFileSync(file, path.join(restoreDir, 'casebook.db'));
+    // The secret key is backed up apart from the database; without it the server refuses to start (its own test).
+    fs.copyFileSync(path.join(database.dataDir, 'secret.key'), path.join(restoreDir, 'secret.key'));
     const restoredUrl = `sqlite:${path.join(restoreDir, 'casebook.db')}`;
     const restored = await startServer({ databaseUrl: restoredUrl, dataDir: restoreDir });
     const db = createDb(restoredUrl);
