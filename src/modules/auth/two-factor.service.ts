@@ -39,6 +39,9 @@ function requireKey(secretKey: string): string {
   return secretKey;
 }
 
+/** Opens a stored TOTP secret (sealed under the secret box's default purpose); throws when the key is not its key. */
+export const openTotpSecret = (secretKey: string, sealed: string): string => open(sealed, secretKey);
+
 const totpFor = (base32: string, label: string) =>
   new TOTP({ issuer: 'Casebook', label, secret: Secret.fromBase32(base32), digits: 6, period: PERIOD });
 
@@ -97,7 +100,7 @@ export async function verifySecondFactor(
   const row = await repo.findTwoFactor(db, tenantId, userId);
   if (!row?.enabled_at) return 'ok';
   if (factor.totp) {
-    const step = matchingStep(open(row.secret_enc, requireKey(secretKey)), factor.totp.trim());
+    const step = matchingStep(openTotpSecret(requireKey(secretKey), row.secret_enc), factor.totp.trim());
     if (step === undefined) return 'invalid';
     return (await repo.acceptTotpStep(db, tenantId, userId, step, nowIso())) ? 'ok' : 'invalid';
   }
@@ -149,7 +152,7 @@ export async function enableTwoFactor(
   const row = await repo.findTwoFactor(db, actor.tenantId, actor.userId);
   if (row?.enabled_at) throw conflict('two-factor sign-in is already on');
   if (!row) throw badRequest('start the set-up first: POST /users/me/2fa/setup');
-  const step = matchingStep(open(row.secret_enc, key), code.trim());
+  const step = matchingStep(openTotpSecret(key, row.secret_enc), code.trim());
   if (step === undefined) throw badRequest('the code does not match the new secret', '/totp');
   return db.transaction().execute(async (trx) => {
     if (!(await repo.acceptTotpStep(trx, actor.tenantId, actor.userId, step, nowIso(), true))) {
