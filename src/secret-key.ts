@@ -4,13 +4,19 @@ import path from 'node:path';
 import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { insertSettingIfAbsent, readSetting } from './db/instance-settings.js';
+import { sealedSamples, type SealedSamples } from './db/sealed-values.js';
 import { open, seal } from './lib/secret-box.js';
+import { openTotpSecret } from './modules/auth/two-factor.service.js';
+import { decryptCredential } from './modules/integrations/credentials.js';
+import { openWebhookSecrets } from './modules/webhooks/webhooks.service.js';
 
 /**
  * The secret key seals what the service must read back (tracker tokens, TOTP secrets, webhook secrets). Set it with
  * CASEBOOK_SECRET_KEY; without it, the first start generates one into `<data dir>/secret.key` (mode 0600), so that a
  * fresh `npm start` works. A value sealed with the key is kept in the database (the first writer's wins): a process
  * whose key cannot open it refuses to start, before it could seal anything under a key the others do not have.
+ * A database without that value yet (new, or sealed by a version before it) gets it only from a key that opens the
+ * secrets already stored there: an upgrade started without its old key refuses too instead of starting on a new one.
  */
 
 export const SECRET_KEY_FILE = 'secret.key';
@@ -112,19 +118,78 @@ function describeSource(secret: SecretKey): string {
     : `the key file ${secret.file} (used because CASEBOOK_SECRET_KEY is not set)`;
 }
 
+/** The kinds of sealed values, each with the opener its module reads it with (which throws under another key). */
+const SEALED_KINDS: {
+  what: string;
+  sample: keyof SealedSamples;
+  opens: (key: string, sealed: string) => unknown;
+}[] = [
+  { what: 'a tracker credential', sample: 'integrationToken', opens: decryptCredential },
+  {
+    what: 'a webhook secret',
+    sample: 'webhookSecret',
+    opens: (key, sealed) => openWebhookSecrets(key, { secret_enc: sealed, headers_enc: null }),
+  },
+  {
+    what: "a webhook's custom headers",
+    sample: 'webhookHeaders',
+    opens: (key, sealed) => openWebhookSecrets(key, { secret_enc: null, headers_enc: sealed }),
+  },
+  { what: 'a two-factor (TOTP) secret', sample: 'twoFactorSecret', opens: openTotpSecret },
+];
+
+/** What the key cannot open among the secrets stored already (one of each kind is tried), or undefined. */
+async function unopenedSecret(db: Db, key: string): Promise<string | undefined> {
+  const samples = await sealedSamples(db);
+  for (const kind of SEALED_KINDS) {
+    const sealed = samples[kind.sample];
+    if (sealed === undefined) continue;
+    try {
+      kind.opens(key, sealed);
+    } catch {
+      return kind.what;
+    }
+  }
+  return undefined;
+}
+
+/** Refuses the start (ConfigError: exit 1 with the message), first removing a key file generated just now. */
+function refuse(secret: SecretKey, problem: string, sealedWith: string): never {
+  if (secret.created && secret.file) fs.rmSync(secret.file, { force: true });
+  throw new ConfigError(
+    `The secret key from ${describeSource(secret)} does not open this database's secrets: ${problem}. ` +
+      `Restore ${secret.file ?? `${SECRET_KEY_FILE} in the data directory`} from your backup of it, ` +
+      `or set CASEBOOK_SECRET_KEY to the key ${sealedWith} (every instance must use the same value). ` +
+      'Starting with a new key would leave the stored credentials unreadable.',
+  );
+}
+
 /**
  * Stores the check value sealed with this key unless the database has one (the first writer's wins), then opens
  * the stored one: a key that cannot open it is not the key the database's secrets were sealed with, and the
- * process must not start (ConfigError: exit 1 with the message). A key file generated just now for a database
- * that already has a check value is removed again, so that restoring the right one is a plain copy.
+ * process must not start (ConfigError: exit 1 with the message). Before storing the first check value, the key
+ * must open one stored secret of each kind there is (a database sealed by a version without the check, started
+ * after an upgrade with its key missing or changed); if it cannot, nothing is written and the process refuses too.
+ * A key file generated just now for a database the key does not fit is removed again, so that restoring the
+ * right one is a plain copy.
  */
 export async function verifySecretKey(db: Db, secret: SecretKey): Promise<void> {
-  await insertSettingIfAbsent(
-    db,
-    CHECK_SETTING,
-    seal(CHECK_PLAIN, secret.key, CHECK_PURPOSE),
-    new Date().toISOString(),
-  );
+  if ((await readSetting(db, CHECK_SETTING)) === undefined) {
+    const unopened = await unopenedSecret(db, secret.key);
+    if (unopened !== undefined) {
+      refuse(
+        secret,
+        `${unopened} stored there was sealed with another key`,
+        'the existing secrets were sealed with',
+      );
+    }
+    await insertSettingIfAbsent(
+      db,
+      CHECK_SETTING,
+      seal(CHECK_PLAIN, secret.key, CHECK_PURPOSE),
+      new Date().toISOString(),
+    );
+  }
   const stored = await readSetting(db, CHECK_SETTING);
   let opened: string | undefined;
   try {
@@ -133,13 +198,7 @@ export async function verifySecretKey(db: Db, secret: SecretKey): Promise<void> 
     opened = undefined;
   }
   if (opened === CHECK_PLAIN) return;
-  if (secret.created && secret.file) fs.rmSync(secret.file, { force: true });
-  throw new ConfigError(
-    `The secret key from ${describeSource(secret)} does not open this database's secrets: they were sealed with ` +
-      `another key. Restore ${secret.file ?? `${SECRET_KEY_FILE} in the data directory`} from your backup of it, ` +
-      `or set CASEBOOK_SECRET_KEY to the key the database was sealed with (every instance must use the same value). ` +
-      'Starting with a new key would leave the stored credentials unreadable.',
-  );
+  refuse(secret, 'they were sealed with another key', 'the database was sealed with');
 }
 
 /** Lines for the first-start banner, or a notice of their own: where the key is and that it must be backed up. */

@@ -265,6 +265,75 @@ describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', () => {
     expect(await stop(restored)).toBe(0);
   });
 
+  it('refuses an upgraded database whose secrets were sealed under another key, before it has a check value', async () => {
+    const upgradeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-key-upgrade-'));
+    const upgradeUrl = `sqlite:${path.join(upgradeDir, 'casebook.db')}`;
+    const upgradeKeyFile = path.join(upgradeDir, 'secret.key');
+    const oldKey = 'the-key-of-the-old-version-0123456789';
+    const serveUpgrade = async (key: string) =>
+      spawnServe({
+        CASEBOOK_DATABASE_URL: upgradeUrl,
+        CASEBOOK_DATA_DIR: upgradeDir,
+        CASEBOOK_SECRET_KEY: key,
+        PORT: String(await freePort()),
+      });
+    const checkValues = async () => {
+      const db = createDb(upgradeUrl);
+      try {
+        return await db.selectFrom('instance_settings').select('name').execute();
+      } finally {
+        await db.destroy();
+      }
+    };
+    try {
+      // A webhook secret sealed under the old key, and no check value: what a version before the check left.
+      const old = await (await serveUpgrade(oldKey)).ready;
+      const apiKey = /API key: +(\S+)/.exec(old.stdout())![1];
+      const res = await fetch(`${old.address}/api/public/v0/webhook`, {
+        method: 'POST',
+        headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'CI',
+          endpoint: 'https://hooks.example.com/ci',
+          eventTypes: ['run_created'],
+          secret: 'webhook-signing-secret',
+        }),
+      });
+      expect(res.status).toBe(201);
+      expect(await stop(old)).toBe(0);
+      const db = createDb(upgradeUrl);
+      try {
+        await db.deleteFrom('instance_settings').execute();
+      } finally {
+        await db.destroy();
+      }
+
+      // Upgraded and started without the variable: no key is generated into use, nothing is written.
+      await expect((await serveUpgrade('')).ready).rejects.toThrow(
+        new RegExp(
+          `exited with 1[\\s\\S]*The secret key from the key file ${upgradeKeyFile} \\(used because CASEBOOK_SECRET_KEY ` +
+            "is not set\\) does not open this database's secrets: a webhook secret stored there was sealed with another " +
+            'key[\\s\\S]*set CASEBOOK_SECRET_KEY to the key the existing secrets were sealed with',
+        ),
+      );
+      expect(fs.existsSync(upgradeKeyFile)).toBe(false);
+      expect(await checkValues()).toEqual([]);
+
+      // Started with a changed variable: the same refusal, naming it.
+      await expect((await serveUpgrade('a-changed-key-0123456789')).ready).rejects.toThrow(
+        /exited with 1[\s\S]*The secret key from CASEBOOK_SECRET_KEY does not open this database's secrets: a webhook secret/,
+      );
+      expect(await checkValues()).toEqual([]);
+
+      // With the old key it starts, and from now on the check value guards it.
+      const restored = await (await serveUpgrade(oldKey)).ready;
+      expect(await stop(restored)).toBe(0);
+      expect(await checkValues()).toEqual([{ name: 'secret_key_check' }]);
+    } finally {
+      fs.rmSync(upgradeDir, { recursive: true, force: true });
+    }
+  });
+
   it('gives processes that start together one key: one creates the file, the others read it', async () => {
     const raceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-key-race-'));
     try {

@@ -9,6 +9,7 @@ import { rememberProject } from '../modules/projects/projects.service.js';
 import { DEFAULT_TENANT_ID, findTenantIdByHost } from '../modules/tenants/tenants.service.js';
 import type { Actor } from '../auth/actor.js';
 import { atLeast, type Role } from '../auth/roles.js';
+import { originOf } from '../lib/urls.js';
 
 /** Per-route access rule, declared in the route's `config`. */
 export interface RouteAccess {
@@ -110,16 +111,6 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
 }
 
 // ---- sessions (D4) ----
-
-/** An origin (`scheme://host[:port]`, default port left out, host in lower case); undefined when unparseable. */
-function originOf(url: string): string | undefined {
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * D4: the origins a cookie-authenticated write may come from: the configured public URL's, and the address the

@@ -24,6 +24,18 @@ export function seal(plain: string, secretKey: string, purpose = 'casebook-secre
   return ['v1', iv, tag, data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':');
 }
 
+/**
+ * The key, or an internal error when there is none. A started server always has one (src/bootstrap.ts prepareStart:
+ * CASEBOOK_SECRET_KEY, else the data directory's key file, generated on first start), so an empty key means the
+ * application was built without it: a programming error (a 500, logged), never a request the client can fix.
+ */
+export function requireSecretKey(secretKey: string): string {
+  if (!secretKey) {
+    throw new Error('no secret key: the application was built without the one prepareStart settles');
+  }
+  return secretKey;
+}
+
 /** Opens what `seal` made; throws when the key is wrong or the data was altered. */
 export function open(sealed: string, secretKey: string, purpose = 'casebook-secret-box'): string {
   const [version, iv, tag, data] = sealed.split(':');

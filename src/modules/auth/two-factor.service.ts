@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Db } from '../../db/create-db.js';
 import { badRequest, conflict } from '../../errors.js';
 import { sha256 } from '../../lib/crypto.js';
-import { open, seal } from '../../lib/secret-box.js';
+import { open, requireSecretKey, seal } from '../../lib/secret-box.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { confirmPassword, recordSignInFailure } from './throttle.service.js';
@@ -30,14 +30,8 @@ export interface TwoFactorStatus {
   recoveryCodesLeft: number;
 }
 
-function requireKey(secretKey: string): string {
-  if (!secretKey) {
-    throw badRequest(
-      'two-factor sign-in needs CASEBOOK_SECRET_KEY to be set: it encrypts the TOTP secrets at rest',
-    );
-  }
-  return secretKey;
-}
+/** Opens a stored TOTP secret (sealed under the secret box's default purpose); throws when the key is not its key. */
+export const openTotpSecret = (secretKey: string, sealed: string): string => open(sealed, secretKey);
 
 const totpFor = (base32: string, label: string) =>
   new TOTP({ issuer: 'Casebook', label, secret: Secret.fromBase32(base32), digits: 6, period: PERIOD });
@@ -97,7 +91,10 @@ export async function verifySecondFactor(
   const row = await repo.findTwoFactor(db, tenantId, userId);
   if (!row?.enabled_at) return 'ok';
   if (factor.totp) {
-    const step = matchingStep(open(row.secret_enc, requireKey(secretKey)), factor.totp.trim());
+    const step = matchingStep(
+      openTotpSecret(requireSecretKey(secretKey), row.secret_enc),
+      factor.totp.trim(),
+    );
     if (step === undefined) return 'invalid';
     return (await repo.acceptTotpStep(db, tenantId, userId, step, nowIso())) ? 'ok' : 'invalid';
   }
@@ -118,7 +115,7 @@ export async function beginTwoFactorSetup(
   password: string,
   secretKey: string,
 ): Promise<{ secret: string; otpauthUrl: string }> {
-  const key = requireKey(secretKey);
+  const key = requireSecretKey(secretKey);
   await confirmPassword(db, actor, password, '/password');
   if (await isTwoFactorEnabled(db, actor.tenantId, actor.userId)) {
     throw conflict('two-factor sign-in is already on; turn it off first to set up a new device');
@@ -145,11 +142,11 @@ export async function enableTwoFactor(
   code: string,
   secretKey: string,
 ): Promise<{ recoveryCodes: string[] }> {
-  const key = requireKey(secretKey);
+  const key = requireSecretKey(secretKey);
   const row = await repo.findTwoFactor(db, actor.tenantId, actor.userId);
   if (row?.enabled_at) throw conflict('two-factor sign-in is already on');
   if (!row) throw badRequest('start the set-up first: POST /users/me/2fa/setup');
-  const step = matchingStep(open(row.secret_enc, key), code.trim());
+  const step = matchingStep(openTotpSecret(key, row.secret_enc), code.trim());
   if (step === undefined) throw badRequest('the code does not match the new secret', '/totp');
   return db.transaction().execute(async (trx) => {
     if (!(await repo.acceptTotpStep(trx, actor.tenantId, actor.userId, step, nowIso(), true))) {

@@ -223,14 +223,16 @@ describeEachDb('two-factor sign-in', (t) => {
   });
 });
 
+// A started server always has a secret key (src/secret-key.ts); an app built without one is a programming error.
 describeEachDb(
-  'two-factor sign-in without a secret key',
+  'two-factor sign-in in an app built without the secret key',
   (t) => {
-    it('answers 400 naming CASEBOOK_SECRET_KEY, which seals the TOTP secrets', async () => {
+    it('stores no TOTP secret: an internal error, nothing the client can fix', async () => {
       const { password, me } = await personSignedIn(t);
       const res = await t.post('/users/me/2fa/setup', { password }, me);
-      expect(res.status).toBe(400);
-      expect(res.body.message).toContain('CASEBOOK_SECRET_KEY');
+      expect(res.status).toBe(500);
+      expect(res.body.code).toBe('INTERNAL');
+      expect(await t.db.selectFrom('two_factor').select('user_id').execute()).toEqual([]);
     });
   },
   { env: { CASEBOOK_SECRET_KEY: '' } },

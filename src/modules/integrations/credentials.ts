@@ -1,11 +1,10 @@
 import { open, seal } from '../../lib/secret-box.js';
 
 /**
- * Tracker credentials are encrypted at rest (src/lib/secret-box.ts) under their own key derived from
- * CASEBOOK_SECRET_KEY, so every process that shares the configuration can read what another wrote.
- * Without a configured key, credentials are refused with a 400 naming the setting (see integrations.service)
- * rather than sealed under a key generated into one machine's data directory: other machines sharing the
- * PostgreSQL database could not open them, and losing that file would lose every credential silently.
+ * Tracker credentials are encrypted at rest (src/lib/secret-box.ts) under their own key derived from the secret
+ * key (CASEBOOK_SECRET_KEY, else `<data dir>/secret.key`, generated on first start: src/secret-key.ts). Every
+ * process must use the same key to read what another wrote; one that cannot open the database's check value
+ * refuses to start.
  */
 const PURPOSE = 'casebook:integration-credentials:v1';
 

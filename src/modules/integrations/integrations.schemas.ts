@@ -70,7 +70,7 @@ export const CreateIntegrationBody = Type.Object(
         minLength: 1,
         maxLength: 4096,
         description:
-          'tracker credential (tracker_b: required; custom: none); stored AES-256-GCM encrypted, never returned; refused with 400 when the server has no CASEBOOK_SECRET_KEY',
+          'tracker credential (tracker_b: required; custom: none); stored AES-256-GCM encrypted, never returned',
       }),
     ),
   },

@@ -13,6 +13,7 @@ import {
 } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
+import { requireSecretKey } from '../../lib/secret-box.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditMeta } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
@@ -149,15 +150,9 @@ function linkMeta(config: StoredLinkConfig, prefix = ''): AuditMeta {
   return meta;
 }
 
-/** Encrypts a credential; without CASEBOOK_SECRET_KEY there is no key to do it with, so it is refused. */
+/** Encrypts a credential with the secret key every started server has (src/secret-key.ts). */
 function sealToken(secretKey: string, token: string): string {
-  if (!secretKey) {
-    throw badRequest(
-      'this server cannot store credentials: CASEBOOK_SECRET_KEY is not configured (ask the administrator to set it)',
-      '/token',
-    );
-  }
-  return encryptCredential(secretKey, token);
+  return encryptCredential(requireSecretKey(secretKey), token);
 }
 
 async function uniqueName(db: Db, tenantId: string, name: string, exceptId?: string): Promise<void> {

@@ -2,10 +2,10 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
-import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
-import { open, seal } from '../../lib/secret-box.js';
+import { open, requireSecretKey, seal } from '../../lib/secret-box.js';
 import type { OutboundGuard } from '../../lib/ssrf.js';
 import { nowIso } from '../../lib/time.js';
 import { originOf } from '../../lib/urls.js';
@@ -22,8 +22,8 @@ import type {
 
 /**
  * Webhooks (admin, tenant-wide, D3). Secrets and custom headers are sealed like integration
- * credentials (src/lib/secret-box.ts, their own purpose); without CASEBOOK_SECRET_KEY they are refused with a 400
- * naming the setting, for the reasons given in integrations/credentials.ts.
+ * credentials (src/lib/secret-box.ts, their own purpose) with the secret key every started server has
+ * (src/secret-key.ts).
  */
 const PURPOSE = 'casebook:webhook-secrets:v1';
 
@@ -34,14 +34,8 @@ export interface WebhookSettings {
 
 type Row = Selectable<WebhooksTable>;
 
-function sealSecret(secretKey: string, value: string, path: string): string {
-  if (!secretKey) {
-    throw badRequest(
-      'this server cannot store webhook secrets or headers: CASEBOOK_SECRET_KEY is not configured (ask the administrator to set it)',
-      path,
-    );
-  }
-  return seal(value, secretKey, PURPOSE);
+function sealSecret(secretKey: string, value: string): string {
+  return seal(value, requireSecretKey(secretKey), PURPOSE);
 }
 
 /** The secret and headers of a webhook, opened for a delivery. */
@@ -201,11 +195,11 @@ export async function createWebhook(
   await checkProjects(db, actor.tenantId, projectIds, errors);
   if (input.payload !== undefined) errors.push(...checkTemplate(input.payload));
   if (errors.length > 0) throw validationError(errors);
-  const secretEnc = input.secret === undefined ? null : sealSecret(s.secretKey, input.secret, '/secret');
+  const secretEnc = input.secret === undefined ? null : sealSecret(s.secretKey, input.secret);
   const headersEnc =
     input.headers === undefined || Object.keys(input.headers).length === 0
       ? null
-      : sealSecret(s.secretKey, JSON.stringify(input.headers), '/headers');
+      : sealSecret(s.secretKey, JSON.stringify(input.headers));
   if ((await repo.findWebhookByName(db, actor.tenantId, name)) !== undefined)
     throw conflict(`a webhook named "${name}" exists`);
   const now = nowIso();
@@ -311,7 +305,7 @@ export async function updateWebhook(
         meta.secret = null;
       }
     } else {
-      values.secret_enc = sealSecret(s.secretKey, input.secret, '/secret');
+      values.secret_enc = sealSecret(s.secretKey, input.secret);
       meta.secret = values.secret_enc;
     }
   }
@@ -322,7 +316,7 @@ export async function updateWebhook(
         meta.headers = null;
       }
     } else {
-      values.headers_enc = sealSecret(s.secretKey, JSON.stringify(input.headers), '/headers');
+      values.headers_enc = sealSecret(s.secretKey, JSON.stringify(input.headers));
       meta.headers = values.headers_enc;
     }
   }

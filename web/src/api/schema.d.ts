@@ -7026,7 +7026,7 @@ export interface paths {
                             /** @description custom: URL template of an issue, http(s); {id} is replaced by the issue id */
                             viewUrl?: string;
                         };
-                        /** @description tracker credential (tracker_b: required; custom: none); stored AES-256-GCM encrypted, never returned; refused with 400 when the server has no CASEBOOK_SECRET_KEY */
+                        /** @description tracker credential (tracker_b: required; custom: none); stored AES-256-GCM encrypted, never returned */
                         token?: string;
                     };
                 };
