@@ -374,12 +374,7 @@ export async function admitPasswordResetRequest(
   const wait = await hitWaitMs(db, source.tenantId, address, RESET_REQUESTS_PER_ADDRESS);
   if (wait > 0) throw throttled(wait, 'too many password reset requests from this address');
   const accountFree = (await hitWaitMs(db, source.tenantId, account, RESET_LINKS_PER_ACCOUNT)) === 0;
-  await recordHits(
-    db,
-    source.tenantId,
-    accountFree ? [address, account] : [address],
-    RESET_LINKS_PER_ACCOUNT.windowMs,
-  );
+  await recordHits(db, source.tenantId, accountFree ? [address, account] : [address]);
   return accountFree;
 }
 

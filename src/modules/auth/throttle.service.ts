@@ -137,6 +137,12 @@ export interface WindowLimit {
   windowMs: number;
 }
 
+/**
+ * How long counted attempts are kept, whatever their bucket: at least the longest window of any limit (the
+ * reset links' hour), so the pruning one action does never drops hits that another action's limit still counts.
+ */
+export const HITS_KEPT_MS = 3600_000;
+
 /** The wait before the bucket may count another attempt under `limit`; 0 when it may now. */
 export async function hitWaitMs(
   db: Db,
@@ -144,16 +150,21 @@ export async function hitWaitMs(
   bucket: string,
   limit: WindowLimit,
 ): Promise<number> {
+  if (limit.windowMs > HITS_KEPT_MS) {
+    throw new Error(
+      `a throttle window of ${limit.windowMs} ms is longer than the hits are kept (HITS_KEPT_MS)`,
+    );
+  }
   const now = Date.now();
   const tally = await repo.hitsSince(db, tenantId, bucket, new Date(now - limit.windowMs).toISOString());
   if (tally.count < limit.max || !tally.oldest) return 0;
   return Math.max(1, Date.parse(tally.oldest) + limit.windowMs - now);
 }
 
-/** Counts an attempt in each bucket (and drops the tenant's hits older than `keepMs`). */
-export async function recordHits(db: Db, tenantId: string, buckets: string[], keepMs: number): Promise<void> {
+/** Counts an attempt in each bucket (and drops the tenant's hits older than HITS_KEPT_MS, of every bucket). */
+export async function recordHits(db: Db, tenantId: string, buckets: string[]): Promise<void> {
   const now = Date.now();
-  await repo.deleteHitsBefore(db, tenantId, new Date(now - keepMs).toISOString());
+  await repo.deleteHitsBefore(db, tenantId, new Date(now - HITS_KEPT_MS).toISOString());
   for (const bucket of buckets) await repo.insertHit(db, tenantId, bucket, new Date(now).toISOString());
 }
 

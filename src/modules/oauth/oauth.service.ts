@@ -341,7 +341,7 @@ async function findByUserCode(db: Db, actor: Actor, userCode: string) {
     ? await repo.findDeviceCodeByUserHash(db, actor.tenantId, sha256(normalized))
     : undefined;
   if (!row) {
-    await recordHits(db, actor.tenantId, buckets, USER_CODE_MISSES.windowMs);
+    await recordHits(db, actor.tenantId, buckets);
     throw notFound(BAD_CODE);
   }
   const expired = Date.parse(row.expires_at) <= Date.now();
