@@ -136,6 +136,28 @@ describeEachDb('sign-in throttle', (t) => {
       }
     });
 
+    it('counts an IPv6 /64 as one address: its addresses share the delay, and a sign-in proves the whole /64', async () => {
+      for (let i = 0; i < 10; i++) {
+        const res = await login(
+          t,
+          { email: `guess6-${i}@example.com`, password: 'x' },
+          { ip: `2001:db8:5:6::${(i + 1).toString(16)}` },
+        );
+        expect(res.status).toBe(401);
+      }
+      const user = await userWithPassword(t);
+      const body = { email: user.email, password: user.password };
+      const blocked = await login(t, body, { ip: '2001:db8:5:6:ffff:1:2:3' });
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers['retry-after']).toMatch(/^\d+$/);
+      expect((await login(t, body, { ip: '2001:db8:5:7::1' })).status).toBe(200);
+      // The account waits for strangers; another address of the /64 the owner signed in from is not one.
+      for (let i = 0; i < 5; i++)
+        await login(t, { email: user.email, password: 'wrong' }, { ip: `10.13.0.${i}` });
+      expect((await login(t, body, { ip: '10.13.1.1' })).status).toBe(429);
+      expect((await login(t, body, { ip: '2001:db8:5:7:aaaa::9' })).status).toBe(200);
+    });
+
     it('lets the account in again once the failures are older than 15 minutes', async () => {
       const user = await userWithPassword(t);
       for (let i = 0; i < 5; i++)
