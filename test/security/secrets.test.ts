@@ -122,6 +122,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     secrets.deviceCode = 'device-code-in-a-query-string-5151';
     for (const url of [
       `/invite/${secrets.inviteToken}`,
+      `/Invite/${secrets.inviteToken}`,
       `/reset-password/${secrets.resetToken}?from=mail`,
       `/shared/${secrets.sharedToken}/print`,
       `/device?user_code=${secrets.userCode}`,
@@ -150,12 +151,13 @@ describeEachDb('secrets in logs and storage', (t) => {
       .map((l) => l.req.url as string);
     expect(urls).toEqual(
       expect.arrayContaining([
-        '/invite/[redacted]',
-        '/reset-password/[redacted]?from=mail',
-        '/shared/[redacted]',
-        '/device?user_code=[redacted]',
-        '/api/oauth/device?user_code=[redacted]',
-        '/api/oauth/token?device_code=[redacted]&client_id=qas-cli',
+        '/invite/****',
+        '/Invite/****',
+        '/reset-password/****?from=mail',
+        '/shared/****',
+        '/device?user_code=****',
+        '/api/oauth/device?user_code=****',
+        '/api/oauth/token?device_code=****&client_id=qas-cli',
       ]),
     );
   });
