@@ -69,7 +69,10 @@ describeEachDb('secrets in logs and storage', (t) => {
     });
     expect(failed.status).toBe(401);
 
-    const key = await call('POST', `${api}/users/me/api-keys`, { key: t.ownerKey, body: { name: 'logged' } });
+    const key = await call('POST', `${api}/users/me/api-keys`, {
+      cookie: secrets.sessionToken,
+      body: { name: 'logged' },
+    });
     expect(key.status).toBe(201);
     secrets.newKey = key.body.key;
     expect((await call('GET', `${api}/project`, { key: secrets.newKey })).status).toBe(200);
