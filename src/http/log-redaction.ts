@@ -14,9 +14,13 @@ declare module 'fastify' {
   }
 }
 
-export const REDACTED = '[redacted]';
+/** The marker that stands for a secret in the log, as everywhere else the log and the audit mask one (app.ts, lib/redact.ts). */
+export const REDACTED = '****';
 
-/** The pages whose address carries a token: `:secret` marks the segment (and what follows it). */
+/**
+ * The pages whose address carries a token: `:secret` marks the segment (and what follows it). Matched in any
+ * case and percent-encoding, as the web router finds them (`/Invite/<token>` opens the invitation page too).
+ */
 export const SECRET_PAGES = ['/invite/:secret', '/reset-password/:secret', '/shared/:secret'];
 
 /** Query parameters that carry codes or tokens, wherever they appear (lower case). */
@@ -38,6 +42,15 @@ export const SECRET_QUERY_PARAMS = new Set([
 
 const segmentsOf = (pattern: string) => pattern.split('/').slice(1);
 
+/** A path segment as a router compares it: percent-decoded and, since the web router ignores case, in lower case. */
+function comparable(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
+
 /** Replaces the segments of `path` that `pattern` marks secret (`:name` with `isSecret(name)`); undefined when it does not match. */
 function redactByPattern(
   path: string,
@@ -54,7 +67,7 @@ function redactByPattern(
       if (isSecret(w.slice(1))) out[i] = REDACTED;
     } else if (w === '*') {
       break;
-    } else if (w !== have[i]) {
+    } else if (comparable(w) !== comparable(have[i])) {
       return undefined;
     }
   }

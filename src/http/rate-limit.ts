@@ -2,18 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { addressKey } from '../lib/ip.js';
 
 /**
  * D14: the bucket a request counts against. The authenticated caller, not the raw header: keying on a key
  * id read from an unchecked header would let anyone drain someone else's budget by naming their key.
  * Runs after authentication (the limiter is a route hook, after the app-level auth hook); requests
- * without an actor (sign-in, public routes) count per address.
+ * without an actor (sign-in, public routes) count per address (an IPv6 address by its /64: lib/ip.ts).
  */
 function bucketOf(request: FastifyRequest): string {
   const actor = request.actor;
   if (actor?.apiKeyId) return `key:${actor.tenantId}.${actor.apiKeyId}`;
   if (actor) return `user:${actor.tenantId}.${actor.userId}`;
-  return `ip:${request.ip}`;
+  return `ip:${addressKey(request.ip)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { ipv6Groups } from './ip.js';
 
 /**
  * SSRF guard for every outbound request (webhooks, tracker calls): loopback, private, link-local,
@@ -43,25 +44,6 @@ for (const [net6, prefix] of [
   ['5f00::', 16], // segment routing identifiers
 ] as const)
   special6.addSubnet(net6, prefix, 'ipv6');
-
-/** The eight 16-bit groups of an IPv6 address (a zone index dropped), or undefined when it is none. */
-function ipv6Groups(address: string): number[] | undefined {
-  const plain = address.replace(/%.*$/, '');
-  if (!net.isIPv6(plain)) return undefined;
-  let text = plain.toLowerCase();
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number);
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::');
-  const part = (p: string | undefined) => (p ? p.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = part(head);
-  const right = part(tail);
-  const fill = tail === undefined ? [] : new Array<number>(8 - left.length - right.length).fill(0);
-  const groups = [...left, ...fill, ...right];
-  return groups.length === 8 ? groups : undefined;
-}
 
 const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 

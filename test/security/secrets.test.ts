@@ -69,7 +69,10 @@ describeEachDb('secrets in logs and storage', (t) => {
     });
     expect(failed.status).toBe(401);
 
-    const key = await call('POST', `${api}/users/me/api-keys`, { key: t.ownerKey, body: { name: 'logged' } });
+    const key = await call('POST', `${api}/users/me/api-keys`, {
+      cookie: secrets.sessionToken,
+      body: { name: 'logged' },
+    });
     expect(key.status).toBe(201);
     secrets.newKey = key.body.key;
     expect((await call('GET', `${api}/project`, { key: secrets.newKey })).status).toBe(200);
@@ -122,6 +125,7 @@ describeEachDb('secrets in logs and storage', (t) => {
     secrets.deviceCode = 'device-code-in-a-query-string-5151';
     for (const url of [
       `/invite/${secrets.inviteToken}`,
+      `/Invite/${secrets.inviteToken}`,
       `/reset-password/${secrets.resetToken}?from=mail`,
       `/shared/${secrets.sharedToken}/print`,
       `/device?user_code=${secrets.userCode}`,
@@ -150,12 +154,13 @@ describeEachDb('secrets in logs and storage', (t) => {
       .map((l) => l.req.url as string);
     expect(urls).toEqual(
       expect.arrayContaining([
-        '/invite/[redacted]',
-        '/reset-password/[redacted]?from=mail',
-        '/shared/[redacted]',
-        '/device?user_code=[redacted]',
-        '/api/oauth/device?user_code=[redacted]',
-        '/api/oauth/token?device_code=[redacted]&client_id=qas-cli',
+        '/invite/****',
+        '/Invite/****',
+        '/reset-password/****?from=mail',
+        '/shared/****',
+        '/device?user_code=****',
+        '/api/oauth/device?user_code=****',
+        '/api/oauth/token?device_code=****&client_id=qas-cli',
       ]),
     );
   });

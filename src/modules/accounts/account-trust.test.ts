@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { userWithKey } from '../../../test/helpers/factories.js';
 import { createUser } from '../users/users.service.js';
-import { createDeviceKey } from '../api-keys/api-keys.service.js';
+import { createApiKey, createDeviceKey } from '../api-keys/api-keys.service.js';
 import type { Role } from '../../auth/roles.js';
 import { createPasswordResetLink } from './accounts.service.js';
 
@@ -45,7 +45,7 @@ async function signedInEverywhere(t: TestEnv, who: { id: number; email: string; 
       expiresAt: new Date(Date.now() + 3600_000).toISOString(),
     })
   ).key;
-  const apiKey = (await t.post('/api-keys', { userId: who.id, name: 'ci' })).body.key as string;
+  const apiKey = (await createApiKey(t.db, t.tenantId, { userId: who.id, name: 'ci' })).key;
   return { session, device, apiKey };
 }
 

@@ -5,6 +5,7 @@ import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import { hashPassword, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
+import { addressKey } from '../../lib/ip.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
@@ -369,17 +370,12 @@ export async function admitPasswordResetRequest(
   source: RequestSource,
   email: string,
 ): Promise<boolean> {
-  const address = `reset:ip:${source.ip}`;
+  const address = `reset:ip:${addressKey(source.ip)}`;
   const account = emailBucket('reset', email);
   const wait = await hitWaitMs(db, source.tenantId, address, RESET_REQUESTS_PER_ADDRESS);
   if (wait > 0) throw throttled(wait, 'too many password reset requests from this address');
   const accountFree = (await hitWaitMs(db, source.tenantId, account, RESET_LINKS_PER_ACCOUNT)) === 0;
-  await recordHits(
-    db,
-    source.tenantId,
-    accountFree ? [address, account] : [address],
-    RESET_LINKS_PER_ACCOUNT.windowMs,
-  );
+  await recordHits(db, source.tenantId, accountFree ? [address, account] : [address]);
   return accountFree;
 }
 

@@ -5,6 +5,7 @@ import { userWithKey } from '../../../test/helpers/factories.js';
 import { buildApp } from '../../app.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
+import { createApiKey } from '../api-keys/api-keys.service.js';
 import type { Role } from '../../auth/roles.js';
 import { createPasswordResetLink } from './accounts.service.js';
 
@@ -397,7 +398,7 @@ describeEachDb('accounts', (t) => {
   describe('deactivation', () => {
     it("stops the user's sign-in, sessions and API keys at once, and reactivation brings keys back", async () => {
       const user = await userWithPassword(t, 'test-runner');
-      const key = (await t.post('/api-keys', { userId: user.id, name: 'ci' })).body.key as string;
+      const { key } = await createApiKey(t.db, t.tenantId, { userId: user.id, name: 'ci' });
       const token = (await login(t, { email: user.email, password: user.password })).body.token as string;
       expect((await t.get('/project', { key })).status).toBe(200);
 
@@ -636,7 +637,7 @@ describeEachDb('accounts', (t) => {
   describe('display name', () => {
     it("changes one's own name, trimmed, and answers the account", async () => {
       const user = await userWithPassword(t);
-      const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
+      const { key } = await createApiKey(t.db, t.tenantId, { userId: user.id, name: 'mine' });
       const res = await t.request('PATCH', '/users/me', { key, body: { name: '  Ada Lovelace ' } });
       expect(res.status).toBe(200);
       expect(res.body.user).toMatchObject({ id: user.id, name: 'Ada Lovelace', email: user.email });
@@ -650,7 +651,7 @@ describeEachDb('accounts', (t) => {
 
     it('answers 400 naming the field for a blank name and changes nothing', async () => {
       const user = await userWithPassword(t);
-      const key = (await t.post('/api-keys', { userId: user.id, name: 'mine' })).body.key as string;
+      const { key } = await createApiKey(t.db, t.tenantId, { userId: user.id, name: 'mine' });
       const res = await t.request('PATCH', '/users/me', { key, body: { name: '   ' } });
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([{ path: '/name', message: 'name must be 1-255 characters' }]);

@@ -11,6 +11,12 @@ import {
 import * as service from './api-keys.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
+/**
+ * Making a key takes the session cookie (src/http/auth.ts): a leaked key or device token must not mint a lasting
+ * key, which would outlive the password reset that ends device sign-ins (docs/api-decisions.md#keys-are-made-signed-in).
+ */
+const KEY_MAKING =
+  'API keys are made by a person signed in to the web page: sign in to make one; API keys and device tokens may not';
 const tags = ['api-keys'];
 
 /** D2: API keys managed through the API: one's own under /users/me, anyone's (admin) under /api-keys. */
@@ -32,6 +38,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/me/api-keys',
     {
+      config: { access: { sessionOnly: KEY_MAKING } },
       schema: {
         tags,
         summary: 'Create an API key for oneself; the key is shown only in this answer',
@@ -75,7 +82,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api-keys',
     {
-      config: ADMIN,
+      config: { access: { ...ADMIN.access, sessionOnly: KEY_MAKING } },
       schema: {
         tags,
         summary:

@@ -1,8 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeEachDb } from '../../../test/helpers/test-app.js';
-import { userWithKey } from '../../../test/helpers/factories.js';
-import { sha256 } from '../../lib/crypto.js';
+import { describeEachDb, type RequestOptions, type TestEnv } from '../../../test/helpers/test-app.js';
+import { userWithKey as keyedUser } from '../../../test/helpers/factories.js';
+import { hashPassword, sha256 } from '../../lib/crypto.js';
+import type { Role } from '../../auth/roles.js';
+import { setPasswordHash } from '../users/users.service.js';
 import { createDeviceKey } from './api-keys.service.js';
+
+/** Signs in with a password through the sign-in API; the options send the session cookie (no key). */
+async function signIn(t: TestEnv, email: string, password: string): Promise<RequestOptions> {
+  const res = await t.post('/api/auth/login', { email, password }, { key: null });
+  expect(res.status, res.text).toBe(200);
+  return { key: null, headers: { cookie: `session=${res.body.token}` } };
+}
+
+/** A user with an API key, signed in to the web page too: keys are made with `session` (a key may not make one). */
+async function userWithKey(t: TestEnv, role: Exclude<Role, 'owner'>, options: { keyName?: string } = {}) {
+  const made = await keyedUser(t, role, options);
+  const password = 'a password long enough';
+  await setPasswordHash(t.db, t.tenantId, made.user.id, await hashPassword(password));
+  return { ...made, session: await signIn(t, made.user.email, password) };
+}
 
 const KEY_FIELDS = ['createdAt', 'id', 'kind', 'name', 'restricted', 'userEmail', 'userId'];
 
@@ -10,7 +27,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
   describe('one’s own keys: /users/me/api-keys', () => {
     it('creates a key shown once that works at once, and stores only the hash of its secret', async () => {
       const me = await userWithKey(t, 'viewer');
-      const res = await t.post('/users/me/api-keys', { name: 'laptop' }, { key: me.key });
+      const res = await t.post('/users/me/api-keys', { name: 'laptop' }, me.session);
       expect(res.status).toBe(201);
       expect(Object.keys(res.body).sort()).toEqual(['id', 'key']);
       const [tenant, keyId, secret] = (res.body.key as string).split('.');
@@ -33,11 +50,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
       const me = await userWithKey(t, 'user');
       await userWithKey(t, 'user');
       const expires = new Date(Date.now() + 86_400_000).toISOString();
-      await t.post(
-        '/users/me/api-keys',
-        { name: 'SIEM-LOG-ONLY export', expiresAt: expires },
-        { key: me.key },
-      );
+      await t.post('/users/me/api-keys', { name: 'SIEM-LOG-ONLY export', expiresAt: expires }, me.session);
       const res = await t.get('/users/me/api-keys', { key: me.key });
       expect(res.status).toBe(200);
       expect(res.body.apiKeys).toHaveLength(2);
@@ -64,7 +77,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
     it('revokes one’s own key (it stops at once) and answers 404 for another user’s key', async () => {
       const me = await userWithKey(t, 'user');
       const other = await userWithKey(t, 'user');
-      const spare = (await t.post('/users/me/api-keys', { name: 'spare' }, { key: me.key })).body;
+      const spare = (await t.post('/users/me/api-keys', { name: 'spare' }, me.session)).body;
       const foreign = await t.del(`/users/me/api-keys/${other.keyId}`, { key: me.key });
       expect(foreign.status).toBe(404);
       expect((await t.get('/project', { key: other.key })).status).toBe(200);
@@ -88,7 +101,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
         { name: '   ' },
         { name: 'x', userId: me.user.id },
       ]) {
-        const res = await t.post('/users/me/api-keys', body, { key: me.key });
+        const res = await t.post('/users/me/api-keys', body, me.session);
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.code).toBe('VALIDATION_FAILED');
       }
@@ -98,9 +111,8 @@ describeEachDb('API keys through the API (D2)', (t) => {
     it('stops accepting a key once it has expired', async () => {
       const me = await userWithKey(t, 'user');
       const soon = new Date(Date.now() + 60_000).toISOString();
-      const made = (
-        await t.post('/users/me/api-keys', { name: 'short-lived', expiresAt: soon }, { key: me.key })
-      ).body;
+      const made = (await t.post('/users/me/api-keys', { name: 'short-lived', expiresAt: soon }, me.session))
+        .body;
       expect((await t.get('/project', { key: made.key })).status).toBe(200);
       await t.db
         .updateTable('api_keys')
@@ -119,11 +131,42 @@ describeEachDb('API keys through the API (D2)', (t) => {
     });
   });
 
+  describe('keys are made signed in (docs/api-decisions.md#keys-are-made-signed-in)', () => {
+    it('answers 403 to an API key or a device token making a key, for oneself or (admin) for another', async () => {
+      const admin = await userWithKey(t, 'admin');
+      const ci = await userWithKey(t, 'test-runner');
+      const device = await createDeviceKey(t.db, t.tenantId, {
+        userId: admin.user.id,
+        clientId: 'qas-cli',
+        clientName: 'QA Sphere CLI',
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      const message =
+        'API keys are made by a person signed in to the web page: sign in to make one; API keys and device tokens may not';
+      for (const key of [admin.key, device.key, t.ownerKey]) {
+        const own = await t.post('/users/me/api-keys', { name: 'minted' }, { key });
+        expect(own.status).toBe(403);
+        expect(own.body).toEqual({ code: 'FORBIDDEN', message });
+        const other = await t.post('/api-keys', { userId: ci.user.id, name: 'minted' }, { key });
+        expect(other.status).toBe(403);
+        expect(other.body).toEqual({ code: 'FORBIDDEN', message });
+      }
+      const minted = await t.db.selectFrom('api_keys').select('id').where('name', '=', 'minted').execute();
+      expect(minted).toEqual([]);
+      // Signed in, the same requests make keys; and a key still lists and revokes them.
+      expect((await t.post('/users/me/api-keys', { name: 'made' }, admin.session)).status).toBe(201);
+      const made = await t.post('/api-keys', { userId: ci.user.id, name: 'made' }, admin.session);
+      expect(made.status).toBe(201);
+      expect((await t.get('/users/me/api-keys', { key: admin.key })).status).toBe(200);
+      expect((await t.del(`/api-keys/${made.body.id}`, { key: admin.key })).status).toBe(200);
+    });
+  });
+
   describe('admin: /api-keys', () => {
     it('lets an admin create a key for a lower user (e.g. a CI account), acting as that user', async () => {
       const admin = await userWithKey(t, 'admin');
       const ci = await userWithKey(t, 'test-runner');
-      const res = await t.post('/api-keys', { userId: ci.user.id, name: 'ci pipeline' }, { key: admin.key });
+      const res = await t.post('/api-keys', { userId: ci.user.id, name: 'ci pipeline' }, admin.session);
       expect(res.status).toBe(201);
       const whoami = await t.get('/users/me', { key: res.body.key });
       expect(whoami.body.user).toMatchObject({ id: ci.user.id, role: 'test-runner' });
@@ -132,28 +175,23 @@ describeEachDb('API keys through the API (D2)', (t) => {
     it('answers 403 to keys for the owner or an equal admin, 400 for an unknown user, 403 to non-admins', async () => {
       const admin = await userWithKey(t, 'admin');
       const peer = await userWithKey(t, 'admin');
-      const forOwner = await t.post(
-        '/api-keys',
-        { userId: t.ownerId, name: 'take over' },
-        { key: admin.key },
-      );
+      const forOwner = await t.post('/api-keys', { userId: t.ownerId, name: 'take over' }, admin.session);
       expect(forOwner.status).toBe(403);
       expect(forOwner.body.message).toBe(
         "you can't create API keys for the owner; only the owner can transfer ownership",
       );
-      expect(
-        (await t.post('/api-keys', { userId: peer.user.id, name: 'x' }, { key: admin.key })).status,
-      ).toBe(403);
-      const unknown = await t.post('/api-keys', { userId: 999999, name: 'x' }, { key: admin.key });
+      expect((await t.post('/api-keys', { userId: peer.user.id, name: 'x' }, admin.session)).status).toBe(
+        403,
+      );
+      const unknown = await t.post('/api-keys', { userId: 999999, name: 'x' }, admin.session);
       expect(unknown.status).toBe(400);
       expect(unknown.body.details).toEqual([{ path: '/userId', message: 'user 999999 not found' }]);
       const user = await userWithKey(t, 'user');
-      expect((await t.post('/api-keys', { userId: user.user.id, name: 'x' }, { key: user.key })).status).toBe(
-        403,
-      );
+      expect((await t.post('/api-keys', { userId: user.user.id, name: 'x' }, user.session)).status).toBe(403);
       expect((await t.get('/api-keys', { key: user.key })).status).toBe(403);
       // The owner may make keys for an admin.
-      expect((await t.post('/api-keys', { userId: peer.user.id, name: 'by owner' })).status).toBe(201);
+      const owner = await signIn(t, 'owner@example.com', 'owner-password');
+      expect((await t.post('/api-keys', { userId: peer.user.id, name: 'by owner' }, owner)).status).toBe(201);
     });
 
     it('lists every key of the tenant, or one user’s, without secrets', async () => {
@@ -195,7 +233,7 @@ describeEachDb('API keys through the API (D2)', (t) => {
 
     it('shows when a key was last used, written once a minute at most however many requests it makes', async () => {
       const me = await userWithKey(t, 'user');
-      const made = await t.post('/users/me/api-keys', { name: 'ci' }, { key: me.key });
+      const made = await t.post('/users/me/api-keys', { name: 'ci' }, me.session);
       const listed = async () =>
         (await t.get('/users/me/api-keys', { key: me.key })).body.apiKeys.find(
           (k: any) => k.id === made.body.id,

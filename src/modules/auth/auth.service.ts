@@ -65,8 +65,10 @@ export async function signIn(
   if (!user) throw await fail(BAD_CREDENTIALS);
   if (!user.active) throw await fail('this account is deactivated');
   // While the account waits, only a second factor lets an unproven address through; an account without one waits.
+  // The right password is answered exactly as a wrong one (a failure counted, the same 429 with the new wait):
+  // anything else would tell a guesser which password was right.
   if (accountWaiting && !(await isTwoFactorEnabled(db, source.tenantId, user.id))) {
-    throw throttled(state.accountWaitMs);
+    throw await fail(BAD_CREDENTIALS);
   }
   const second = await verifySecondFactor(db, source.tenantId, user.id, input, options.secretKey);
   // A missing code counts as a failure too: otherwise "code required" would confirm a guessed password for free.

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { AppError, badRequest } from '../../errors.js';
+import { addressKey } from '../../lib/ip.js';
 import { checkPassword, getUser } from '../users/users.service.js';
 import * as repo from './auth.repository.js';
 
@@ -44,6 +45,8 @@ export interface AttemptSource {
 }
 
 const normEmail = (email: string) => email.trim().toLowerCase();
+/** The address as the per-address counts and the known addresses hold it: an IPv6 address by its /64 (lib/ip.ts). */
+const addressOf = (source: AttemptSource) => addressKey(source.ip);
 
 /** How long from `now` the next attempt must wait under `backoff`, given the failures counted; 0 when free. */
 export function backoffWaitMs(backoff: Backoff, tally: repo.Tally, now: number): number {
@@ -64,12 +67,13 @@ export async function throttleState(db: Db, source: AttemptSource, email: string
   const now = Date.now();
   const since = new Date(now - THROTTLE_WINDOW_MS).toISOString();
   const emailNorm = normEmail(email);
-  const byAddress = await repo.failuresSince(db, source.tenantId, { ip: source.ip }, since);
+  const byAddress = await repo.failuresSince(db, source.tenantId, { ip: addressOf(source) }, since);
   const byAccount = await repo.failuresSince(db, source.tenantId, { emailNorm }, since);
   let accountWaitMs = backoffWaitMs(ACCOUNT_BACKOFF, byAccount, now);
   if (accountWaitMs > 0) {
     const knownSince = new Date(now - KNOWN_ADDRESS_MS).toISOString();
-    if (await repo.isKnownAddress(db, source.tenantId, emailNorm, source.ip, knownSince)) accountWaitMs = 0;
+    if (await repo.isKnownAddress(db, source.tenantId, emailNorm, addressOf(source), knownSince))
+      accountWaitMs = 0;
   }
   return { addressWaitMs: backoffWaitMs(ADDRESS_BACKOFF, byAddress, now), accountWaitMs };
 }
@@ -92,7 +96,7 @@ export async function recordSignInFailure(db: Db, source: AttemptSource, email: 
     source.tenantId,
     new Date(now.getTime() - THROTTLE_WINDOW_MS).toISOString(),
   );
-  await repo.insertFailure(db, source.tenantId, normEmail(email), source.ip, now.toISOString());
+  await repo.insertFailure(db, source.tenantId, normEmail(email), addressOf(source), now.toISOString());
 }
 
 /**
@@ -102,9 +106,9 @@ export async function recordSignInFailure(db: Db, source: AttemptSource, email: 
 export async function recordSignInSuccess(db: Db, source: AttemptSource, email: string): Promise<void> {
   const now = Date.now();
   const emailNorm = normEmail(email);
-  await repo.deleteFailuresForEmailFrom(db, source.tenantId, emailNorm, source.ip);
+  await repo.deleteFailuresForEmailFrom(db, source.tenantId, emailNorm, addressOf(source));
   await repo.deleteKnownAddressesBefore(db, source.tenantId, new Date(now - KNOWN_ADDRESS_MS).toISOString());
-  await repo.rememberAddress(db, source.tenantId, emailNorm, source.ip, new Date(now).toISOString());
+  await repo.rememberAddress(db, source.tenantId, emailNorm, addressOf(source), new Date(now).toISOString());
 }
 
 /** A password reset proves the person through their mailbox: every failure on the account is forgiven. */
@@ -137,6 +141,12 @@ export interface WindowLimit {
   windowMs: number;
 }
 
+/**
+ * How long counted attempts are kept, whatever their bucket: at least the longest window of any limit (the
+ * reset links' hour), so the pruning one action does never drops hits that another action's limit still counts.
+ */
+export const HITS_KEPT_MS = 3600_000;
+
 /** The wait before the bucket may count another attempt under `limit`; 0 when it may now. */
 export async function hitWaitMs(
   db: Db,
@@ -144,16 +154,21 @@ export async function hitWaitMs(
   bucket: string,
   limit: WindowLimit,
 ): Promise<number> {
+  if (limit.windowMs > HITS_KEPT_MS) {
+    throw new Error(
+      `a throttle window of ${limit.windowMs} ms is longer than the hits are kept (HITS_KEPT_MS)`,
+    );
+  }
   const now = Date.now();
   const tally = await repo.hitsSince(db, tenantId, bucket, new Date(now - limit.windowMs).toISOString());
   if (tally.count < limit.max || !tally.oldest) return 0;
   return Math.max(1, Date.parse(tally.oldest) + limit.windowMs - now);
 }
 
-/** Counts an attempt in each bucket (and drops the tenant's hits older than `keepMs`). */
-export async function recordHits(db: Db, tenantId: string, buckets: string[], keepMs: number): Promise<void> {
+/** Counts an attempt in each bucket (and drops the tenant's hits older than HITS_KEPT_MS, of every bucket). */
+export async function recordHits(db: Db, tenantId: string, buckets: string[]): Promise<void> {
   const now = Date.now();
-  await repo.deleteHitsBefore(db, tenantId, new Date(now - keepMs).toISOString());
+  await repo.deleteHitsBefore(db, tenantId, new Date(now - HITS_KEPT_MS).toISOString());
   for (const bucket of buckets) await repo.insertHit(db, tenantId, bucket, new Date(now).toISOString());
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createUser } from '../users/users.service.js';
 
@@ -94,6 +94,68 @@ describeEachDb('sign-in throttle', (t) => {
       expect(
         (await login(t, { email: user.email, password: user.password }, { ip: '10.4.4.5' })).status,
       ).toBe(200);
+    });
+
+    it('answers the right password exactly as a wrong one while an account without 2FA waits, a code sent or not', async () => {
+      // Only Date is faked and it stands still: both accounts are in the same state when asked, to the millisecond.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(new Date('2031-06-01T09:00:00Z'));
+        const right = await userWithPassword(t);
+        const wrong = await userWithPassword(t);
+        for (const [k, user] of [right, wrong].entries()) {
+          for (let i = 0; i < 5; i++)
+            await login(t, { email: user.email, password: `guess-${i}` }, { ip: `10.12.${k}.${i}` });
+        }
+        vi.setSystemTime(new Date('2031-06-01T09:00:05Z'));
+        const failuresOf = async (email: string) =>
+          (await t.db.selectFrom('sign_in_failures').select('id').where('email_norm', '=', email).execute())
+            .length;
+        for (const totp of ['123456', undefined]) {
+          const a = await login(
+            t,
+            { email: right.email, password: right.password, ...(totp ? { totp } : {}) },
+            { ip: '10.12.9.1' },
+          );
+          const b = await login(
+            t,
+            { email: wrong.email, password: 'not it', ...(totp ? { totp } : {}) },
+            { ip: '10.12.9.2' },
+          );
+          expect(a.status).toBe(429);
+          expect({ status: a.status, body: a.body, retryAfter: a.headers['retry-after'] }).toEqual({
+            status: b.status,
+            body: b.body,
+            retryAfter: b.headers['retry-after'],
+          });
+          expect(await failuresOf(right.email)).toBe(await failuresOf(wrong.email));
+        }
+        expect(await auditRows(t, 'login', right.id)).toEqual([]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('counts an IPv6 /64 as one address: its addresses share the delay, and a sign-in proves the whole /64', async () => {
+      for (let i = 0; i < 10; i++) {
+        const res = await login(
+          t,
+          { email: `guess6-${i}@example.com`, password: 'x' },
+          { ip: `2001:db8:5:6::${(i + 1).toString(16)}` },
+        );
+        expect(res.status).toBe(401);
+      }
+      const user = await userWithPassword(t);
+      const body = { email: user.email, password: user.password };
+      const blocked = await login(t, body, { ip: '2001:db8:5:6:ffff:1:2:3' });
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers['retry-after']).toMatch(/^\d+$/);
+      expect((await login(t, body, { ip: '2001:db8:5:7::1' })).status).toBe(200);
+      // The account waits for strangers; another address of the /64 the owner signed in from is not one.
+      for (let i = 0; i < 5; i++)
+        await login(t, { email: user.email, password: 'wrong' }, { ip: `10.13.0.${i}` });
+      expect((await login(t, body, { ip: '10.13.1.1' })).status).toBe(429);
+      expect((await login(t, body, { ip: '2001:db8:5:7:aaaa::9' })).status).toBe(200);
     });
 
     it('lets the account in again once the failures are older than 15 minutes', async () => {

@@ -6,6 +6,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../error
 import type { Actor } from '../../auth/actor.js';
 import { sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
+import { addressKey } from '../../lib/ip.js';
 import * as apiKeys from '../api-keys/api-keys.service.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { DEFAULT_TENANT_ID, listTenants } from '../tenants/tenants.service.js';
@@ -331,7 +332,7 @@ export const USER_CODE_MISSES: WindowLimit = { max: 10, windowMs: 15 * 60_000 };
  * minutes every lookup waits (429 with `Retry-After`): codes cannot be guessed by trying them here.
  */
 async function findByUserCode(db: Db, actor: Actor, userCode: string) {
-  const buckets = [`device-code:ip:${actor.ip}`, `device-code:user:${actor.userId}`];
+  const buckets = [`device-code:ip:${addressKey(actor.ip)}`, `device-code:user:${actor.userId}`];
   for (const bucket of buckets) {
     const wait = await hitWaitMs(db, actor.tenantId, bucket, USER_CODE_MISSES);
     if (wait > 0) throw throttled(wait, 'too many wrong device codes');
@@ -341,7 +342,7 @@ async function findByUserCode(db: Db, actor: Actor, userCode: string) {
     ? await repo.findDeviceCodeByUserHash(db, actor.tenantId, sha256(normalized))
     : undefined;
   if (!row) {
-    await recordHits(db, actor.tenantId, buckets, USER_CODE_MISSES.windowMs);
+    await recordHits(db, actor.tenantId, buckets);
     throw notFound(BAD_CODE);
   }
   const expired = Date.parse(row.expires_at) <= Date.now();

@@ -4,6 +4,8 @@ import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js'
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
 import { createTenant, setSuspended } from '../tenants/tenants.service.js';
+import { RESET_LINKS_PER_ACCOUNT } from '../accounts/accounts.service.js';
+import { emailBucket, hitWaitMs } from '../auth/throttle.service.js';
 
 const SITE = 'http://casebook.test';
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -483,6 +485,29 @@ describeEachDb('qasphere auth login: the OAuth device authorisation grant (RFC 8
           )
         ).status,
       ).toBe(200);
+    });
+
+    it("leaves other throttles' counts alone: a wrong code 20 minutes on keeps an account's 3 reset links an hour", async () => {
+      const { user, password } = await person(t);
+      const session = await signIn(t, user.email, password);
+      for (let i = 0; i < 3; i++) {
+        const asked = await cli(t, 'POST', '/api/auth/password-reset/request', { email: user.email });
+        expect(asked.status).toBe(200);
+      }
+      const links = emailBucket('reset', user.email);
+      expect(await hitWaitMs(t.db, t.tenantId, links, RESET_LINKS_PER_ACCOUNT)).toBeGreaterThan(0);
+      wait(20 * 60);
+      const miss = await browser(
+        t,
+        'GET',
+        '/api/oauth/device?user_code=BCDF-GHJK',
+        session,
+        undefined,
+        '10.67.0.1',
+      );
+      expect(miss.status).toBe(404);
+      // The hour is not over: the account still has had its links.
+      expect(await hitWaitMs(t.db, t.tenantId, links, RESET_LINKS_PER_ACCOUNT)).toBeGreaterThan(30 * 60_000);
     });
 
     it('accepts the code typed in lower case and without the dash', async () => {
