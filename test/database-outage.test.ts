@@ -8,6 +8,7 @@ import type { Db } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { uniqueProjectCode } from './helpers/codes.js';
 import { createPostgresDatabase, POSTGRES_URL } from './helpers/databases.js';
+import { seedRun } from './helpers/seed-run.js';
 
 if (!POSTGRES_URL)
   console.log('[casebook] database-outage test SKIPPED: it needs CASEBOOK_TEST_POSTGRES_URL');
@@ -69,28 +70,7 @@ describe.skipIf(!POSTGRES_URL)(
       key = (await firstStart(db, config))!.apiKey;
       app = await buildApp({ config, db, webRoot: null });
       code = uniqueProjectCode('O');
-      expect((await api('POST', '/project', { code, title: 'Outage' })).status).toBe(201);
-      const folder = await api('POST', `/project/${code}/tcase/folder/bulk`, {
-        folders: [{ path: ['Cases'] }],
-      });
-      const folderId = folder.body.ids[0][0];
-      tcaseIds = [];
-      for (let i = 0; i < 10; i++) {
-        const tc = await api('POST', `/project/${code}/tcase`, {
-          title: `Case ${i}`,
-          type: 'standalone',
-          priority: 'medium',
-          folderId,
-        });
-        tcaseIds.push(tc.body.id);
-      }
-      runId = (
-        await api('POST', `/project/${code}/run`, {
-          title: 'Nightly',
-          type: 'static_struct',
-          queryPlans: [{ tcaseIds }],
-        })
-      ).body.id;
+      ({ tcaseIds, runId } = await seedRun(api, code, 'Outage', 10));
     });
 
     afterAll(async () => {

@@ -12,6 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { uniqueProjectCode } from './helpers/codes.js';
+import { seedRun } from './helpers/seed-run.js';
 
 /**
  * A real full disk: the data directory (SQLite database and file store) on a 24 MiB tmpfs that the test fills.
@@ -134,27 +135,7 @@ describe.skipIf(!mounted)('a full disk under the data directory [sqlite]', () =>
     app = await buildApp({ config, db, logStream: log, webRoot: null });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     code = uniqueProjectCode('F');
-    expect((await api('POST', '/project', { code, title: 'Full disk' })).status).toBe(201);
-    const folder = await api('POST', `/project/${code}/tcase/folder/bulk`, {
-      folders: [{ path: ['Cases'] }],
-    });
-    const folderId = folder.body.ids[0][0];
-    tcaseIds = [];
-    for (let i = 0; i < 20; i++) {
-      const tc = await api('POST', `/project/${code}/tcase`, {
-        title: `Case ${i}`,
-        type: 'standalone',
-        priority: 'medium',
-        folderId,
-      });
-      tcaseIds.push(tc.body.id);
-    }
-    const run = await api('POST', `/project/${code}/run`, {
-      title: 'Nightly',
-      type: 'static_struct',
-      queryPlans: [{ tcaseIds }],
-    });
-    runId = run.body.id;
+    ({ tcaseIds, runId } = await seedRun(api, code, 'Full disk', 20));
   });
 
   afterAll(async () => {
