@@ -78,6 +78,22 @@ async function stop(server: Server): Promise<number | null> {
 
 const banners = (stdout: string) => stdout.split('Casebook is ready').length - 1;
 
+/** A webhook with a signing secret, made with the API key the first-start banner printed: a secret to seal. */
+async function createSignedWebhook(address: string, bannerOutput: string): Promise<void> {
+  const apiKey = /API key: +(\S+)/.exec(bannerOutput)![1];
+  const res = await fetch(`${address}/api/public/v0/webhook`, {
+    method: 'POST',
+    headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'CI',
+      endpoint: 'https://hooks.example.com/ci',
+      eventTypes: ['run_created'],
+      secret: 'webhook-signing-secret',
+    }),
+  });
+  expect(res.status).toBe(201);
+}
+
 describe('first start of the real server (SQLite)', () => {
   let dir: string;
 
@@ -210,18 +226,7 @@ describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', () => {
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const apiKey = /API key: +(\S+)/.exec(out)![1];
-    const res = await fetch(`${server.address}/api/public/v0/webhook`, {
-      method: 'POST',
-      headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'CI',
-        endpoint: 'https://hooks.example.com/ci',
-        eventTypes: ['run_created'],
-        secret: 'webhook-signing-secret',
-      }),
-    });
-    expect(res.status).toBe(201);
+    await createSignedWebhook(server.address, out);
     expect(await stop(server)).toBe(0);
 
     const db = createDb(url);
@@ -288,18 +293,7 @@ describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', () => {
     try {
       // A webhook secret sealed under the old key, and no check value: what a version before the check left.
       const old = await (await serveUpgrade(oldKey)).ready;
-      const apiKey = /API key: +(\S+)/.exec(old.stdout())![1];
-      const res = await fetch(`${old.address}/api/public/v0/webhook`, {
-        method: 'POST',
-        headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'CI',
-          endpoint: 'https://hooks.example.com/ci',
-          eventTypes: ['run_created'],
-          secret: 'webhook-signing-secret',
-        }),
-      });
-      expect(res.status).toBe(201);
+      await createSignedWebhook(old.address, old.stdout());
       expect(await stop(old)).toBe(0);
       const db = createDb(upgradeUrl);
       try {
