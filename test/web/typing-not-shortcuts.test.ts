@@ -16,6 +16,17 @@ import {
 if (!hasChromium)
   console.log(`[casebook] typing-vs-shortcuts browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
 
+/** Holds the rich editor's code back, as a slow network would, until the returned function is called. */
+async function holdEditorCode(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/RichTextEditor-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /**
  * Typed text is text: a person who opens an editor and types at once (before the editor has mounted and taken
  * the focus) records no result, ticks no case, opens no dialog, and finds every character in the editor, in
@@ -143,12 +154,7 @@ describe.skipIf(!hasChromium)('typing into an editor that is still opening, in C
     const { page } = run;
     try {
       // The editor's code on a slow network: everything below is typed before it can have mounted.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/RichTextEditor-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdEditorCode(page);
       await page.getByRole('button', { name: 'Add a comment…' }).click();
       await page.keyboard.type('Line onex');
       await page.keyboard.press('Backspace');
@@ -174,12 +180,7 @@ describe.skipIf(!hasChromium)('typing into an editor that is still opening, in C
     const run = await coldRunPage();
     const { page } = run;
     try {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/RichTextEditor-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdEditorCode(page);
       await page.getByRole('button', { name: 'Add a comment…' }).click();
       await page.keyboard.press('Escape');
       release();
