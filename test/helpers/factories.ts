@@ -38,3 +38,10 @@ export async function createProject(
   for (const userId of members) await addMember(t.db, t.tenantId, res.body.id, userId);
   return { id: res.body.id, code, title: body.title as string };
 }
+
+/** The audit events of an action, oldest first; of one user's when `userId` is given. */
+export async function auditRows(t: TestEnv, action: string, userId?: number) {
+  let q = t.db.selectFrom('audit_events').selectAll().where('action', '=', action);
+  if (userId !== undefined) q = q.where('user_id', '=', userId);
+  return q.orderBy('id').execute();
+}

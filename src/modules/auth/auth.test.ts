@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
-import { userWithKey } from '../../../test/helpers/factories.js';
+import { auditRows, userWithKey } from '../../../test/helpers/factories.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
 import { setSuspended } from '../tenants/tenants.service.js';
@@ -42,12 +42,6 @@ function withCookie(
       ...options.headers,
     },
   });
-}
-
-async function auditRows(t: TestEnv, action: string, userId?: number) {
-  let q = t.db.selectFrom('audit_events').selectAll().where('action', '=', action);
-  if (userId !== undefined) q = q.where('user_id', '=', userId);
-  return q.orderBy('id').execute();
 }
 
 const setCookieOf = (headers: Record<string, unknown>): string => {

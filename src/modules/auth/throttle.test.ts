@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { auditRows } from '../../../test/helpers/factories.js';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createUser } from '../users/users.service.js';
 
@@ -20,14 +21,6 @@ function login(t: TestEnv, body: Record<string, unknown>, from: { ip?: string } 
     headers: { 'x-forwarded-for': from.ip ?? '10.0.0.1', 'user-agent': 'test-browser/1' },
   });
 }
-
-const auditRows = (t: TestEnv, action: string, userId: number) =>
-  t.db
-    .selectFrom('audit_events')
-    .selectAll()
-    .where('action', '=', action)
-    .where('user_id', '=', userId)
-    .execute();
 
 describeEachDb('sign-in throttle', (t) => {
   describe('throttling', () => {

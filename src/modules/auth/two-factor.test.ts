@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
+import { auditRows } from '../../../test/helpers/factories.js';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createUser } from '../users/users.service.js';
@@ -35,14 +36,6 @@ const codeFor = (secret: string) =>
 /** A six-digit code that is surely not the current one. */
 const wrongCode = (secret: string) =>
   String((Number(codeFor(secret)) + 500_000) % 1_000_000).padStart(6, '0');
-
-const audit = (t: TestEnv, action: string, userId: number) =>
-  t.db
-    .selectFrom('audit_events')
-    .selectAll()
-    .where('action', '=', action)
-    .where('user_id', '=', userId)
-    .execute();
 
 describeEachDb('two-factor sign-in', (t) => {
   // Only Date is faked: TOTP codes follow the clock, and the tests move it on by whole 30-second steps.
@@ -98,7 +91,7 @@ describeEachDb('two-factor sign-in', (t) => {
       codes.map((c) => sha256(c.replace('-', ''))).sort(),
     );
     expect(JSON.stringify(stored)).not.toContain(codes[0]);
-    expect(await audit(t, '2fa_enable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
+    expect(await auditRows(t, '2fa_enable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
     expect((await t.get('/users/me/2fa', me)).body).toEqual({ enabled: true, recoveryCodesLeft: 10 });
     expect((await t.post('/users/me/2fa/setup', { password }, me)).status).toBe(409);
   });
@@ -153,12 +146,12 @@ describeEachDb('two-factor sign-in', (t) => {
       me,
     );
     expect(wrongPassword.status).toBe(400);
-    expect(await audit(t, '2fa_disable', user.id)).toEqual([]);
+    expect(await auditRows(t, '2fa_disable', user.id)).toEqual([]);
 
     const off = await t.post('/users/me/2fa/disable', { password, totp: codeFor(secret) }, me);
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ message: 'Two-factor sign-in turned off' });
-    expect(await audit(t, '2fa_disable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
+    expect(await auditRows(t, '2fa_disable', user.id)).toEqual([expect.objectContaining({ meta: null })]);
     expect(await t.db.selectFrom('two_factor').selectAll().where('user_id', '=', user.id).execute()).toEqual(
       [],
     );
