@@ -198,7 +198,7 @@ export async function writeRunResults(
  * The run test cases (in_run) the items name, by reference. An id or a sequence number beats a legacy id that
  * looks the same (as for a path segment); legacy ids are looked up only for the references nothing else matched.
  */
-export async function findInRun(
+async function findInRun(
   trx: Db,
   tenantId: string,
   run: { id: number; projectId: string },
@@ -229,7 +229,7 @@ export async function findInRun(
  * Inserts the results of items whose run test cases are resolved (the run's lock is held) and moves each
  * case's status, isAutomated, latest result and version pin, and the run's counters and timeSpent (D17, D18).
  */
-export async function applyResults(
+async function applyResults(
   trx: Db,
   tenantId: string,
   run: { id: number; type: string },
