@@ -24,6 +24,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { jobsRoutes } from './jobs/jobs.routes.js';
+import { reportsRoutes } from './reports/reports.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -50,6 +51,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   apiKeysRoutes,
   webhooksRoutes,
   jobsRoutes,
+  reportsRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
