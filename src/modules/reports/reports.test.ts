@@ -360,7 +360,7 @@ describeEachDb('reports', (t) => {
       ]);
     });
 
-    it.each([{ last: 201 }, { last: 0 }, { by: 'week' }, { format: 'xml' }])(
+    it.each<Record<string, string | number>>([{ last: 201 }, { last: 0 }, { by: 'week' }, { format: 'xml' }])(
       'answers 400 with the validation body for %j',
       async (query) => {
         const p = await createProject(t);
