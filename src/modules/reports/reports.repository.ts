@@ -269,23 +269,90 @@ const recentRuns = (db: Db, tenantId: string, projectId: string, last: number) =
     .orderBy('id', 'desc')
     .limit(last);
 
+/** The ids of the project's last `last` runs, as SQL (for the raw statements below). */
+const recentRunsSql = (tenantId: string, projectId: string, last: number) =>
+  sql`select id from runs where tenant_id = ${tenantId} and project_id = ${projectId} order by id desc limit ${last}`;
+
+const FAILING_SQL = sql`('failed', 'blocked')`;
+
 /**
- * Each case's status in each of the last `last` runs that hold it, oldest run first. Bounded by those runs'
- * sizes; flips and failures are counted from these rows by the service.
+ * Cases that flip between passed and failing (failed, blocked) from one of the last `last` runs holding them to
+ * the next that has either (LAG over those runs; other statuses are left out of the sequence), with how many of
+ * those runs hold them and their status in the newest. Counted in the database: only the flaky cases come back.
  */
-export const listRecentCaseStatuses = (db: Db, tenantId: string, projectId: string, last: number) =>
-  db
-    .with('recent', () => recentRuns(db, tenantId, projectId, last))
-    .selectFrom('run_tcases as rt')
-    .innerJoin('recent', 'recent.id', 'rt.run_id')
-    .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-    .leftJoin('results as r', 'r.id', 'rt.latest_result_id')
-    .select(['rt.tcase_id', 't.seq', 't.title', 'rt.run_id', 'rt.status', 'r.created_at as result_at'])
-    .where('rt.tenant_id', '=', tenantId)
-    .where('rt.in_run', '=', 1)
-    .orderBy('rt.tcase_id')
-    .orderBy('rt.run_id')
-    .execute();
+export const listFlakyTcases = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  limit: number,
+) =>
+  (
+    await sql<{
+      tcase_id: string;
+      seq: number;
+      title: string;
+      flips: number | string;
+      runs: number | string;
+      last_status: string;
+    }>`
+    with recent as (${recentRunsSql(tenantId, projectId, last)}),
+    held as (
+      select rt.tcase_id, rt.run_id, rt.status,
+        case when rt.status = 'passed' then 1 when rt.status in ${FAILING_SQL} then 0 end as ok
+      from run_tcases rt join recent on recent.id = rt.run_id
+      where rt.tenant_id = ${tenantId} and rt.in_run = 1),
+    ordered as (
+      select tcase_id, ok, lag(ok) over (partition by tcase_id order by run_id) as prev
+      from held where ok is not null),
+    flips as (
+      select tcase_id, sum(case when prev <> ok then 1 else 0 end) as flips from ordered group by tcase_id),
+    totals as (select tcase_id, count(*) as runs, max(run_id) as last_run from held group by tcase_id)
+    select f.tcase_id, t.seq, t.title, f.flips, a.runs, h.status as last_status
+    from flips f
+      join totals a on a.tcase_id = f.tcase_id
+      join held h on h.tcase_id = a.tcase_id and h.run_id = a.last_run
+      join tcases t on t.id = f.tcase_id
+    where f.flips > 0
+    order by f.flips desc, a.runs desc, t.seq
+    limit ${limit}`.execute(db)
+  ).rows;
+
+/**
+ * Cases failing (failed, blocked) in any of the last `last` runs, with how many of those runs hold them and the
+ * time of the latest result of their newest failing run; most failures first. Counted in the database.
+ */
+export const listFailingTcases = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  limit: number,
+) =>
+  (
+    await sql<{
+      tcase_id: string;
+      seq: number;
+      title: string;
+      failures: number | string;
+      runs: number | string;
+      last_failed_at: string;
+    }>`
+    with recent as (${recentRunsSql(tenantId, projectId, last)})
+    select rt.tcase_id, t.seq, t.title,
+      sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) as failures,
+      count(*) as runs,
+      max(r.created_at) as last_failed_at
+    from run_tcases rt
+      join recent on recent.id = rt.run_id
+      join tcases t on t.id = rt.tcase_id
+      left join results r on r.id = rt.latest_result_id and rt.status in ${FAILING_SQL}
+    where rt.tenant_id = ${tenantId} and rt.in_run = 1
+    group by rt.tcase_id, t.seq, t.title
+    having sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) > 0
+    order by failures desc, last_failed_at desc, t.seq
+    limit ${limit}`.execute(db)
+  ).rows;
 
 /** Every timed result of the last `last` runs (index results_run_tcase_idx by run). */
 export const listRecentTimes = (db: Db, tenantId: string, projectId: string, last: number) =>

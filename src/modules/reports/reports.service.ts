@@ -235,43 +235,10 @@ function byDay(runs: repo.ReportRunRow[]) {
   return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-interface CaseHistory {
-  tcaseId: string;
-  seq: number;
-  title: string;
-  statuses: { status: string; at: string | null }[];
-}
-
-/** Each case's statuses across the project's last N runs that hold it, oldest run first. */
-async function recentHistories(db: Db, tenantId: string, projectId: string, last: number) {
-  const histories = new Map<string, CaseHistory>();
-  for (const row of await repo.listRecentCaseStatuses(db, tenantId, projectId, last)) {
-    let h = histories.get(row.tcase_id);
-    if (!h) {
-      h = { tcaseId: row.tcase_id, seq: row.seq, title: row.title, statuses: [] };
-      histories.set(row.tcase_id, h);
-    }
-    h.statuses.push({ status: row.status, at: row.result_at });
-  }
-  return [...histories.values()];
-}
-
 /**
- * Flips: changes between passed and failing (failed or blocked) from one run holding the case to the next that
- * has either; other statuses (open, skipped, custom) neither flip nor break a sequence.
+ * Cases that flip between passed and failing (failed or blocked) among the project's last N runs, from one run
+ * holding the case to the next that has either (other statuses neither flip nor break a sequence); most first.
  */
-export function countFlips(statuses: string[]): number {
-  let flips = 0;
-  let previous: boolean | undefined;
-  for (const s of statuses) {
-    const passed = s === 'passed' ? true : FAILING.includes(s) ? false : undefined;
-    if (passed === undefined) continue;
-    if (previous !== undefined && previous !== passed) flips++;
-    previous = passed;
-  }
-  return flips;
-}
-
 export async function flakyReport(
   db: Db,
   actor: Actor,
@@ -280,20 +247,20 @@ export async function flakyReport(
   limit: number,
 ): Promise<FlakyReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const tcases = (await recentHistories(db, actor.tenantId, project.id, last))
-    .map((h) => ({
-      tcaseId: h.tcaseId,
-      seq: h.seq,
-      title: h.title,
-      flips: countFlips(h.statuses.map((s) => s.status)),
-      runs: h.statuses.length,
-      lastStatus: h.statuses[h.statuses.length - 1].status,
-    }))
-    .filter((t) => t.flips > 0)
-    .sort((a, b) => b.flips - a.flips || b.runs - a.runs || a.seq - b.seq);
-  return { tcases: tcases.slice(0, limit) };
+  const rows = await repo.listFlakyTcases(db, actor.tenantId, project.id, last, limit);
+  return {
+    tcases: rows.map((r) => ({
+      tcaseId: r.tcase_id,
+      seq: r.seq,
+      title: r.title,
+      flips: Number(r.flips),
+      runs: Number(r.runs),
+      lastStatus: r.last_status,
+    })),
+  };
 }
 
+/** Cases failing most often among the project's last N runs. */
 export async function failingReport(
   db: Db,
   actor: Actor,
@@ -302,27 +269,17 @@ export async function failingReport(
   limit: number,
 ): Promise<FailingReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const tcases: FailingReport['tcases'] = [];
-  for (const h of await recentHistories(db, actor.tenantId, project.id, last)) {
-    const failed = h.statuses.filter((s) => FAILING.includes(s.status));
-    if (failed.length === 0) continue;
-    const lastFailedAt = failed.reduce((at, s) => (s.at !== null && s.at > at ? s.at : at), '');
-    tcases.push({
-      tcaseId: h.tcaseId,
-      seq: h.seq,
-      title: h.title,
-      failures: failed.length,
-      runs: h.statuses.length,
-      lastFailedAt,
-    });
-  }
-  tcases.sort(
-    (a, b) =>
-      b.failures - a.failures ||
-      (a.lastFailedAt < b.lastFailedAt ? 1 : a.lastFailedAt > b.lastFailedAt ? -1 : 0) ||
-      a.seq - b.seq,
-  );
-  return { tcases: tcases.slice(0, limit) };
+  const rows = await repo.listFailingTcases(db, actor.tenantId, project.id, last, limit);
+  return {
+    tcases: rows.map((r) => ({
+      tcaseId: r.tcase_id,
+      seq: r.seq,
+      title: r.title,
+      failures: Number(r.failures),
+      runs: Number(r.runs),
+      lastFailedAt: r.last_failed_at,
+    })),
+  };
 }
 
 export async function slowestReport(
