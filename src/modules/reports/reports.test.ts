@@ -387,40 +387,46 @@ describeEachDb('reports', (t) => {
 
   describe('flaky, failing, slowest and defects over the last N runs', () => {
     async function history(p: Project) {
-      const [x, y, z] = await cases(t, p, 3);
+      // w: failed, skipped, passed, open: a skipped or open run neither flips nor breaks the sequence.
+      const [x, y, z, w] = await cases(t, p, 4);
       const bug = (n: number) => ({ links: [{ url: `https://bugs.example/${n}`, text: `BUG-${n}` }] });
       const runs = [
         await runWith(t, p, [
           [x, 'passed', { timeTaken: 100 }],
           [y, 'passed', { timeTaken: 10 }],
           [z, 'passed'],
+          [w, 'failed'],
         ]),
         await runWith(t, p, [
           [x, 'failed', { timeTaken: 300, ...bug(1) }],
           [y, 'passed', { timeTaken: 20 }],
           [z, 'passed'],
+          [w, 'skipped'],
         ]),
         await runWith(t, p, [
           [x, 'passed', { timeTaken: 200 }],
           [y, 'failed', { timeTaken: 30, ...bug(1) }],
           [z, 'passed'],
+          [w, 'passed'],
         ]),
         await runWith(t, p, [
           [x, 'blocked', { timeTaken: 400, ...bug(2) }],
           [y, 'skipped'],
           [z, 'passed'],
+          [w, null],
         ]),
       ];
-      return { x, y, z, runs };
+      return { x, y, z, w, runs };
     }
 
     it('counts flips between passed and failed or blocked, most first, and only within the last N runs', async () => {
       const p = await createProject(t);
-      const { x, y } = await history(p);
+      const { x, y, w } = await history(p);
       const all = (await t.get(`/project/${p.code}/report/flaky`)).body;
       expect(all.tcases).toEqual([
         { tcaseId: x.id, seq: x.seq, title: expect.any(String), flips: 3, runs: 4, lastStatus: 'blocked' },
         { tcaseId: y.id, seq: y.seq, title: expect.any(String), flips: 1, runs: 4, lastStatus: 'skipped' },
+        { tcaseId: w.id, seq: w.seq, title: expect.any(String), flips: 1, runs: 4, lastStatus: 'open' },
       ]);
       const two = (await t.get(`/project/${p.code}/report/flaky`, { query: { last: 2 } })).body;
       expect(two.tcases).toEqual([
@@ -430,7 +436,7 @@ describeEachDb('reports', (t) => {
 
     it('lists the most failing cases first with their last failure time', async () => {
       const p = await createProject(t);
-      const { x, y } = await history(p);
+      const { x, y, w } = await history(p);
       const r = (await t.get(`/project/${p.code}/report/failing`)).body;
       expect(r.tcases).toEqual([
         {
@@ -449,8 +455,18 @@ describeEachDb('reports', (t) => {
           runs: 4,
           lastFailedAt: expect.any(String),
         },
+        {
+          tcaseId: w.id,
+          seq: w.seq,
+          title: expect.any(String),
+          failures: 1,
+          runs: 4,
+          lastFailedAt: expect.any(String),
+        },
       ]);
+      // Ties in failures: the newest failure first.
       expect(r.tcases[0].lastFailedAt > r.tcases[1].lastFailedAt).toBe(true);
+      expect(r.tcases[1].lastFailedAt > r.tcases[2].lastFailedAt).toBe(true);
       const limited = (await t.get(`/project/${p.code}/report/failing`, { query: { limit: 1 } })).body;
       expect(limited.tcases.map((c: { seq: number }) => c.seq)).toEqual([x.seq]);
     });
