@@ -21,7 +21,7 @@ import type {
 /** What counts as a failure in every report (docs/api-decisions.md#reports). */
 const FAILING: readonly string[] = ['failed', 'blocked'];
 
-export const emptyCounts = (): ReportCounts =>
+const emptyCounts = (): ReportCounts =>
   Object.fromEntries([['all', 0], ...STATUS_IDS.map((s) => [s, 0])]) as ReportCounts;
 
 const isStatus = (s: string): s is StatusId => (STATUS_IDS as readonly string[]).includes(s);
@@ -43,13 +43,13 @@ function addCounts(into: ReportCounts, more: ReportCounts): void {
 }
 
 /** extensions.md §6: passed ÷ (all − open − skipped); null when nothing counts. */
-export function passRate(c: ReportCounts): number | null {
+function passRate(c: ReportCounts): number | null {
   const counted = c.all - c.open - c.skipped;
   return counted > 0 ? c.passed / counted : null;
 }
 
 /** The median of `values` (sorted here); the mean of the middle two for an even count. */
-export function median(values: number[]): number {
+function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
