@@ -20,8 +20,8 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/log-redaction.js';
-import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
-import type { GroupCommitHooks } from './modules/runs/results.service.js';
+import { ResultGroupCommit } from './modules/runs/results/results.group-commit.js';
+import type { GroupCommitHooks } from './modules/runs/results/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {

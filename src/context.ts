@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
-import { onTcasesChanged } from './modules/runs/propagation.service.js';
+import { onTcasesChanged } from './modules/runs/propagation/propagation.service.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/create-db.js';
 import { CommitOutcomeUnknownError } from '../src/db/dialect.js';
-import type { GroupCommitHooks } from '../src/modules/runs/results.service.js';
+import type { GroupCommitHooks } from '../src/modules/runs/results/results.service.js';
 import { createProject } from './helpers/factories.js';
 import { createRun } from './helpers/run-factories.js';
 import { createTcase } from './helpers/tcase-factories.js';

@@ -3,7 +3,7 @@ import { parseJson } from '../lib/json.js';
 import { failureWords, sendOutbound } from '../lib/outbound-http.js';
 import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
 import { decryptCredential } from '../modules/integrations/credentials.js';
-import * as resultsRepo from '../modules/runs/results.repository.js';
+import * as resultsRepo from '../modules/runs/results/results.repository.js';
 import { issueRefOf } from '../modules/runs/tracker-comments.service.js';
 import type { ClaimedJob } from './outbox.js';
 import type { JobContext, JobHandler } from './runner.js';

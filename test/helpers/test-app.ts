@@ -8,7 +8,7 @@ import { firstStart } from '../../src/bootstrap.js';
 import { DEFAULT_TENANT_ID } from '../../src/modules/tenants/tenants.service.js';
 import { getUserByEmail } from '../../src/modules/users/users.service.js';
 import { databaseTargets, type DatabaseTarget } from './databases.js';
-import type { GroupCommitHooks } from '../../src/modules/runs/results.service.js';
+import type { GroupCommitHooks } from '../../src/modules/runs/results/results.service.js';
 
 export interface ApiResponse<T = any> {
   status: number;

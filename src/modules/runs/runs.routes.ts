@@ -15,13 +15,13 @@ import {
   RunTcaseList,
   RunTcaseParams,
 } from './runs.schemas.js';
-import * as runTcases from './run-tcases.service.js';
-import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
-import { previewRunSelection } from './preview.service.js';
-import { UpdateRunBody } from './run-edit.schemas.js';
-import { updateRun } from './run-edit.service.js';
-import { RunChangesQuery, RunChangesResponse } from './changes.schemas.js';
-import { listRunChanges } from './changes.service.js';
+import * as runTcases from './run-tcases/run-tcases.service.js';
+import { RunPreviewBody, RunPreviewResponse } from './preview/preview.schemas.js';
+import { previewRunSelection } from './preview/preview.service.js';
+import { UpdateRunBody } from './run-edit/run-edit.schemas.js';
+import { updateRun } from './run-edit/run-edit.service.js';
+import { RunChangesQuery, RunChangesResponse } from './changes/changes.schemas.js';
+import { listRunChanges } from './changes/changes.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 

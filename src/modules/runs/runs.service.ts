@@ -18,7 +18,7 @@ import {
   prepareRun,
   type PreparedRun,
 } from './run-creation.service.js';
-import * as runTcasesRepo from './run-tcases.repository.js';
+import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
   RUN_INCLUDES,

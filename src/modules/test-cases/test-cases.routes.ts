@@ -22,7 +22,7 @@ import {
   UpdateTcaseBody,
 } from './test-cases.schemas.js';
 import { DeletedFolder, DeleteFolderQuery, FolderParams } from '../folders/folders.schemas.js';
-import { deleteFolder } from './test-cases.folder-delete.js';
+import { deleteFolder } from './folder-delete/folder-delete.service.js';
 import * as service from './test-cases.service.js';
 
 const tags = ['test cases'];

@@ -7,13 +7,13 @@ import { normalizeTcaseCustomFields } from '../custom-fields/custom-fields.servi
 import { getFolder, upsertFolderPaths } from '../folders/folders.service.js';
 import { allocateTcaseSeqs, resolveProject } from '../projects/projects.service.js';
 import { ensureTagIds } from '../tags/tags.service.js';
-import { type Stored } from './test-cases.content.js';
+import { type Stored } from './content/content.model.js';
 import * as repo from './test-cases.repository.js';
 import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from './test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
-import { requireTcase } from './test-cases.listing.js';
-import { applyInput, resolveReferences, validateWrite } from './test-cases.input.js';
-import { checkValues, filledSpec, updateFilled } from './test-cases.templates.js';
+import { requireTcase } from './listing/listing.service.js';
+import { applyInput, resolveReferences, validateWrite } from './content/content.input.js';
+import { checkValues, filledSpec, updateFilled } from './templates/templates.service.js';
 import {
   NewCase,
   assertPosFree,
@@ -23,7 +23,7 @@ import {
   loadPrevious,
   specOf,
   syncLinks,
-} from './test-cases.versions.js';
+} from './versions/versions.service.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
@@ -38,7 +38,7 @@ export {
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
-} from './test-cases.lookups.js';
+} from './lookups/lookups.service.js';
 export {
   bulkDeleteTestCases,
   bulkMoveTestCases,
@@ -46,7 +46,7 @@ export {
   deleteCasesById,
   liveCasesInFolders,
   lockTcaseWrites,
-} from './test-cases.bulk.js';
+} from './bulk/bulk.service.js';
 export {
   countTestCases,
   findTestCasesBySeq,
@@ -54,7 +54,7 @@ export {
   getTestCaseVersion,
   listTestCases,
   listTestCaseVersions,
-} from './test-cases.listing.js';
+} from './listing/listing.service.js';
 
 import type { TcasesChanged } from './test-cases.common.js';
 export type { TcasesChanged };
