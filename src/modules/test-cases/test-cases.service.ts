@@ -9,6 +9,7 @@ import { allocateTcaseSeqs, resolveProject } from '../projects/projects.service.
 import { ensureTagIds } from '../tags/tags.service.js';
 import { type Stored } from './content/content.model.js';
 import * as repo from './test-cases.repository.js';
+import * as contentRepo from './content/content.repository.js';
 import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from './test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
 import { requireTcase } from './listing/listing.service.js';
@@ -353,7 +354,7 @@ export async function deleteTestCase(
       ids.push(...(await repo.listFilledOf(trx, actor.tenantId, [row.id])).map((f) => f.id));
     }
     await repo.softDeleteTcases(trx, actor.tenantId, ids, at);
-    await repo.removeLatestLinks(trx, actor.tenantId, ids);
+    await contentRepo.removeLatestLinks(trx, actor.tenantId, ids);
     await tcasesChanged(trx, actor.tenantId, project.id, ids);
   });
   return { message: 'Test case deleted' };

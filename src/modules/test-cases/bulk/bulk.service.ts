@@ -9,6 +9,7 @@ import type { Project } from '../../projects/projects.schemas.js';
 import { TAG_TITLE_MAX, ensureTagIds, findTagIds } from '../../tags/tags.service.js';
 import type { Stored } from '../content/content.model.js';
 import * as repo from '../test-cases.repository.js';
+import * as contentRepo from '../content/content.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import type { BulkDeleteBody, BulkMoveBody, BulkResult, BulkTagsBody } from '../test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from '../test-cases.common.js';
@@ -218,7 +219,7 @@ async function removeCases(trx: Db, tenantId: string, ids: string[], at: string)
   for (const part of chunks(ids)) {
     await repo.softDeleteTcases(trx, tenantId, part, at);
   }
-  await repo.removeLatestLinks(trx, tenantId, ids);
+  await contentRepo.removeLatestLinks(trx, tenantId, ids);
 }
 
 /**

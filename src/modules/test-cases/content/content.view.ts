@@ -21,6 +21,7 @@ import {
 import { getTagsByIds } from '../../tags/tags.service.js';
 import type { Stored, StepRef, PreconditionRef } from './content.model.js';
 import * as repo from '../test-cases.repository.js';
+import * as contentRepo from './content.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import type { Precondition, Priority, Step, TCase, TcaseInclude, TcaseType } from '../test-cases.schemas.js';
 
@@ -92,7 +93,10 @@ export async function toTcases(
   const atVersions = await getSharedPreconditionsAtVersions(db, tenantId, dedupeRefs(sharedPreAtRefs));
   for (const p of atVersions) if (p) sharedPreAt.set(key(p.id, p.version), p);
   const standalonePre = new Map(
-    (await repo.listPreconditionsByIds(db, tenantId, [...new Set(standalonePreIds)])).map((p) => [p.id, p]),
+    (await contentRepo.listPreconditionsByIds(db, tenantId, [...new Set(standalonePreIds)])).map((p) => [
+      p.id,
+      p,
+    ]),
   );
 
   // Steps.
@@ -110,7 +114,7 @@ export async function toTcases(
         else atShared.push({ id: s.id, version: s.version });
       }
     });
-    for (const s of await repo.listStepsByIds(db, tenantId, [...new Set(standaloneIds)]))
+    for (const s of await contentRepo.listStepsByIds(db, tenantId, [...new Set(standaloneIds)]))
       stepsById.set(s.id, s);
     for (const [id, s] of await getSharedStepsForDisplay(db, tenantId, latestShared))
       sharedStepsLatest.set(id, s);

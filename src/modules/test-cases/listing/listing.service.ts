@@ -6,6 +6,7 @@ import { resolveProject } from '../../projects/projects.service.js';
 import type { Project } from '../../projects/projects.schemas.js';
 import { chunks } from '../../../lib/chunks.js';
 import * as repo from '../test-cases.repository.js';
+import * as versionsRepo from '../versions/versions.repository.js';
 import type { SortColumn, TcaseFilter, TcaseRow } from '../test-cases.repository.js';
 import {
   TCASE_INCLUDES,
@@ -193,7 +194,7 @@ export async function listTestCaseVersions(
 ): Promise<TcaseVersionList> {
   const project = await resolveProject(db, actor, projectRef);
   const row = await requireTcase(db, actor.tenantId, project, ref);
-  const rows = await repo.listVersionHistory(db, actor.tenantId, row.id);
+  const rows = await versionsRepo.listVersionHistory(db, actor.tenantId, row.id);
   return {
     versions: rows.map((r) => ({
       version: r.version,

@@ -14,6 +14,7 @@ import {
   type Stored,
 } from '../content/content.model.js';
 import * as repo from '../test-cases.repository.js';
+import * as contentRepo from '../content/content.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import { type Priority, type UpdateTcaseBody } from '../test-cases.schemas.js';
 import { TITLE_MAX, fail } from '../test-cases.common.js';
@@ -121,7 +122,7 @@ export async function updateFilled(
   const removed = filled.filter((f) => !keep.has(f.id)).map((f) => f.id);
   if (removed.length > 0) {
     await repo.softDeleteTcases(trx, actor.tenantId, removed, at);
-    await repo.removeLatestLinks(trx, actor.tenantId, removed);
+    await contentRepo.removeLatestLinks(trx, actor.tenantId, removed);
     for (const id of removed) changed.add(id);
   }
 

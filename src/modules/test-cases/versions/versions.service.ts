@@ -12,6 +12,8 @@ import {
   type Stored,
 } from '../content/content.model.js';
 import * as repo from '../test-cases.repository.js';
+import * as contentRepo from '../content/content.repository.js';
+import * as versionsRepo from './versions.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import { type Priority } from '../test-cases.schemas.js';
 import { storedOf } from '../content/content.view.js';
@@ -34,8 +36,10 @@ export async function loadPrevious(
   const stored = rows.map(storedOf);
   const stepIds = stored.flatMap((s) => s.steps.flatMap((r) => (r.type === 'standalone' ? [r.id] : [])));
   const preIds = stored.flatMap((s) => (s.precondition.type === 'standalone' ? [s.precondition.id] : []));
-  const steps = new Map((await repo.listStepsByIds(db, tenantId, stepIds)).map((s) => [s.id, s]));
-  const pres = new Map((await repo.listPreconditionsByIds(db, tenantId, preIds)).map((p) => [p.id, p.text]));
+  const steps = new Map((await contentRepo.listStepsByIds(db, tenantId, stepIds)).map((s) => [s.id, s]));
+  const pres = new Map(
+    (await contentRepo.listPreconditionsByIds(db, tenantId, preIds)).map((p) => [p.id, p.text]),
+  );
   const out = new Map<string, Previous>();
   rows.forEach((row, i) => {
     const s = stored[i];
@@ -112,7 +116,13 @@ async function materialize(
     if (old?.type === 'standalone' && prev?.preconditionText === comment) {
       precondition = old;
     } else {
-      const [id] = await repo.insertPreconditions(trx, tenantId, projectId, [{ tcaseId, text: comment }], at);
+      const [id] = await contentRepo.insertPreconditions(
+        trx,
+        tenantId,
+        projectId,
+        [{ tcaseId, text: comment }],
+        at,
+      );
       precondition = { type: 'standalone', id };
     }
   }
@@ -139,7 +149,7 @@ async function materialize(
     }
   });
   if (toInsert.length > 0) {
-    const ids = await repo.insertSteps(
+    const ids = await contentRepo.insertSteps(
       trx,
       tenantId,
       toInsert.map((s) => ({ tcaseId, description: s.description, expected: s.expected })),
@@ -210,7 +220,7 @@ export async function syncLinks(
   const fieldIds = cases.some((c) => Object.keys(c.stored.customFields).length > 0)
     ? await customFieldIdsBySystemName(trx, tenantId)
     : new Map<string, string>();
-  await repo.replaceLatestLinks(
+  await contentRepo.replaceLatestLinks(
     trx,
     tenantId,
     fresh,
@@ -298,7 +308,7 @@ export async function insertCases(
     cases.map((c) => ({ id: c.id, spec: c.spec })),
     at,
   );
-  await repo.insertVersions(
+  await versionsRepo.insertVersions(
     trx,
     cases.map((c, i) => versionRow(tenantId, c.id, 1, stored[i], actor.userId, at)),
   );
@@ -324,13 +334,13 @@ async function materializeMany(
   const preItems = cases.flatMap((c) =>
     c.spec.precondition.type === 'standalone' ? [{ tcaseId: c.id, text: c.spec.precondition.text }] : [],
   );
-  const preIds = await repo.insertPreconditions(trx, tenantId, projectId, preItems, at);
+  const preIds = await contentRepo.insertPreconditions(trx, tenantId, projectId, preItems, at);
   const stepItems = cases.flatMap((c) =>
     c.spec.steps.flatMap((s) =>
       s.type === 'standalone' ? [{ tcaseId: c.id, description: s.description, expected: s.expected }] : [],
     ),
   );
-  const stepIds = await repo.insertSteps(trx, tenantId, stepItems, at);
+  const stepIds = await contentRepo.insertSteps(trx, tenantId, stepItems, at);
   let p = 0;
   let q = 0;
   return cases.map(({ spec }) => {
@@ -373,7 +383,9 @@ export async function commitVersion(
   const stored = await materialize(trx, actor.tenantId, projectId, row.id, spec, prev, at);
   if (sameContent(stored, prev.stored)) return undefined;
   const version = row.latest_version + 1;
-  await repo.insertVersions(trx, [versionRow(actor.tenantId, row.id, version, stored, actor.userId, at)]);
+  await versionsRepo.insertVersions(trx, [
+    versionRow(actor.tenantId, row.id, version, stored, actor.userId, at),
+  ]);
   await repo.updateTcase(trx, actor.tenantId, row.id, {
     version,
     title: stored.title,
