@@ -11,7 +11,7 @@ import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
  * call services directly), never set as module state.
  */
 export interface AppContext {
-  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation.service.ts). */
+  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation/propagation.service.ts). */
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;

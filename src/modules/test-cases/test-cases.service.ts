@@ -29,7 +29,8 @@ import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
  * The test-case service: the writes live here; lookups for other modules, listing, write input, templates and
- * versions each have their own file (test-cases.<seam>.ts) and other modules reach them through this one.
+ * versions each have their own folder (lookups/, listing/, content/, templates/, versions/, bulk/), and other
+ * modules reach them through this one.
  */
 export {
   getTcaseAtVersion,
@@ -82,7 +83,7 @@ export async function createTestCase(
   const result = await inTransaction(db, async (trx) => {
     const filledCount = input.parameterValues?.length ?? 0;
     const firstSeq = await allocateTcaseSeqs(trx, project.id, 1 + filledCount);
-    // Again under the project lock: a folder deleted meanwhile (test-cases.folder-delete.ts takes the same lock) is gone.
+    // Again under the project lock: a folder deleted meanwhile (folder-delete/ takes the same lock) is gone.
     await getFolder(trx, actor.tenantId, project.id, input.folderId);
     let pos: number;
     if (input.pos !== undefined) {

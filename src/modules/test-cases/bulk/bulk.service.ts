@@ -223,7 +223,7 @@ async function removeCases(trx: Db, tenantId: string, ids: string[], at: string)
 }
 
 /**
- * For folder deletion (test-cases.folder-delete.ts): the live test cases in the folders, and the filled cases
+ * For folder deletion (folder-delete/folder-delete.service.ts): the live test cases in the folders, and the filled cases
  * of templates among them wherever those are. Call inside the deleting transaction after lockTcaseWrites.
  */
 export async function liveCasesInFolders(

@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/create-db.js';
 import { chunks } from '../../../lib/chunks.js';
 
-/* The queries of the lookups the runs module makes (test-cases.lookups.ts): what cases are, in a few words. */
+/* The queries of the lookups the runs module makes (lookups.service.ts): what cases are, in a few words. */
 
 /** A few columns of test cases at their latest version, by id, in no particular order (lists that only name cases). */
 export async function listSummariesByIds(
