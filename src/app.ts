@@ -99,7 +99,7 @@ export async function buildApp({
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
-  app.decorate('ctx', createContext(config));
+  app.decorate('ctx', createContext(config, db));
   const mailer = createMailer(config);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer?.close());

@@ -1,9 +1,12 @@
 import path from 'node:path';
 import type { Config } from './config.js';
+import type { Db } from './db/create-db.js';
+import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
 import { onTcasesChanged } from './modules/runs/propagation.service.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
+import { bindJobWakers, JobWakers } from './outbox/wakers.js';
 
 /**
  * What services are handed beyond `db` and the caller: how modules that must not know each other are wired.
@@ -15,14 +18,22 @@ export interface AppContext {
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;
+  /** Every outbound request (webhooks, tracker comments) goes through it (lib/ssrf.ts). */
+  outboundGuard: OutboundGuard;
+  /** This app's job runners, woken at once by its enqueues (outbox/wakers.ts). */
+  jobWakers: JobWakers;
 }
 
-export function createContext(config: Config): AppContext {
+export function createContext(config: Config, db: Db): AppContext {
+  const jobWakers = new JobWakers();
+  bindJobWakers(db, jobWakers);
   return {
     tcasesChanged: onTcasesChanged,
     files: {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,
     },
+    outboundGuard: outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow }),
+    jobWakers,
   };
 }

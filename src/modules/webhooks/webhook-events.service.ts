@@ -1,11 +1,11 @@
 import type { Db } from '../../db/create-db.js';
 import { newUuid } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { enqueueJobs } from '../../jobs/outbox.js';
+import { enqueueJobs } from '../../outbox/outbox.js';
 import type { OutboxEvent } from './webhook-payload.js';
 import type { WebhookEventType } from './webhooks.schemas.js';
 
-/** The job kind of an event waiting to be fanned out to the webhooks subscribed to it (src/jobs/webhook-fanout.ts). */
+/** The job kind of an event waiting to be fanned out to the webhooks subscribed to it (webhook-fanout.job.ts). */
 export const EVENT_JOB = 'webhook.event';
 
 export interface NewEvent {
