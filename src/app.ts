@@ -1,4 +1,3 @@
-import { createMailer, type Mailer } from './mail/mailer.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -28,8 +27,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. */
-    mailer: Mailer | undefined;
     /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
     resultGroupCommit: ResultGroupCommit;
     /** Built once here and handed to the services that need it (context.ts). */
@@ -99,10 +96,9 @@ export async function buildApp({
   app.decorate('db', db);
   app.decorate('config', config);
   app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
-  app.decorate('ctx', createContext(config, db));
-  const mailer = createMailer(config);
-  app.decorate('mailer', mailer);
-  app.addHook('onClose', async () => mailer?.close());
+  const ctx = createContext(config, db);
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => ctx.mailer?.close());
   app.setValidatorCompiler(validatorCompiler);
   // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {

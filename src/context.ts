@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
 import { onTcasesChanged } from './modules/runs/propagation.service.js';
@@ -18,6 +19,8 @@ export interface AppContext {
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;
+  /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. Whoever builds the context closes it. */
+  mailer: Mailer | undefined;
   /** Every outbound request (webhooks, tracker comments) goes through it (lib/ssrf.ts). */
   outboundGuard: OutboundGuard;
   /** This app's job runners, woken at once by its enqueues (outbox/wakers.ts). */
@@ -33,6 +36,7 @@ export function createContext(config: Config, db: Db): AppContext {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,
     },
+    mailer: createMailer(config),
     outboundGuard: outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow }),
     jobWakers,
   };
