@@ -19,16 +19,12 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/log-redaction.js';
-import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
-import type { GroupCommitHooks } from './modules/runs/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
-    resultGroupCommit: ResultGroupCommit;
     /** Built once here and handed to the services that need it (context.ts). */
     ctx: AppContext;
   }
@@ -39,8 +35,6 @@ export interface BuildAppOptions {
   db: Db;
   /** A pino destination for tests that read the log; defaults to stdout. */
   logStream?: NodeJS.WritableStream;
-  /** Tests only: hooks of the group commit of single results (count its transactions, inject a fault). */
-  groupCommitHooks?: GroupCommitHooks;
   /**
    * The built web application (`web/dist`); tests point it at a fixture, and `null` serves none (the API's own
    * tests must not depend on whether the web application happens to be built).
@@ -65,7 +59,6 @@ export async function buildApp({
   config,
   db,
   logStream,
-  groupCommitHooks,
   webRoot,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -95,7 +88,6 @@ export async function buildApp({
 
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
   const ctx = createContext(config, db);
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => ctx.mailer?.close());

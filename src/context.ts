@@ -6,6 +6,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
 import { onTcasesChanged } from './modules/runs/propagation.service.js';
+import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 import { bindJobWakers, JobWakers } from './outbox/wakers.js';
 
@@ -19,6 +20,8 @@ export interface AppContext {
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;
+  /** Single results wait here for the next commit (runs/results.group-commit.ts): state of this app, not of the process. */
+  resultGroupCommit: ResultGroupCommit;
   /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. Whoever builds the context closes it. */
   mailer: Mailer | undefined;
   /** Every outbound request (webhooks, tracker comments) goes through it (lib/ssrf.ts). */
@@ -32,6 +35,7 @@ export function createContext(config: Config, db: Db): AppContext {
   bindJobWakers(db, jobWakers);
   return {
     tcasesChanged: onTcasesChanged,
+    resultGroupCommit: new ResultGroupCommit(db),
     files: {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,
