@@ -1,11 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useForm, type FormErrors } from '../../lib/useForm';
 import { signIn, safeReturnTo } from './session';
 
 type Step = 'password' | 'second-factor';
@@ -31,37 +33,29 @@ export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('password');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setFormError(undefined);
-    setFieldErrors({});
-    try {
+  const form = useForm({
+    initial: { email: '', password: '', code: '' },
+    submit: async ({ email, password, code }) => {
       const secondFactor =
         step === 'second-factor' ? (useRecovery ? { recoveryCode: code.trim() } : { totp: code.trim() }) : {};
-      await signIn({ email, password, ...secondFactor });
+      try {
+        await signIn({ email, password, ...secondFactor });
+      } catch (e) {
+        // Not a refusal: the password was right and the service asks for the second factor next.
+        if (step === 'password' && asksForSecondFactor(e)) return setStep('second-factor');
+        throw e;
+      }
       await queryClient.invalidateQueries({ queryKey: ['me'] });
       await navigate({ to: safeReturnTo(returnTo) ?? '/', replace: true });
-    } catch (e) {
-      if (step === 'password' && asksForSecondFactor(e)) {
-        setStep('second-factor');
-      } else if (step === 'second-factor' && isApiError(e, 401) && asksForSecondFactor(e)) {
-        setFieldErrors({ code: 'That code is not valid. Check your authenticator and try again.' });
-      } else {
-        setFormError(describe(e));
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    errors: (e): FormErrors =>
+      step === 'second-factor' && asksForSecondFactor(e)
+        ? { fields: { code: 'That code is not valid. Check your authenticator and try again.' } }
+        : { form: describe(e), fields: {} },
+  });
+  const { email, password, code } = form.values;
+  const busy = form.submitting;
 
   return (
     <main className="auth-page">
@@ -78,12 +72,8 @@ export function SignInPage() {
               : 'Enter the 6-digit code from your authenticator app.'}
           </p>
         )}
-        {formError && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
-        <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
+        <FormError message={form.formError} />
+        <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
           {step === 'password' ? (
             <>
               <TextField
@@ -94,7 +84,7 @@ export function SignInPage() {
                 isRequired
                 autoFocus
                 value={email}
-                onChange={setEmail}
+                onChange={(v) => form.set('email', v)}
               />
               <TextField
                 label="Password"
@@ -103,7 +93,7 @@ export function SignInPage() {
                 autoComplete="current-password"
                 isRequired
                 value={password}
-                onChange={setPassword}
+                onChange={(v) => form.set('password', v)}
               />
             </>
           ) : (
@@ -117,9 +107,9 @@ export function SignInPage() {
               autoFocus
               value={code}
               onChange={(value) => {
-                setCode(value);
+                form.set('code', value);
                 // A server error blocks the form's native validation until it is cleared: a new code clears it.
-                setFieldErrors({});
+                form.clearErrors();
               }}
             />
           )}
@@ -137,8 +127,8 @@ export function SignInPage() {
                 variant="ghost"
                 onPress={() => {
                   setUseRecovery(!useRecovery);
-                  setCode('');
-                  setFieldErrors({});
+                  form.set('code', '');
+                  form.clearErrors();
                 }}
               >
                 {useRecovery ? 'Use the authenticator code' : 'Use a recovery code'}
@@ -147,8 +137,8 @@ export function SignInPage() {
                 variant="ghost"
                 onPress={() => {
                   setStep('password');
-                  setCode('');
-                  setFormError(undefined);
+                  form.set('code', '');
+                  form.clearErrors();
                 }}
               >
                 Back

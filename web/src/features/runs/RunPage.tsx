@@ -7,15 +7,7 @@ import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { singleKeyShortcutsOn } from '../../app/shortcuts';
 import { isTyping } from '../../lib/keys';
-import {
-  runKeys,
-  runQuery,
-  runTaggedIdsQuery,
-  runTestCasesQuery,
-  statusesQuery,
-  type RunTestCase,
-  type StatusId,
-} from './api';
+import { runKeys, runQuery, runTaggedIdsQuery, runTestCasesQuery, statusesQuery, type StatusId } from './api';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -25,8 +17,9 @@ import {
   emptyDraft,
   type DraftProblem,
   type RecorderDraft,
-} from './run-page/Recorder';
-import { RunCaseList, type Row } from './run-page/RunCaseList';
+} from './run-page/recorder-draft';
+import { RunCaseList } from './run-page/RunCaseList';
+import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
 import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
@@ -35,43 +28,6 @@ import './run-page/run-page.css';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
 const NO_IDS: ReadonlySet<string> = new Set();
-
-/** Cases in folder order, grouped under their folder's name, after the filters. */
-function toRows(
-  cases: RunTestCase[],
-  statusFilter: Set<string>,
-  search: string,
-  priorities: Set<string>,
-  tagged: ReadonlySet<string> | undefined,
-  folderTitles: ReadonlyMap<number, string>,
-): { rows: Row[]; visible: RunTestCase[] } {
-  const term = search.trim().toLowerCase();
-  const visible = cases.filter(
-    (c) =>
-      (statusFilter.size === 0 || statusFilter.has(c.status)) &&
-      (priorities.size === 0 || priorities.has(c.priority)) &&
-      (tagged === undefined || tagged.has(c.id)) &&
-      (term === '' || c.title.toLowerCase().includes(term) || String(c.seq) === term.replace(/^\D+-/, '')),
-  );
-  const rows: Row[] = [];
-  let folder: number | undefined;
-  let header: Extract<Row, { kind: 'folder' }> | undefined;
-  for (const c of visible) {
-    if (c.folderId !== folder) {
-      folder = c.folderId;
-      header = {
-        kind: 'folder',
-        id: c.folderId,
-        title: folderTitles.get(c.folderId) ?? `Folder ${c.folderId}`,
-        count: 0,
-      };
-      rows.push(header);
-    }
-    header!.count++;
-    rows.push({ kind: 'case', c });
-  }
-  return { rows, visible };
-}
 
 /** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): where a tester spends the day. */
 export function RunPage() {

@@ -5,6 +5,8 @@ import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { FormError } from '../../../components/FormError';
+import { useForm, type FormErrors } from '../../../lib/useForm';
 import { createTestCase, testCaseKeys, testCaseQuery, updateTestCase } from '../api';
 import { createBody, fingerprint, patchBody, type Draft } from '../draft';
 import { overlayOpen, useWindowKeys } from '../shortcuts';
@@ -18,6 +20,18 @@ interface Conflict {
   message: string;
   base: number;
   current?: number;
+}
+
+/** Messages by their full path (`steps/0/description`): the editor shows them beside each step's field. */
+function caseErrorsOf(e: unknown): FormErrors {
+  if (!isApiError(e))
+    return {
+      form: 'The case was not saved: the service could not be reached. Your edits are kept.',
+      fields: {},
+    };
+  const fields: Record<string, string> = {};
+  for (const d of e.body.details ?? []) fields[d.path.replace(/^\//, '')] ??= d.message;
+  return { form: e.message, fields };
 }
 
 /**
@@ -44,9 +58,6 @@ export function EditSession({
   const [draft, setDraft] = useState(initial);
   const [baseline, setBaseline] = useState(() => fingerprint(initial));
   const [version, setVersion] = useState(target.kind === 'edit' ? target.version : 0);
-  const [saving, setSaving] = useState(false);
-  const [formError, setFormError] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [showTheirs, setShowTheirs] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
@@ -61,13 +72,7 @@ export function EditSession({
 
   const set: SetDraft = (patch) =>
     setDraft((d) => ({ ...d, ...(typeof patch === 'function' ? patch(d) : patch) }));
-  const errorAt = (path: string) => errors[path.slice(1)];
-
   async function save() {
-    if (saving) return;
-    setSaving(true);
-    setFormError('');
-    setErrors({});
     try {
       if (target.kind === 'new') {
         const made = await createTestCase(code, createBody(draft));
@@ -92,18 +97,12 @@ export function EditSession({
         } catch {
           // The message already names the current version.
         }
-      } else if (isApiError(e)) {
-        const byPath: Record<string, string> = {};
-        for (const d of e.body.details ?? []) byPath[d.path.replace(/^\//, '')] ??= d.message;
-        setErrors(byPath);
-        setFormError(e.message);
-      } else {
-        setFormError('The case was not saved: the service could not be reached. Your edits are kept.');
-      }
-    } finally {
-      setSaving(false);
+      } else throw e;
     }
   }
+  const form = useForm({ submit: save, errors: caseErrorsOf });
+  const saving = form.submitting;
+  const errorAt = (path: string) => form.fieldErrors[path.slice(1)];
 
   function cancel() {
     if (dirty) setConfirmDiscard(true);
@@ -113,7 +112,7 @@ export function EditSession({
   useWindowKeys((e) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
       e.preventDefault();
-      void save();
+      void form.handleSubmit();
     } else if (e.key === 'Escape' && !e.defaultPrevented && !overlayOpen()) {
       e.preventDefault();
       cancel();
@@ -124,12 +123,9 @@ export function EditSession({
     <Form
       className="tcase-editor"
       aria-label={heading}
-      validationErrors={errors}
+      validationErrors={form.fieldErrors}
       validationBehavior="aria"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
+      onSubmit={form.handleSubmit}
     >
       <div className="editor-bar">
         <h1 className="page-title">{heading}</h1>
@@ -169,9 +165,10 @@ export function EditSession({
                 onPress={() => {
                   setVersion(conflict.current!);
                   setConflict(null);
-                  setFormError(
-                    `Your edits now apply on top of version ${conflict.current}: review them, then save again.`,
-                  );
+                  form.showErrors({
+                    form: `Your edits now apply on top of version ${conflict.current}: review them, then save again.`,
+                    fields: {},
+                  });
                 }}
               >
                 Re-apply my edits on version {conflict.current}
@@ -194,11 +191,7 @@ export function EditSession({
           )}
         </div>
       )}
-      {formError && !conflict && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
+      {!conflict && <FormError message={form.formError} />}
 
       <TestCaseForm code={code} draft={draft} set={set} errorAt={errorAt} isNew={target.kind === 'new'} />
 

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ErrorState, Loading } from '../../../components/Status';
 import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
-import { elapsed, Recorder, type DraftProblem, type DraftUpdate, type RecorderDraft } from './Recorder';
+import { elapsed, Recorder } from './Recorder';
+import type { DraftProblem, DraftUpdate, RecorderDraft } from './recorder-draft';
 import { STATUS_FILL } from './statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
