@@ -11,7 +11,7 @@ import {
 import { isApiError, onSessionExpired } from '../api/client';
 import { projectFoldersQuery } from '../api/queries';
 import { ErrorState, Loading } from '../components/Status';
-import { meQuery, safeReturnTo } from '../features/auth/session';
+import { meQuery, safeReturnTo } from '../session/session';
 import { SignInPage } from '../features/auth/SignInPage';
 import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
 import { testCaseQuery } from '../features/repository/api';

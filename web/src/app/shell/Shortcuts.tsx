@@ -9,7 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import { isTyping } from '../../lib/keys';
-import { singleKeyShortcutsOn } from '../shortcuts';
+import { singleKeyShortcutsOn } from '../../lib/shortcuts';
 
 // The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small.
 const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));

@@ -2,12 +2,13 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { signIn } from './session';
+import { invitationQuery, register, requestPasswordReset, setNewPassword, signIn } from './api';
 
 /** The pages reached from a link in an e-mail (or passed on by an admin): no session needed. */
 
@@ -86,12 +87,7 @@ export function AcceptInvitationPage() {
   const { token } = useParams({ from: '/invite/$token' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery({
-    queryKey: ['invitation', token],
-    queryFn: () => unwrap(api.POST('/api/auth/invitation', { body: { token } })),
-    retry: false,
-    staleTime: Infinity,
-  });
+  const invitation = useQuery(invitationQuery(token));
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -122,9 +118,9 @@ export function AcceptInvitationPage() {
     setFormError(undefined);
     setFieldErrors({});
     try {
-      await unwrap(api.POST('/api/auth/register', { body: { token, name: name.trim(), password } }));
+      await register(token, name.trim(), password);
       await signIn({ email, password });
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       await navigate({ to: '/', replace: true });
     } catch (e) {
       const { form, fields } = splitErrors(e);
@@ -183,7 +179,7 @@ export function RequestPasswordResetPage() {
     setFormError(undefined);
     setFieldErrors({});
     try {
-      await unwrap(api.POST('/api/auth/password-reset/request', { body: { email: email.trim() } }));
+      await requestPasswordReset(email.trim());
       setSent(true);
     } catch (e) {
       const { form, fields } = splitErrors(e);
@@ -255,7 +251,7 @@ export function SetNewPasswordPage() {
     setFormError(undefined);
     setFieldErrors({});
     try {
-      await unwrap(api.POST('/api/auth/password-reset', { body: { token, password } }));
+      await setNewPassword(token, password);
       setDone(true);
     } catch (e) {
       const { form, fields } = splitErrors(e);

@@ -3,10 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { signIn, safeReturnTo } from './session';
+import { safeReturnTo } from '../../session/session';
+import { signIn } from './api';
 
 type Step = 'password' | 'second-factor';
 
@@ -48,7 +50,7 @@ export function SignInPage() {
       const secondFactor =
         step === 'second-factor' ? (useRecovery ? { recoveryCode: code.trim() } : { totp: code.trim() }) : {};
       await signIn({ email, password, ...secondFactor });
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       await navigate({ to: safeReturnTo(returnTo) ?? '/', replace: true });
     } catch (e) {
       if (step === 'password' && asksForSecondFactor(e)) {

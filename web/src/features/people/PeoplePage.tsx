@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { meQuery } from '../auth/session';
+import { meQuery } from '../../session/session';
 import {
   accountsQuery,
   ASSIGNABLE_ROLES,

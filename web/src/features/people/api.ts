@@ -60,5 +60,5 @@ export const ROLE_NAMES: Record<Role, string> = {
   owner: 'Owner',
 };
 
-// The admin role (admins and the owner) manages people as it manages projects: one rule, defined once.
-export { canManageProjects as canManagePeople } from '../auth/session';
+// Who may manage people is the session's one rule (session/session.ts).
+export { canManagePeople } from '../../session/session';

@@ -7,7 +7,7 @@ import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
-import { canManageProjects, meQuery } from '../auth/session';
+import { canManageProjects, meQuery } from '../../session/session';
 import { projectKeys, type Project } from './api';
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/\.?$/, '.');

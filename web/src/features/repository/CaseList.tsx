@@ -3,7 +3,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
-import { useSingleKeyShortcuts } from '../../app/shortcuts';
+import { useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { isTyping } from '../../lib/keys';
 import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './repository-api';
 import type { FolderIndex } from './folder-tree';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
-import { useSingleKeyShortcuts } from '../../app/shortcuts';
+import { useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { isTyping, openingEditor } from '../../lib/keys';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';

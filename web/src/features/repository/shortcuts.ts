@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 
 /** Single-key shortcuts can be turned off (WCAG 2.1.4): the one setting of app/shortcuts.ts. */
-export { singleKeyShortcutsOn as singleKeysOn } from '../../app/shortcuts';
+export { singleKeyShortcutsOn as singleKeysOn } from '../../lib/shortcuts';
 
 /** A dialog, menu or listbox is open: Escape belongs to it. */
 export const overlayOpen = () => !!document.querySelector('.modal-overlay, .popover, [role="listbox"]');

@@ -5,7 +5,7 @@ import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { singleKeyShortcutsOn } from '../../app/shortcuts';
+import { singleKeyShortcutsOn } from '../../lib/shortcuts';
 import { isTyping } from '../../lib/keys';
 import {
   runKeys,

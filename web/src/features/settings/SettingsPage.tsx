@@ -2,14 +2,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Switch } from 'react-aria-components';
 import { api, isApiError, unwrap } from '../../api/client';
-import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../app/shortcuts';
+import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { RelativeTime } from '../../components/RelativeTime';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { meQuery } from '../auth/session';
+import { meQuery } from '../../session/session';
 import { apiKeysQuery, settingsKeys, twoFactorQuery, type ApiKey } from './api';
 import './settings.css';
 
