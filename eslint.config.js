@@ -47,6 +47,25 @@ export default tseslint.config(
       ],
     },
   },
+  // One api.ts per feature: a feature's calls to the server are in that one file (its pages use its functions).
+  {
+    files: ['web/src/features/**/*.{ts,tsx}'],
+    ignores: ['web/src/features/*/api.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['api', 'unwrap'],
+              message: "Call the server from the feature's api.ts, and use its functions here.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The build does not run the React Compiler, so "the compiler would skip this" (TanStack Virtual) is noise.
   { files: ['web/src/**/*.{ts,tsx}'], rules: { 'react-hooks/incompatible-library': 'off' } },
   {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
@@ -17,7 +18,6 @@ import {
   invitationsQuery,
   invite,
   issuePasswordReset,
-  peopleKeys,
   revokeInvitation,
   ROLE_NAMES,
   setActive,
@@ -232,7 +232,7 @@ function InviteSection({ onLink }: { onLink: (l: OneTimeLink) => void }) {
         setFieldErrors(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, sentence(v)])));
       else setFormError(words(e));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.invitations }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.invitations() }),
   });
   return (
     <section className="panel" aria-labelledby="invite">
@@ -282,7 +282,7 @@ function InvitationsSection() {
     mutationFn: (inv: Invitation) => revokeInvitation(inv.id),
     onMutate: () => setError(undefined),
     onError: (e, inv) => setError({ id: inv.id, message: words(e) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.invitations }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.invitations() }),
   });
   const inviter = (id: number) => {
     const a = accounts.data?.find((u) => u.id === id);
@@ -350,7 +350,7 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
    * alone (arrow keys on a closed select change its value on some systems, one request per key press).
    */
   const [drafts, setDrafts] = useState<Record<number, Role>>({});
-  const refresh = () => queryClient.invalidateQueries({ queryKey: peopleKeys.accounts });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.accounts() });
   const start = () => {
     setRowError(undefined);
     setDone(undefined);
@@ -394,7 +394,7 @@ function UsersSection({ me, onLink }: { me: { id: number; role: Role }; onLink: 
     // No onError: a refusal is said in the dialog, beside the button pressed, not again in the row behind it.
     // The signed-in person's own role changed too.
     onSettled: () =>
-      Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true })]),
+      Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true })]),
   });
   const reset = useMutation({
     mutationFn: (user: Account) => issuePasswordReset(user.id),

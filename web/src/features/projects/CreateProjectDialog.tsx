@@ -3,11 +3,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
-import { createProject, projectKeys } from './api';
+import { createProject } from './api';
 
 /** Creates a project; the API's field errors are shown under the field they concern. */
 export function CreateProjectDialog({
@@ -26,7 +27,7 @@ export function CreateProjectDialog({
   const mutation = useMutation({
     mutationFn: createProject,
     onSuccess: async (_created, body) => {
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       onOpenChange(false);
       await navigate({ to: '/project/$code', params: { code: body.code.toUpperCase() } });
     },

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
 import { canManageProjects, meQuery } from '../../session/session';
-import { projectKeys, type Project } from './api';
+import { deleteProject, editProject, setProjectArchived, type Project } from './api';
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/\.?$/, '.');
 
@@ -17,16 +18,10 @@ export function ProjectAdmin({ project }: { project: Project }) {
   const me = useQuery(meQuery).data;
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<'edit' | 'delete'>();
-  const path = { project: project.code };
   const archive = useMutation({
-    mutationFn: () =>
-      unwrap(
-        project.archivedAt
-          ? api.POST('/api/public/v0/project/{project}/unarchive', { params: { path } })
-          : api.POST('/api/public/v0/project/{project}/archive', { params: { path } }),
-      ),
-    onSuccess: (p) => queryClient.setQueryData(projectKeys.one(project.code), p),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+    mutationFn: () => setProjectArchived(project.code, !project.archivedAt),
+    onSuccess: (p) => queryClient.setQueryData(queryKeys.project(project.code), p),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.projects() }),
   });
   if (!me || !canManageProjects(me.role)) return null;
 
@@ -67,24 +62,19 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.PATCH('/api/public/v0/project/{project}', {
-          params: { path: { project: project.code } },
-          body: {
-            title: title.trim(),
-            overviewTitle: overviewTitle.trim(),
-            overviewDescription: description,
-            links: links.filter((l) => l.url.trim()).map((l) => ({ url: l.url.trim(), text: l.text.trim() })),
-          },
-        }),
-      ),
+      editProject(project.code, {
+        title: title.trim(),
+        overviewTitle: overviewTitle.trim(),
+        overviewDescription: description,
+        links: links.filter((l) => l.url.trim()).map((l) => ({ url: l.url.trim(), text: l.text.trim() })),
+      }),
     onMutate: () => {
       setFormError(undefined);
       setFieldErrors({});
     },
     onSuccess: (p) => {
-      queryClient.setQueryData(projectKeys.one(project.code), p);
-      void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      queryClient.setQueryData(queryKeys.project(project.code), p);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       onClose();
     },
     onError: (e) => {
@@ -194,11 +184,10 @@ function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: 
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/api/public/v0/project/{project}', { params: { path: { project: project.code } } })),
+    mutationFn: () => deleteProject(project.code),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: projectKeys.one(project.code) });
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      queryClient.removeQueries({ queryKey: queryKeys.project(project.code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       await navigate({ to: '/', replace: true });
     },
   });

@@ -5,7 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import type { Selection } from './CaseList';
 import type { FolderIndex } from './folder-tree';
-import { useRepositoryWrites } from './repository-api';
+import { useRepositoryWrites } from './api';
 
 /** The API takes up to 1,000 ids a request (BULK_TCASES_MAX): larger selections go in several. */
 const BULK_MAX = 1000;

@@ -5,7 +5,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { isTyping } from '../../lib/keys';
-import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './repository-api';
+import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './api';
 import type { FolderIndex } from './folder-tree';
 
 const ROW_HEIGHT = 48;

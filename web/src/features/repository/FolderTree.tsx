@@ -37,7 +37,7 @@ import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { siblingsOf, subtreeIds, type FolderIndex, type FolderNode } from './folder-tree';
-import { listPageQuery, useRepositoryWrites } from './repository-api';
+import { listPageQuery, useRepositoryWrites } from './api';
 
 type Writes = ReturnType<typeof useRepositoryWrites>;
 

@@ -8,13 +8,19 @@ import { isTyping, openingEditor } from '../../lib/keys';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { customFieldsQuery } from './api';
 import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
 import { MultiFilter, TextFilter } from './FilterPopover';
 import { FolderTree } from './FolderTree';
-import { foldersQuery, listFilter, tagsQuery, type CaseType, type ListFilter } from './repository-api';
+import {
+  customFieldsQuery,
+  foldersQuery,
+  listFilter,
+  tagsQuery,
+  type CaseType,
+  type ListFilter,
+} from './api';
 import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 

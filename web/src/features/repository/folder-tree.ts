@@ -1,4 +1,4 @@
-import type { Folder } from './repository-api';
+import type { Folder } from './api';
 
 export interface FolderNode extends Folder {
   children: FolderNode[];

@@ -1,21 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { projectFoldersQuery } from '../../api/queries';
+import { queryKeys } from '../../api/keys';
+import { projectFoldersQuery, statusesQuery } from '../../api/queries';
+import { STATUS_FILL, recordable, statusById, type StatusId } from '../../api/statuses';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { singleKeyShortcutsOn } from '../../lib/shortcuts';
 import { isTyping } from '../../lib/keys';
-import {
-  runKeys,
-  runQuery,
-  runTaggedIdsQuery,
-  runTestCasesQuery,
-  statusesQuery,
-  type RunTestCase,
-  type StatusId,
-} from './api';
+import { runQuery, runTaggedIdsQuery, runTestCasesQuery, type RunTestCase } from './api';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -28,7 +22,7 @@ import {
 } from './run-page/Recorder';
 import { RunCaseList, type Row } from './run-page/RunCaseList';
 import { RunLogs } from './run-page/RunLogs';
-import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
+import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
@@ -123,7 +117,7 @@ export function RunPage() {
   const closed = !!run.data?.closedAt;
   const recorder = useRunRecorder(code, id);
   const onClosed = useCallback(() => {
-    if (!closed) void queryClient.invalidateQueries({ queryKey: runKeys.one(code, id) });
+    if (!closed) void queryClient.invalidateQueries({ queryKey: queryKeys.run(code, id) });
   }, [closed, queryClient, code, id]);
   useLiveRun(code, id, Number.isInteger(id) && cases.isSuccess, onClosed);
 

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Switch } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
@@ -10,7 +11,19 @@ import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { meQuery } from '../../session/session';
-import { apiKeysQuery, settingsKeys, twoFactorQuery, type ApiKey } from './api';
+import {
+  apiKeysQuery,
+  changeMyEmail,
+  changeMyPassword,
+  createApiKey,
+  disableTwoFactor,
+  enableTwoFactor,
+  renameMe,
+  revokeApiKey,
+  setUpTwoFactor,
+  twoFactorQuery,
+  type ApiKey,
+} from './api';
 import './settings.css';
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/\.?$/, '.');
@@ -78,11 +91,11 @@ function ProfileSection() {
     mutationFn: async () => {
       const messages: string[] = [];
       if (me && name.trim() !== me.name) {
-        await unwrap(api.PATCH('/api/public/v0/users/me', { body: { name: name.trim() } }));
+        await renameMe(name.trim());
         messages.push('name');
       }
       if (me && email.trim() !== me.email) {
-        await unwrap(api.POST('/api/public/v0/users/me/email', { body: { email: email.trim(), password } }));
+        await changeMyEmail(email.trim(), password);
         messages.push('e-mail address');
       }
       return messages;
@@ -100,7 +113,7 @@ function ProfileSection() {
       );
     },
     onError: errors.show,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true }),
   });
   const emailChanged = !!me && email.trim() !== me.email;
   useWarnBeforeLeaving(!!me && (name.trim() !== me.name || emailChanged));
@@ -168,8 +181,7 @@ function PasswordSection() {
   const [saved, setSaved] = useState<string>();
   const errors = useFormErrors();
   const change = useMutation({
-    mutationFn: () =>
-      unwrap(api.POST('/api/public/v0/users/me/password', { body: { currentPassword, newPassword } })),
+    mutationFn: () => changeMyPassword(currentPassword, newPassword),
     onMutate: () => {
       errors.clear();
       setSaved(undefined);
@@ -259,7 +271,7 @@ function TwoFactorSection() {
   const [codes, setCodes] = useState<string[]>();
   const [saved, setSaved] = useState<string>();
   const errors = useFormErrors();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor() });
   const reset = () => {
     setStep('idle');
     setPassword('');
@@ -280,7 +292,7 @@ function TwoFactorSection() {
   }
 
   const begin = () =>
-    unwrap(api.POST('/api/public/v0/users/me/2fa/setup', { body: { password } })).then(async (s) => {
+    setUpTwoFactor(password).then(async (s) => {
       // The QR code is drawn in the page (no third party sees the secret); the library loads only here.
       const QRCode = await import('qrcode');
       const qr = await QRCode.toDataURL(s.otpauthUrl, { margin: 1, width: 200 });
@@ -289,7 +301,7 @@ function TwoFactorSection() {
       setStep('scan');
     });
   const enable = () =>
-    unwrap(api.POST('/api/public/v0/users/me/2fa/enable', { body: { totp: totp.trim() } })).then((r) => {
+    enableTwoFactor(totp.trim()).then((r) => {
       setCodes(r.recoveryCodes);
       reset();
       void refresh();
@@ -297,14 +309,12 @@ function TwoFactorSection() {
   const disable = () => {
     const code = totp.trim();
     const second = /^\d{6}$/.test(code) ? { totp: code } : { recoveryCode: code };
-    return unwrap(api.POST('/api/public/v0/users/me/2fa/disable', { body: { password, ...second } })).then(
-      () => {
-        reset();
-        setCodes(undefined);
-        setSaved('Two-factor sign-in is off.');
-        void refresh();
-      },
-    );
+    return disableTwoFactor({ password, ...second }).then(() => {
+      reset();
+      setCodes(undefined);
+      setSaved('Two-factor sign-in is off.');
+      void refresh();
+    });
   };
 
   return (
@@ -461,20 +471,19 @@ function ApiKeysSection() {
   const [revoking, setRevoking] = useState<ApiKey>();
   const errors = useFormErrors();
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/public/v0/users/me/api-keys', { body: { name: name.trim() } })),
+    mutationFn: () => createApiKey(name.trim()),
     onMutate: errors.clear,
     onSuccess: (r) => {
       setCreated({ name: name.trim(), key: r.key });
       setName('');
     },
     onError: errors.show,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
   const revoke = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(api.DELETE('/api/public/v0/users/me/api-keys/{keyId}', { params: { path: { keyId: id } } })),
+    mutationFn: (id: string) => revokeApiKey(id),
     onSuccess: () => setRevoking(undefined),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
   const active = (keys.data ?? []).filter((k) => !k.revokedAt);
 

@@ -3,9 +3,10 @@ import { useBlocker } from '@tanstack/react-router';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
+import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
-import { createTestCase, testCaseKeys, testCaseQuery, updateTestCase } from '../api';
+import { createTestCase, testCaseQuery, updateTestCase } from '../api';
 import { createBody, fingerprint, patchBody, type Draft } from '../draft';
 import { overlayOpen, useWindowKeys } from '../shortcuts';
 import { TestCaseForm, type SetDraft } from './TestCaseForm';
@@ -72,14 +73,14 @@ export function EditSession({
       if (target.kind === 'new') {
         const made = await createTestCase(code, createBody(draft));
         leaving.current = true;
-        await queryClient.invalidateQueries({ queryKey: testCaseKeys.all(code) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.testCases(code) });
         onSaved(made.seq);
       } else {
         await updateTestCase(code, target.id, version, patchBody(draft));
         leaving.current = true;
         setBaseline(fingerprint(draft));
         // Show what the service stored (HTML is sanitised on write, D22), not what was typed.
-        await queryClient.invalidateQueries({ queryKey: testCaseKeys.all(code) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.testCases(code) });
         onSaved();
       }
     } catch (e) {

@@ -2,12 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
+import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { ErrorState, Loading } from '../../../components/Status';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
-import { editRun, milestonesQuery, runsKey, usersQuery, type Run } from './api';
+import { milestonesQuery, usersQuery, type Run } from '../../../api/queries';
+import { editRun } from '../api';
 
 /** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
 export function EditRunDialog({
@@ -31,7 +33,7 @@ export function EditRunDialog({
   const save = useMutation({
     mutationFn: (body: Parameters<typeof editRun>[2]) => editRun(code, run!.id, body),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) });
       setDescription(undefined);
       onClose();
     },

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ErrorState, Loading } from '../../../components/Status';
-import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
+import { STATUS_FILL, type StatusId, type StatusSetting } from '../../../api/statuses';
+import { caseHistoryQuery, runTcaseQuery } from '../api';
 import { elapsed, Recorder, type DraftProblem, type DraftUpdate, type RecorderDraft } from './Recorder';
-import { STATUS_FILL } from './statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
 const Html = SafeHtml;

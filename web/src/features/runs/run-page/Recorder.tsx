@@ -5,8 +5,9 @@ import { uploadFile } from '../../../api/files';
 import { Button } from '../../../components/Button';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { openingEditor } from '../../../lib/keys';
-import { projectIntegrationsQuery, type ResultDraft, type StatusId, type StatusSetting } from '../api';
-import { STATUS_FILL, STATUS_KEYS } from './statuses';
+import { STATUS_FILL, type StatusId, type StatusSetting } from '../../../api/statuses';
+import { projectIntegrationsQuery, type ResultDraft } from '../api';
+import { STATUS_KEYS } from './statuses';
 
 export interface AttachedFile {
   id: string;
