@@ -3,8 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
-import { useSingleKeyShortcuts } from '../../lib/shortcuts';
-import { isTyping, openingEditor } from '../../lib/keys';
+import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -72,7 +71,6 @@ export function RepositoryPage() {
   const code = rawCode.toUpperCase();
   const search = useSearch({ from: '/app/project/$code/repository' });
   const navigate = useNavigate({ from: '/project/$code/repository' });
-  const shortcuts = useSingleKeyShortcuts();
   const narrow = useNarrow();
   useDocumentTitle(`${code} repository`);
 
@@ -142,22 +140,16 @@ export function RepositoryPage() {
     void navigate({ href: `/project/${code}/tcase/new${folder ? `?folder=${folder.id}` : ''}` });
   }, [navigate, code, folder]);
 
-  useEffect(() => {
-    if (!shortcuts) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-      } else if (e.key === 'n') {
-        e.preventDefault();
-        newCase();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [shortcuts, newCase]);
+  useKeyDown((e) => {
+    if (!isSingleKeyShortcut(e) || document.querySelector('[role="dialog"]')) return;
+    if (e.key === '/') {
+      e.preventDefault();
+      searchRef.current?.focus();
+    } else if (e.key === 'n') {
+      e.preventDefault();
+      newCase();
+    }
+  });
 
   if (folders.isError)
     return (

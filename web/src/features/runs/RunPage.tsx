@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { queryKeys } from '../../api/keys';
@@ -7,8 +7,7 @@ import { STATUS_FILL, recordable, statusById, type StatusId } from '../../api/st
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { singleKeyShortcutsOn } from '../../lib/shortcuts';
-import { isTyping } from '../../lib/keys';
+import { isSingleKeyShortcut, isTyping, useKeyDown } from '../../lib/keys';
 import { runQuery, runTaggedIdsQuery, runTestCasesQuery, type RunTestCase } from './api';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
@@ -210,42 +209,38 @@ export function RunPage() {
   );
 
   // One keystroke per status; j/k move; x selects for a bulk status; / searches. Typing in a field is left alone.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && isTyping(e.target)) {
-        (e.target as HTMLElement).blur();
-        return;
+  useKeyDown((e) => {
+    if (e.key === 'Escape' && isTyping(e.target)) {
+      (e.target as HTMLElement).blur();
+      return;
+    }
+    // A checkbox just ticked keeps the focus, but a key there is a status for the selection (not typing).
+    if (!isSingleKeyShortcut(e)) return;
+    // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
+    if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
+    const key = e.key.toLowerCase();
+    if (key === 'j' || key === 'k') {
+      e.preventDefault();
+      move(key === 'j' ? 1 : -1);
+    } else if (key === 'x' && selectedId) {
+      e.preventDefault();
+      setChecked((all) => {
+        const next = new Set(all);
+        if (next.has(selectedId)) next.delete(selectedId);
+        else next.add(selectedId);
+        return next;
+      });
+    } else if (key === '/') {
+      e.preventDefault();
+      searchRef.current?.focus();
+    } else {
+      const status = statuses.find((s) => STATUS_KEYS[s.id] === key);
+      if (status && !closed) {
+        e.preventDefault();
+        recordStatus(status.id);
       }
-      // A checkbox just ticked keeps the focus, but a key there is a status for the selection (not typing).
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || !singleKeyShortcutsOn()) return;
-      // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
-      if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
-      const key = e.key.toLowerCase();
-      if (key === 'j' || key === 'k') {
-        e.preventDefault();
-        move(key === 'j' ? 1 : -1);
-      } else if (key === 'x' && selectedId) {
-        e.preventDefault();
-        setChecked((all) => {
-          const next = new Set(all);
-          if (next.has(selectedId)) next.delete(selectedId);
-          else next.add(selectedId);
-          return next;
-        });
-      } else if (key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-      } else {
-        const status = statuses.find((s) => STATUS_KEYS[s.id] === key);
-        if (status && !closed) {
-          e.preventDefault();
-          recordStatus(status.id);
-        }
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [move, selectedId, statuses, closed, recordStatus]);
+    }
+  });
 
   if (!Number.isInteger(id))
     return (

@@ -8,7 +8,7 @@ import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { createTestCase, testCaseQuery, updateTestCase } from '../api';
 import { createBody, fingerprint, patchBody, type Draft } from '../draft';
-import { overlayOpen, useWindowKeys } from '../shortcuts';
+import { overlayOpen, useKeyDown } from '../../../lib/keys';
 import { TestCaseForm, type SetDraft } from './TestCaseForm';
 
 const VersionCompare = lazy(() => import('../history/VersionCompare'));
@@ -111,7 +111,7 @@ export function EditSession({
     else onCancel();
   }
 
-  useWindowKeys((e) => {
+  useKeyDown((e) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
       e.preventDefault();
       void save();
