@@ -11,7 +11,7 @@ import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
 import { MultiFilter, TextFilter } from './FilterPopover';
-import { FolderTree } from './FolderTree';
+import { FolderTree } from './folders/FolderTree';
 import {
   customFieldsQuery,
   foldersQuery,

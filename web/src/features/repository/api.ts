@@ -246,6 +246,8 @@ export function useRepositoryWrites(code: string) {
   };
 }
 
+export type RepositoryWrites = ReturnType<typeof useRepositoryWrites>;
+
 /** The list's first page for an address without a folder (the router starts it with the page's code). */
 export const firstListPage = (code: string, s: ListSearch) =>
   listPageQuery(code, listFilter(s, undefined), 0);

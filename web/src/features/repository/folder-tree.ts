@@ -60,3 +60,21 @@ export function pathOf(index: FolderIndex, id: number): FolderNode[] {
   }
   return out;
 }
+
+/** Where a folder goes: under `parentId` (0: the top), at `pos` among its new siblings. */
+export interface Placement {
+  parentId: number;
+  pos: number;
+}
+
+/** The index a folder takes among `siblings` once it has left its old place (the API's `pos`). */
+export function placementNear(
+  index: FolderIndex,
+  moving: FolderNode,
+  target: FolderNode,
+  after: boolean,
+): Placement {
+  const others = siblingsOf(index, target).filter((s) => s.id !== moving.id);
+  const at = others.findIndex((s) => s.id === target.id);
+  return { parentId: target.parentId, pos: at + (after ? 1 : 0) };
+}
