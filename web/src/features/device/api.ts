@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/keys';
 
-/** What a device sign-in's code asks for (the client and its scopes); an unknown or used code answers 4xx. */
+/** The device sign-in a code names, checked before the person approves or denies it. */
 export const deviceCodeQuery = (userCode: string) =>
   queryOptions({
     queryKey: queryKeys.deviceCode(userCode),
