@@ -44,6 +44,13 @@ export default tseslint.config(
           message:
             'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
         },
+        {
+          // One way to listen for keys (lib/keys.ts); a component's own onKeyDown is not a listener of the page.
+          selector:
+            "CallExpression[callee.property.name='addEventListener'][arguments.0.value=/^key(down|up|press)$/]",
+          message:
+            'Listen for keys with useKeyDown (lib/keys.ts), and guard bare keys with isSingleKeyShortcut.',
+        },
       ],
     },
   },

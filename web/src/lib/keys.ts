@@ -65,6 +65,7 @@ export function useKeyDown(handler: (e: KeyboardEvent) => void): void {
   });
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => latest.current(e);
+    // eslint-disable-next-line no-restricted-syntax -- the one listener every page's keys go through
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
@@ -81,6 +82,7 @@ export function openingEditor(): void {
   if (listening) return;
   listening = true;
   // Capture on window: before React's handlers and every shortcut listener (window or document).
+  // eslint-disable-next-line no-restricted-syntax -- keys held for an opening editor are caught before any listener
   window.addEventListener('keydown', onKeyDown, true);
   window.addEventListener('pointerdown', abandon, true);
   window.addEventListener('focusin', onFocusIn, true);

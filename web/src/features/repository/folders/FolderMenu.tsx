@@ -78,6 +78,7 @@ export function giveFocusBack(button: Element): void {
     window.removeEventListener('keydown', stop, true);
     window.removeEventListener('pointerdown', stop, true);
   };
+  // eslint-disable-next-line no-restricted-syntax -- not a shortcut: any key means the person acts again
   window.addEventListener('keydown', stop, true);
   window.addEventListener('pointerdown', stop, true);
   const settle = () => {
