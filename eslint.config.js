@@ -45,6 +45,11 @@ export default tseslint.config(
             'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
         },
         {
+          // Every cache key is spelled once, in api/keys.ts: a key written out here could drift from its twin.
+          selector: "Property[key.name='queryKey'][value.type='ArrayExpression']",
+          message: 'Take the cache key from queryKeys (api/keys.ts).',
+        },
+        {
           // One way to listen for keys (lib/keys.ts); a component's own onKeyDown is not a listener of the page.
           selector:
             "CallExpression[callee.property.name='addEventListener'][arguments.0.value=/^key(down|up|press)$/]",
