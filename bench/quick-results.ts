@@ -78,7 +78,7 @@ async function main() {
     let t0 = performance.now();
     const tcaseIds: string[] = [];
     // 20 folders of 500 cases each, created through the test-case service, wired as the server wires it.
-    const ctx = createContext(config);
+    const ctx = createContext(config, db);
     for (let f = 0; tcaseIds.length < CASES; f++) {
       const n = Math.min(500, CASES - tcaseIds.length);
       const res = await bulkCreateTestCases(

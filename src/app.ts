@@ -20,8 +20,6 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/log-redaction.js';
-import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
-import type { GroupCommitHooks } from './modules/runs/results.service.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
@@ -30,8 +28,6 @@ declare module 'fastify' {
     config: Config;
     /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. */
     mailer: Mailer | undefined;
-    /** The app's one group commit of single results (results.service.ts): state of this app, not of the process. */
-    resultGroupCommit: ResultGroupCommit;
     /** Built once here and handed to the services that need it (context.ts). */
     ctx: AppContext;
   }
@@ -42,8 +38,6 @@ export interface BuildAppOptions {
   db: Db;
   /** A pino destination for tests that read the log; defaults to stdout. */
   logStream?: NodeJS.WritableStream;
-  /** Tests only: hooks of the group commit of single results (count its transactions, inject a fault). */
-  groupCommitHooks?: GroupCommitHooks;
   /**
    * The built web application (`web/dist`); tests point it at a fixture, and `null` serves none (the API's own
    * tests must not depend on whether the web application happens to be built).
@@ -68,7 +62,6 @@ export async function buildApp({
   config,
   db,
   logStream,
-  groupCommitHooks,
   webRoot,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -98,8 +91,7 @@ export async function buildApp({
 
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('resultGroupCommit', new ResultGroupCommit(db, groupCommitHooks));
-  app.decorate('ctx', createContext(config));
+  app.decorate('ctx', createContext(config, db));
   const mailer = createMailer(config);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer?.close());

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import type { Config } from './config.js';
+import type { Db } from './db/create-db.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
 import { onTcasesChanged } from './modules/runs/propagation.service.js';
+import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 
 /**
@@ -15,11 +17,14 @@ export interface AppContext {
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;
+  /** Single results wait here for the next commit (runs/results.group-commit.ts): state of this app, not of the process. */
+  resultGroupCommit: ResultGroupCommit;
 }
 
-export function createContext(config: Config): AppContext {
+export function createContext(config: Config, db: Db): AppContext {
   return {
     tcasesChanged: onTcasesChanged,
+    resultGroupCommit: new ResultGroupCommit(db),
     files: {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,

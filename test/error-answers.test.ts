@@ -2,23 +2,19 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/create-db.js';
 import { CommitOutcomeUnknownError } from '../src/db/dialect.js';
-import type { GroupCommitHooks } from '../src/modules/runs/results.service.js';
 import { createProject } from './helpers/factories.js';
 import { createRun } from './helpers/run-factories.js';
 import { createTcase } from './helpers/tcase-factories.js';
 import { describeEachDb } from './helpers/test-app.js';
+import { resultRowsOf, statementLog } from './helpers/statement-log.js';
 
 /**
  * The errors a database or disk raises, as the error handler answers them (D7): what each dialect's driver
- * throws is raised inside the transaction that writes a result (the group commit's fault hook), so the request
- * goes the whole way a real failure would. The real thing is in full-disk.test.ts and database-outage.test.ts.
+ * throws is raised by the statement that inserts a result, in its transaction (a test-only query log,
+ * statement-log.ts), so the request goes the whole way a real failure would. The real thing is in
+ * full-disk.test.ts and database-outage.test.ts.
  */
-const fault: { error?: unknown } = {};
-const groupCommitHooks: GroupCommitHooks = {
-  beforeWrite: async () => {
-    if (fault.error) throw fault.error;
-  },
-};
+const statements = statementLog();
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -44,13 +40,13 @@ describeEachDb(
         url = `/project/${project.code}/run/${run.id}/tcase/${tcase.id}/result`;
       }
       const before = await stored();
-      fault.error = error;
+      statements.failWhen((q) => (resultRowsOf(q) > 0 ? error : undefined));
       try {
         const res = await t.post(url, { status: 'passed' });
         expect(await stored()).toBe(before);
         return res;
       } finally {
-        fault.error = undefined;
+        statements.failWhen(undefined);
       }
     }
 
@@ -112,7 +108,7 @@ describeEachDb(
       });
     });
   },
-  { groupCommitHooks },
+  { db: { log: statements.log } },
 );
 
 describe('a transaction that SQLite rolled back by itself', () => {

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../test/helpers/test-app.js';
 import type { Db } from './create-db.js';
-import { prepareQuery } from './prepared.js';
+import { prepareQuery, prepareRowsInsert } from './prepared.js';
+import type { InstanceSettingsTable } from './tables/instance.js';
 
 describeEachDb('prepareQuery', (t) => {
   const userByEmail = prepareQuery((db: Db, tenantId: string, email: string) =>
@@ -71,5 +72,55 @@ describeEachDb('prepareQuery', (t) => {
       db.selectFrom('users').select('id').where('email', '=', `${email}`.toLowerCase()),
     );
     await expect(wrong.execute(t.db, 'a@example.com')).rejects.toThrow(/argument 1 is not used as a value/);
+  });
+});
+
+describeEachDb('prepareRowsInsert', (t) => {
+  const upsert = prepareRowsInsert(['name', 'value', 'updated_at'], (db: Db, rows: InstanceSettingsTable[]) =>
+    db
+      .insertInto('instance_settings')
+      .values(rows)
+      .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })))
+      .returning('name'),
+  );
+  const settings = (prefix: string) =>
+    t.db
+      .selectFrom('instance_settings')
+      .select(['name', 'value'])
+      .where('name', 'like', `${prefix}%`)
+      .orderBy('name')
+      .execute();
+  const rows = (prefix: string, n: number, value: string) =>
+    Array.from({ length: n }, (_, i) => ({
+      name: `${prefix}${String(i).padStart(3, '0')}`,
+      value: `${value} ${i}`,
+      updated_at: new Date().toISOString(),
+    }));
+
+  it('writes each call its own rows, for any number of rows, more row counts than it keeps compiled included', async () => {
+    for (let n = 1; n <= 40; n++) {
+      const answered = await upsert.execute(t.db, rows(`n${n}-`, n, 'first'));
+      expect(answered.map((r) => r.name).sort()).toEqual(rows(`n${n}-`, n, '').map((r) => r.name));
+    }
+    expect(await settings('n3-')).toEqual(
+      rows('n3-', 3, 'first').map(({ name, value }) => ({ name, value })),
+    );
+    await t.db.transaction().execute(async (trx) => {
+      await upsert.execute(trx, rows('n3-', 3, 'again'));
+    });
+    expect(await settings('n3-')).toEqual(
+      rows('n3-', 3, 'again').map(({ name, value }) => ({ name, value })),
+    );
+    expect(await settings('n40-')).toHaveLength(40);
+    expect(await upsert.execute(t.db, [])).toEqual([]);
+  });
+
+  it('refuses a statement that uses a row value other than as a parameter', async () => {
+    const wrong = prepareRowsInsert(
+      ['name', 'value', 'updated_at'],
+      (db: Db, rows: InstanceSettingsTable[]) =>
+        db.insertInto('instance_settings').values(rows.map((r) => ({ ...r, value: 'constant' }))),
+    );
+    await expect(wrong.execute(t.db, rows('w-', 2, 'x'))).rejects.toThrow(/2 values are not parameters/);
   });
 });

@@ -8,7 +8,6 @@ import { firstStart } from '../../src/bootstrap.js';
 import { DEFAULT_TENANT_ID } from '../../src/modules/tenants/tenants.service.js';
 import { getUserByEmail } from '../../src/modules/users/users.service.js';
 import { databaseTargets, type DatabaseTarget } from './databases.js';
-import type { GroupCommitHooks } from '../../src/modules/runs/results.service.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -56,8 +55,6 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Options of the database, e.g. a query log to count statements. */
   db?: CreateDbOptions;
-  /** Hooks of the app's group commit of single results (count its transactions, inject a fault). */
-  groupCommitHooks?: GroupCommitHooks;
 }
 
 /**
@@ -91,7 +88,6 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
         const app = await buildApp({
           config,
           db: created.db,
-          groupCommitHooks: options.groupCommitHooks,
           webRoot: null,
         });
         const owner = await getUserByEmail(created.db, DEFAULT_TENANT_ID, 'owner@example.com');

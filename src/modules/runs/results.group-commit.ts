@@ -2,15 +2,7 @@ import type { Db } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
 import { storeAnswers } from '../idempotency/idempotency.service.js';
-import { enqueueResultEvents } from '../webhooks/webhook-events.service.js';
-import {
-  applyResults,
-  findInRun,
-  inTransaction,
-  recordAlone,
-  type GroupCommitHooks,
-  type SingleResult,
-} from './results.service.js';
+import { inTransaction, recordAlone, writeRunResults, type SingleResult } from './results.service.js';
 import { getRunForResults } from './runs.service.js';
 
 interface PendingResult extends SingleResult {
@@ -18,10 +10,6 @@ interface PendingResult extends SingleResult {
   reject: (err: unknown) => void;
 }
 
-/**
- * Tests only, handed to the group commit when it is built (buildApp): what a test needs to see the grouping
- * happen and to make one result's statements fail. The server never sets them.
- */
 /** A group writes at most this many results in one transaction, so one commit never grows without bound. */
 const MAX_GROUP = 500;
 
@@ -36,16 +24,13 @@ const MAX_GROUP = 500;
  * left out of the group and written alone afterwards (recordAlone), so its caller gets the answer it would
  * have had on its own while the rest of the group is not held up.
  *
- * One per app (buildApp builds it with the database handle); it holds only the results waiting for a commit.
+ * One per app (createContext builds it with the database handle); it holds only the results waiting for a commit.
  */
 export class ResultGroupCommit {
   private pending: PendingResult[] = [];
   private flushing = false;
 
-  constructor(
-    private readonly db: Db,
-    private readonly hooks: GroupCommitHooks = {},
-  ) {}
+  constructor(private readonly db: Db) {}
 
   submit(p: SingleResult): Promise<number> {
     return new Promise<number>((resolve, reject) => {
@@ -75,9 +60,8 @@ export class ResultGroupCommit {
       try {
         ids = await inTransaction(this.db, async (trx) => {
           statementFailed = false; // a retried attempt starts afresh
-          this.hooks.onTransaction?.(group.length);
           try {
-            return await writeTogether(trx, group, this.hooks);
+            return await writeTogether(trx, group);
           } catch (err) {
             statementFailed = true;
             throw err;
@@ -108,7 +92,7 @@ export class ResultGroupCommit {
     }
     for (const p of alone) {
       try {
-        p.resolve(await recordAlone(this.db, p, this.hooks));
+        p.resolve(await recordAlone(this.db, p));
       } catch (err) {
         p.reject(err);
       }
@@ -122,11 +106,7 @@ export class ResultGroupCommit {
  * the case is not in the run) is left out, with `undefined` for its id: it is written alone afterwards, which
  * gives its caller the answer it would have had on its own (recordAlone).
  */
-async function writeTogether(
-  trx: Db,
-  group: SingleResult[],
-  hooks: GroupCommitHooks,
-): Promise<(number | undefined)[]> {
+async function writeTogether(trx: Db, group: SingleResult[]): Promise<(number | undefined)[]> {
   const ids: (number | undefined)[] = new Array<number | undefined>(group.length).fill(undefined);
   const keyOf = (p: SingleResult) => {
     const by = p.item.by;
@@ -157,35 +137,15 @@ async function writeTogether(
   });
   const now = nowIso();
   for (const { tenantId, run, at } of byRun.values()) {
-    const found = await findInRun(
+    // The run was locked with the checks above; a case not in the run is left out (undefined).
+    const written = await writeRunResults(
       trx,
       tenantId,
       run,
       at.map((i) => group[i].item),
+      { locked: true, events: 'per-result', now },
     );
-    const kept = at.filter((i) => found.has(group[i].item.ref));
-    if (kept.length === 0) continue;
-    if (hooks.beforeWrite) for (const i of kept) await hooks.beforeWrite(trx, group[i].item);
-    const written = await applyResults(
-      trx,
-      tenantId,
-      run,
-      kept.map((i) => group[i].item),
-      kept.map((i) => found.get(group[i].item.ref)!),
-      now,
-    );
-    kept.forEach((i, j) => (ids[i] = written[j]));
-    await enqueueResultEvents(
-      trx,
-      tenantId,
-      run,
-      kept.map((i, j) => ({
-        id: written[j],
-        tcaseId: found.get(group[i].item.ref)!.tcase_id,
-        status: group[i].item.status,
-      })),
-      false,
-    );
+    at.forEach((i, j) => (ids[i] = written[j]));
   }
   // Idempotency-Keys of the written results, with them (a key stored first elsewhere fails the group, which is
   // then split down to that result: it alone rolls back and gets the first answer).

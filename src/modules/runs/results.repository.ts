@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import { prepareQuery } from '../../db/prepared.js';
+import { prepareQuery, prepareRowsInsert } from '../../db/prepared.js';
 import type { ResultLinksTable, ResultsTable } from '../../db/tables/execution.js';
 import { chunks, rowsPerStatement } from '../../lib/chunks.js';
 
@@ -31,14 +31,32 @@ export async function insertResults(db: Db, rows: Insertable<ResultsTable>[]): P
     return [Number(row!.id)];
   }
   const ids: number[] = [];
-  for (const part of chunks(rows, rowsPerStatement(11))) {
-    const inserted = await db.insertInto('results').values(part).returning('id').execute();
+  for (const part of chunks(rows, rowsPerStatement(RESULT_COLUMNS.length))) {
+    const inserted = await insertResultRows.execute(db, part);
     // Both databases hand out the ids of one statement in the order of its rows, but neither promises
     // the order of RETURNING: sorting restores the row order.
     ids.push(...inserted.map((r) => Number(r.id)).sort((a, b) => a - b));
   }
   return ids;
 }
+
+const RESULT_COLUMNS = [
+  'tenant_id',
+  'run_id',
+  'tcase_id',
+  'tcase_version',
+  'status',
+  'comment',
+  'time_taken',
+  'author_id',
+  'api_key_id',
+  'internal',
+  'created_at',
+] as const;
+
+const insertResultRows = prepareRowsInsert(RESULT_COLUMNS, (db: Db, rows: Insertable<ResultsTable>[]) =>
+  db.insertInto('results').values(rows).returning('id'),
+);
 
 const insertOneResult = prepareQuery(
   (

@@ -13,7 +13,7 @@ import { TcaseHistoryParams, TcaseHistoryQuery, TcaseHistoryResponse } from './h
 import { listTcaseResultHistory } from './history.service.js';
 
 export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, resultGroupCommit } = app;
+  const { db, ctx } = app;
 
   app.post(
     '/project/:project/run/:run/tcase/:tcase/result',
@@ -32,7 +32,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       withIdempotency(db, req, reply, 201, (claim) =>
         service.recordResult(
           db,
-          resultGroupCommit,
+          ctx.resultGroupCommit,
           req.actor,
           req.params.project,
           req.params.run,

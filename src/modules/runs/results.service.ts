@@ -40,10 +40,6 @@ export interface ResultInput {
   links?: ResultLinkInput[];
 }
 
-interface Recorded {
-  ids: number[];
-}
-
 /**
  * The checks that need no lock: statuses (D23) and links (D24). Problems are collected for the whole
  * batch, each at a path that names the item (`/items/3/status`).
@@ -141,77 +137,68 @@ export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): P
   }
 }
 
+/** How writeRunResults writes: the one write of results, whichever path they came by. */
+export interface WriteRunResultsOptions {
+  /**
+   * The caller holds the run's lock already (the group commit takes it with its access checks). Otherwise it is
+   * taken here, and a run closed meanwhile is a 409.
+   */
+  locked?: boolean;
+  /**
+   * Told, once the run's cases are found, the indexes of the items whose case is not in the run (none, often);
+   * it throws to refuse the whole write. Items it lets pass are left out: their ids are undefined.
+   */
+  refuse?: (notInRun: number[]) => void;
+  /** Webhook events: one `result_created` per result (single results) or one `results_created` for all (a batch). */
+  events: 'per-result' | 'per-batch';
+  now?: string;
+}
+
 /**
- * Writes the results of one run in one transaction (D11): locks the run (409 when it was closed
- * meanwhile), resolves every test case in the run (400 naming the item when one is not there), inserts
- * the results and their links with multi-row statements, and moves each run test case's status,
- * isAutomated, latest result and version pin, and the run's counters, by the results' deltas (D18).
+ * Writes results into one run, in the caller's transaction, under the run's lock (D11): finds every item's
+ * run test case, inserts the results and their links with multi-row statements, moves each run test case's
+ * status, isAutomated, latest result and version pin, and the run's counters, by the results' deltas (D18), and
+ * records the webhook events. Both write paths come here: a request's own transaction (a batch, a single result
+ * alone) and the group commit of single results. Answers the ids in item order (undefined for one left out).
  */
-async function writeResults(
-  db: Db,
+export async function writeRunResults(
+  trx: Db,
   tenantId: string,
   run: { id: number; type: string; projectId: string },
   items: ResultInput[],
-  pathOf: (i: number) => string,
-  earlierErrors: ErrorDetail[],
-  what: string,
-  /** Single results: a case not in the run is this error (404) rather than a 400 naming the item. */
-  notInRun?: () => Error,
-  hooks?: GroupCommitHooks,
-  /** Writes what belongs with the results in their transaction (the Idempotency-Key's answer). */
-  afterWrite?: (trx: Db, ids: number[]) => Promise<void>,
-): Promise<Recorded> {
-  return inTransaction(db, async (trx) => {
-    hooks?.onTransaction?.(items.length);
-    const now = nowIso();
+  o: WriteRunResultsOptions,
+): Promise<(number | undefined)[]> {
+  const now = o.now ?? nowIso();
+  if (!o.locked) {
     const locked = await runsRepo.lockRunForWrite(trx, tenantId, run.projectId, run.id);
     if (!locked || locked.closed_at !== null) throw conflict('run is closed');
-
-    const found = await findInRun(trx, tenantId, run, items);
-
-    if (notInRun && items.some((item) => !found.has(item.ref))) throw notInRun();
-    const errors = [...earlierErrors];
-    const resolved = items.map((item, i) => {
-      const row = found.get(item.ref);
-      if (!row)
-        errors.push({
-          path: `${pathOf(i)}/tcaseId`,
-          message: `test case "${item.ref}" is not in run ${run.id}`,
-        });
-      return row;
-    });
-    if (errors.length > 0) {
-      errors.sort((a, b) => comparePaths(a.path, b.path));
-      throw validationError(errors, what);
-    }
-    if (hooks?.beforeWrite) for (const item of items) await hooks.beforeWrite(trx, item);
-
-    const ids = await applyResults(
-      trx,
-      tenantId,
-      run,
-      items,
-      resolved as runTcasesRepo.RunTcaseStateRow[],
-      now,
-    );
-    // Single results (notInRun given) are one event each; a batch is one event.
-    await enqueueResultEvents(
-      trx,
-      tenantId,
-      run,
-      ids.map((id, i) => ({ id, tcaseId: resolved[i]!.tcase_id, status: items[i].status })),
-      !notInRun,
-    );
-    if (afterWrite) await afterWrite(trx, ids);
-    return { ids };
-  });
+  }
+  const found = await findInRun(trx, tenantId, run, items);
+  const kept: number[] = [];
+  const notInRun: number[] = [];
+  items.forEach((item, i) => (found.has(item.ref) ? kept : notInRun).push(i));
+  o.refuse?.(notInRun);
+  const ids = new Array<number | undefined>(items.length).fill(undefined);
+  if (kept.length === 0) return ids;
+  const keptItems = notInRun.length === 0 ? items : kept.map((i) => items[i]);
+  const resolved = keptItems.map((item) => found.get(item.ref)!);
+  const written = await applyResults(trx, tenantId, run, keptItems, resolved, now);
+  kept.forEach((i, j) => (ids[i] = written[j]));
+  await enqueueResultEvents(
+    trx,
+    tenantId,
+    run,
+    written.map((id, j) => ({ id, tcaseId: resolved[j].tcase_id, status: keptItems[j].status })),
+    o.events === 'per-batch',
+  );
+  return ids;
 }
 
 /**
  * The run test cases (in_run) the items name, by reference. An id or a sequence number beats a legacy id that
  * looks the same (as for a path segment); legacy ids are looked up only for the references nothing else matched.
  */
-export async function findInRun(
+async function findInRun(
   trx: Db,
   tenantId: string,
   run: { id: number; projectId: string },
@@ -242,7 +229,7 @@ export async function findInRun(
  * Inserts the results of items whose run test cases are resolved (the run's lock is held) and moves each
  * case's status, isAutomated, latest result and version pin, and the run's counters and timeSpent (D17, D18).
  */
-export async function applyResults(
+async function applyResults(
   trx: Db,
   tenantId: string,
   run: { id: number; type: string },
@@ -348,7 +335,7 @@ function comparePaths(a: string, b: string): number {
  */
 export async function recordResult(
   db: Db,
-  /** The app's group commit (results.group-commit.ts): where a single result waits for the next commit. */
+  /** The app's group commit (results.group-commit.ts, AppContext): where a single result waits for the next commit. */
   group: { submit(p: SingleResult): Promise<number> },
   actor: Actor,
   projectRef: string,
@@ -384,24 +371,19 @@ const notFoundInRun = (tcaseRef: string, runId: number) =>
   notFound(`test case "${tcaseRef}" not found in run ${runId}`);
 
 /** One single result in its own transaction, with every check and its answer (404, 403, 409). */
-export async function recordAlone(db: Db, p: SingleResult, hooks?: GroupCommitHooks): Promise<number> {
+export async function recordAlone(db: Db, p: SingleResult): Promise<number> {
   const { run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
-  const notInRun = () => notFoundInRun(p.item.ref, run.id);
-  const { ids } = await writeResults(
-    db,
-    p.item.by.tenantId,
-    run,
-    [p.item],
-    () => '',
-    [],
-    'Invalid result',
-    notInRun,
-    hooks,
-    p.claim
-      ? (trx, written) => storeAnswers(trx, [{ claim: p.claim!, status: 201, body: { id: written[0] } }])
-      : undefined,
-  );
-  return ids[0];
+  return inTransaction(db, async (trx) => {
+    const [id] = await writeRunResults(trx, p.item.by.tenantId, run, [p.item], {
+      events: 'per-result',
+      // A single result's case that is not in the run is a 404 (a batch names the item in a 400).
+      refuse: (notInRun) => {
+        if (notInRun.length > 0) throw notFoundInRun(p.item.ref, run.id);
+      },
+    });
+    if (p.claim) await storeAnswers(trx, [{ claim: p.claim, status: 201, body: { id } }]);
+    return id!;
+  });
 }
 
 /**
@@ -428,19 +410,27 @@ export async function recordResultBatch(
     links: it.links,
   }));
   const pathOf = (i: number) => `/items/${i}`;
-  const errors = await validateItems(db, actor.tenantId, project.id, items, pathOf);
-  return writeResults(
-    db,
-    actor.tenantId,
-    run,
-    items,
-    pathOf,
-    errors,
-    'Invalid result batch',
-    undefined,
-    undefined,
-    claim ? (trx, ids) => storeAnswers(trx, [{ claim, status: 201, body: { ids } }]) : undefined,
-  );
+  const invalid = await validateItems(db, actor.tenantId, project.id, items, pathOf);
+  return inTransaction(db, async (trx) => {
+    const ids = await writeRunResults(trx, actor.tenantId, run, items, {
+      events: 'per-batch',
+      // The problems found before the lock and the cases not in the run, in one 400 in item order.
+      refuse: (notInRun) => {
+        const errors = [
+          ...invalid,
+          ...notInRun.map((i) => ({
+            path: `${pathOf(i)}/tcaseId`,
+            message: `test case "${items[i].ref}" is not in run ${run.id}`,
+          })),
+        ];
+        if (errors.length === 0) return;
+        errors.sort((a, b) => comparePaths(a.path, b.path));
+        throw validationError(errors, 'Invalid result batch');
+      },
+    });
+    if (claim) await storeAnswers(trx, [{ claim, status: 201, body: { ids } }]);
+    return { ids: ids as number[] };
+  });
 }
 
 // ---- what the group commit of single results (results.group-commit.ts) hands in ----
@@ -452,11 +442,4 @@ export interface SingleResult {
   item: ResultInput;
   /** Its Idempotency-Key, when the request had one: the answer is stored in the same transaction. */
   claim?: IdempotencyClaim;
-}
-
-export interface GroupCommitHooks {
-  /** Told of every transaction that writes single results, with how many results it tries to write. */
-  onTransaction?: (results: number) => void;
-  /** Runs in the transaction before a result's rows are written; a throw there fails that result's statements. */
-  beforeWrite?: (trx: Db, item: ResultInput) => Promise<void>;
 }

@@ -3,8 +3,7 @@ import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js'
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import * as timeSpentMigration from '../../db/migrations/0007_run_time_spent.js';
 import * as plainLinksMigration from '../../db/migrations/0008_result_plain_links.js';
-import { sql } from 'kysely';
-import type { GroupCommitHooks } from './results.service.js';
+import { refuseResultsWithComment, resultRowsOf, statementLog } from '../../../test/helpers/statement-log.js';
 
 let runCounter = 0;
 
@@ -905,22 +904,14 @@ describeEachDb('results', (t) => {
   });
 });
 
-/**
- * What the app's group commit did: the number of results each of its transactions tried to write; and a
- * comment whose result's statements fail (a query of a table that does not exist, so the database itself refuses).
- */
-const groupCommit = { transactions: [] as number[], failingComment: undefined as string | undefined };
-const groupCommitHooks: GroupCommitHooks = {
-  onTransaction: (results) => groupCommit.transactions.push(results),
-  beforeWrite: async (trx, item) => {
-    if (item.comment === groupCommit.failingComment) await sql`select * from no_such_table`.execute(trx);
-  },
-};
+/** What the app's group commit did, seen in its statements: how many results each insert wrote. */
+const statements = statementLog();
+const resultInserts = () => statements.statements().filter((s) => resultRowsOf(s) > 0);
 
 describeEachDb(
   'results of single calls arriving together',
   (t) => {
-    // Single results that arrive together share one commit (results.service.ts, ResultGroupCommit).
+    // Single results that arrive together share one commit (results.group-commit.ts).
     describe('single results posted at the same time', () => {
       it('records every one with its own author and key; each case shows its last result and the counters agree', async () => {
         const { user, key, keyId } = await userWithKey(t, 'test-runner');
@@ -938,14 +929,14 @@ describeEachDb(
           status: ['failed', 'passed', 'blocked'][i % 3],
           key: i % 2 === 0 ? undefined : key,
         }));
-        groupCommit.transactions = [];
+        statements.clear();
         const responses = await Promise.all(
           posts.map((p) => t.post(url(p.tcase), { status: p.status, comment: '' }, { key: p.key })),
         );
         expect(responses.map((r) => r.status)).toEqual(posts.map(() => 201));
-        // They did share transactions: fewer transactions than results, and one wrote several at once.
-        expect(groupCommit.transactions.length).toBeLessThan(40);
-        expect(Math.max(...groupCommit.transactions)).toBeGreaterThan(1);
+        // They did share transactions: fewer inserts than results, and one wrote several at once.
+        expect(resultInserts().length).toBeLessThan(40);
+        expect(Math.max(...resultInserts().map(resultRowsOf))).toBeGreaterThan(1);
         const ids = responses.map((r) => r.body.id as number);
         expect(new Set(ids).size).toBe(40);
         // Requests finish their checks in any order; whatever order they reached the database in, each case
@@ -1045,8 +1036,8 @@ describeEachDb(
               : `/project/${code}/run/${runId}/tcase/${tcases[i % 3].id}/result`,
           comment: i === 10 ? 'fails in the database' : `innocent ${i}`,
         }));
-        groupCommit.transactions = [];
-        groupCommit.failingComment = 'fails in the database';
+        statements.clear();
+        const allow = await refuseResultsWithComment(t.db, t.dbName, 'fails in the database');
         let responses;
         try {
           responses = await Promise.all(
@@ -1055,7 +1046,7 @@ describeEachDb(
             ),
           );
         } finally {
-          groupCommit.failingComment = undefined;
+          await allow();
         }
         expect(responses.map((r) => r.status)).toEqual(posts.map((_, i) => (i === 10 ? 500 : 201)));
         expect(responses[10].body).toEqual({
@@ -1064,7 +1055,10 @@ describeEachDb(
           requestId: responses[10].headers['x-request-id'],
         });
         // The failing result was tried in a group first (so the isolation was exercised, not bypassed).
-        expect(Math.max(...groupCommit.transactions)).toBeGreaterThan(1);
+        const refused = resultInserts().filter(
+          (s) => s.failed && s.parameters.includes('fails in the database'),
+        );
+        expect(Math.max(...refused.map(resultRowsOf))).toBeGreaterThan(1);
         const stored = await t.db
           .selectFrom('results')
           .select('comment')
@@ -1107,5 +1101,5 @@ describeEachDb(
       });
     });
   },
-  { groupCommitHooks },
+  { db: { log: statements.log } },
 );

@@ -7,7 +7,7 @@ import {
   tableIndexedBy,
   type JsonField,
 } from '../../db/dialect.js';
-import { prepareQuery } from '../../db/prepared.js';
+import { prepareQuery, prepareRowsInsert } from '../../db/prepared.js';
 import type { RunTcasesTable } from '../../db/tables/execution.js';
 import { chunks, rowsPerStatement } from '../../lib/chunks.js';
 import { seqOf } from '../../lib/ids.js';
@@ -421,22 +421,36 @@ export async function updateRunTcaseStates(db: Db, rows: Insertable<RunTcasesTab
     );
     return;
   }
-  for (const part of chunks(rows, rowsPerStatement(9))) {
-    await db
-      .insertInto('run_tcases')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['run_id', 'tcase_id']).doUpdateSet((eb) => ({
-          status: eb.ref('excluded.status'),
-          is_automated: eb.ref('excluded.is_automated'),
-          version: eb.ref('excluded.version'),
-          latest_result_id: eb.ref('excluded.latest_result_id'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
+  for (const part of chunks(rows, rowsPerStatement(STATE_ROW_COLUMNS.length)))
+    await upsertStates.execute(db, part);
 }
+
+const STATE_ROW_COLUMNS = [
+  'tenant_id',
+  'run_id',
+  'tcase_id',
+  'status',
+  'is_automated',
+  'in_run',
+  'version',
+  'latest_result_id',
+  'updated_at',
+] as const;
+
+const upsertStates = prepareRowsInsert(STATE_ROW_COLUMNS, (db: Db, rows: Insertable<RunTcasesTable>[]) =>
+  db
+    .insertInto('run_tcases')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['run_id', 'tcase_id']).doUpdateSet((eb) => ({
+        status: eb.ref('excluded.status'),
+        is_automated: eb.ref('excluded.is_automated'),
+        version: eb.ref('excluded.version'),
+        latest_result_id: eb.ref('excluded.latest_result_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    ),
+);
 
 /** One row that exists (the caller resolved it under the run lock): a plain update by the key. */
 const updateOneState = prepareQuery(

@@ -80,6 +80,37 @@ describeEachDb(
         removeTags: [],
       });
     });
+
+    it('writes no outbox row for an event no enabled webhook takes (its type, its project), and sends the ones taken', async () => {
+      const tc = await createTcase(t, project);
+      const run = await createRun(t, project, { tcaseIds: [tc.id] });
+      const other = await createProject(t);
+      const events = async () =>
+        (await t.db.selectFrom('jobs').select('payload').where('kind', '=', 'webhook.event').execute()).map(
+          (j) => JSON.parse(j.payload).type as string,
+        );
+      const before = (await events()).length;
+      await createWebhook(t, { endpoint: `${h.receiver.url}/other-type`, eventTypes: ['run_closed'] });
+      await createWebhook(t, {
+        endpoint: `${h.receiver.url}/other-project`,
+        eventTypes: ['result_created'],
+        allowAllProjects: false,
+        projectIds: [other.id],
+      });
+      await createWebhook(t, {
+        endpoint: `${h.receiver.url}/disabled`,
+        eventTypes: ['result_created'],
+        enabled: false,
+      });
+      await addResult(t, project, run.id, tc.id, 'passed');
+      expect((await events()).length).toBe(before);
+
+      await createWebhook(t, { endpoint: `${h.receiver.url}/taken`, eventTypes: ['result_created'] });
+      const id = await addResult(t, project, run.id, tc.id, 'failed');
+      expect((await events()).slice(before)).toEqual(['result_created']);
+      await h.drain();
+      expect(received().map((b) => [b.event, b.object.id])).toEqual([['result_created', id]]);
+    });
   },
   { env: { CASEBOOK_WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
 
 export const listWebhooks = (db: Db, tenantId: string) =>
@@ -39,6 +40,17 @@ export const enabledWebhooksOf = (db: Db, tenantIds: string[]) =>
     .where('enabled', '=', 1)
     .orderBy('id')
     .execute();
+
+/** What a tenant's enabled webhooks subscribe to: read by every write that may record an event, so prepared. */
+export const subscriptionsOf = (db: Db, tenantId: string) => subscriptions.execute(db, tenantId);
+
+const subscriptions = prepareQuery((db: Db, tenantId: string) =>
+  db
+    .selectFrom('webhooks')
+    .select(['event_types', 'all_projects', 'project_ids'])
+    .where('tenant_id', '=', tenantId)
+    .where('enabled', '=', 1),
+);
 
 export const insertDeliveries = async (db: Db, rows: Insertable<WebhookDeliveriesTable>[]) => {
   if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
