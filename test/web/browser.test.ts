@@ -255,15 +255,20 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    await dialog.waitFor();
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('definition').allTextContents()).toContain(
+      'Save the test case being edited (⌘S on a Mac)',
+    );
     await look('shortcuts');
     await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 
   it('shows the user menu with the person and sign-out', async () => {
     await page.getByRole('button', { name: /^Account:/ }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).waitFor();
+    const menu = page.getByRole('menu', { name: 'Account' });
+    await expect.poll(() => menu.getByRole('menuitem', { name: 'Sign out' }).isVisible()).toBe(true);
+    expect(await menu.textContent()).toContain(OWNER.email);
     await look('user-menu');
     await page.keyboard.press('Escape');
   });
@@ -317,7 +322,10 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
 
   it('answers an unknown address inside the application with a page that says so', async () => {
     await page.goto(url('/no/such/page'));
-    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Page not found', level: 1 }).isVisible())
+      .toBe(true);
+    expect(await page.getByRole('link', { name: 'Go to your projects' }).getAttribute('href')).toBe('/');
     await look('not-found');
   });
 

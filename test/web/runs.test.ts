@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
   it('says what to do when there is no run yet', async () => {
     await page.goto(url('/project/RUNS/runs'));
     await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
-    await page.getByText('No runs yet.').waitFor();
+    await expect.poll(() => page.getByText('No runs yet.').isVisible()).toBe(true);
     a11y.push(...(await inspect(page, 'runs-empty')));
   });
 
@@ -328,9 +328,12 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.goto(url(`/project/RUNS/run/${first.id}`));
     const alert = page.getByRole('alert').filter({ hasText: `Run ${first.id} could not be opened.` });
     await alert.waitFor();
+    expect(await alert.textContent()).toContain('Down for a moment');
     await page.unroute(path);
     await alert.getByRole('button', { name: 'Try again' }).click();
-    await page.getByRole('heading', { name: new RegExp(first.title), level: 1 }).waitFor();
+    const heading = page.getByRole('heading', { name: new RegExp(first.title), level: 1 });
+    await expect.poll(() => heading.isVisible()).toBe(true);
+    expect(await alert.count()).toBe(0);
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {

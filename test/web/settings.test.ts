@@ -228,8 +228,8 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     const profile = page.getByRole('region', { name: 'Profile' });
     await profile.getByLabel('Name').fill('Olivia Owner');
     await profile.getByRole('button', { name: 'Save profile' }).click();
-    await profile.getByText('Your name was saved.').waitFor();
-    await page.getByRole('button', { name: /Account: Olivia Owner/ }).waitFor();
+    await expect.poll(() => profile.getByRole('status').textContent()).toBe('Your name was saved.');
+    await expect.poll(() => page.getByRole('button', { name: /Account: Olivia Owner/ }).count()).toBe(1);
 
     const password = page.getByRole('region', { name: 'Password' });
     // It says what a change ends before one is made.
@@ -239,7 +239,17 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await password.getByLabel('Current password').fill('not my password');
     await password.getByLabel('New password').fill('a brand new password');
     await password.getByRole('button', { name: 'Change password' }).click();
-    await password.getByText('the current password is not correct').waitFor();
+    // The message is the field's own description (React Aria links it), not a line elsewhere on the page.
+    const current = password.getByLabel('Current password');
+    await expect.poll(() => current.getAttribute('aria-invalid')).toBe('true');
+    const description = await current.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
+    expect(description).toContain('the current password is not correct');
+    expect(await password.getByLabel('New password').getAttribute('aria-invalid')).toBeNull();
     await look(page, 'settings-field-error');
   });
 

@@ -1,14 +1,16 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
-import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
 import { Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { invitationQuery, register, requestPasswordReset, setNewPassword, signIn } from './api';
+import { useForm, type FormErrors } from '../../lib/useForm';
+import { signIn, invitationQuery, register, requestPasswordReset, setNewPassword } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** The pages reached from a link in an e-mail (or passed on by an admin): no session needed. */
 
@@ -35,7 +37,7 @@ function sentence(e: unknown): string {
 }
 
 /** Field errors keyed by body field; an error about the link itself is a form error (no field shows the token). */
-function splitErrors(e: unknown): { form?: string; fields: Record<string, string> } {
+function splitErrors(e: unknown): FormErrors {
   if (!isApiError(e)) return { form: sentence(e), fields: {} };
   const fields = e.fieldErrors();
   if (fields.token || Object.keys(fields).length === 0) return { form: sentence(e), fields: {} };
@@ -44,17 +46,16 @@ function splitErrors(e: unknown): { form?: string; fields: Record<string, string
 
 const MIN_PASSWORD = 8;
 
+/** The two password fields of a form that holds `password` and `confirm`. */
 function NewPasswordFields({
-  password,
-  setPassword,
-  confirm,
-  setConfirm,
+  form,
 }: {
-  password: string;
-  setPassword: (v: string) => void;
-  confirm: string;
-  setConfirm: (v: string) => void;
+  form: {
+    values: { password: string; confirm: string };
+    set: (name: 'password' | 'confirm', value: string) => void;
+  };
 }) {
+  const { password, confirm } = form.values;
   return (
     <>
       <TextField
@@ -66,7 +67,7 @@ function NewPasswordFields({
         minLength={MIN_PASSWORD}
         description={`At least ${MIN_PASSWORD} characters.`}
         value={password}
-        onChange={setPassword}
+        onChange={(v) => form.set('password', v)}
       />
       <TextField
         label="Repeat the password"
@@ -75,7 +76,7 @@ function NewPasswordFields({
         autoComplete="new-password"
         isRequired
         value={confirm}
-        onChange={setConfirm}
+        onChange={(v) => form.set('confirm', v)}
         validate={(v) => (v && v !== password ? 'The two passwords differ.' : null)}
       />
     </>
@@ -88,12 +89,16 @@ export function AcceptInvitationPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const invitation = useQuery(invitationQuery(token));
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const form = useForm({
+    initial: { name: '', password: '', confirm: '' },
+    errors: splitErrors,
+    submit: async ({ name, password }) => {
+      await register(token, name.trim(), password);
+      await signIn({ email: invitation.data!.email, password });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
+      await navigate({ to: '/', replace: true });
+    },
+  });
 
   if (invitation.isPending) return <Loading label="Checking the invitation…" />;
   if (invitation.isError)
@@ -112,25 +117,6 @@ export function AcceptInvitationPage() {
 
   const { email, role } = invitation.data;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setFormError(undefined);
-    setFieldErrors({});
-    try {
-      await register(token, name.trim(), password);
-      await signIn({ email, password });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
-      await navigate({ to: '/', replace: true });
-    } catch (e) {
-      const { form, fields } = splitErrors(e);
-      setFormError(form);
-      setFieldErrors(fields);
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
     <AuthCard
       title="Join Casebook"
@@ -141,24 +127,20 @@ export function AcceptInvitationPage() {
         </>
       }
     >
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
-      <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
+      <FormError message={form.formError} />
+      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
         <TextField
           label="Your name"
           name="name"
           autoComplete="name"
           isRequired
           autoFocus
-          value={name}
-          onChange={setName}
+          value={form.values.name}
+          onChange={(v) => form.set('name', v)}
         />
-        <NewPasswordFields {...{ password, setPassword, confirm, setConfirm }} />
-        <Button type="submit" variant="primary" isPending={busy} className="btn-block">
-          {busy ? 'Creating your account…' : 'Create account'}
+        <NewPasswordFields form={form} />
+        <Button type="submit" variant="primary" isPending={form.submitting} className="btn-block">
+          {form.submitting ? 'Creating your account…' : 'Create account'}
         </Button>
       </Form>
     </AuthCard>
@@ -167,28 +149,16 @@ export function AcceptInvitationPage() {
 
 export function RequestPasswordResetPage() {
   useDocumentTitle('Reset your password');
-  const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setFormError(undefined);
-    setFieldErrors({});
-    try {
+  const form = useForm({
+    initial: { email: '' },
+    errors: splitErrors,
+    submit: async ({ email }) => {
       await requestPasswordReset(email.trim());
       setSent(true);
-    } catch (e) {
-      const { form, fields } = splitErrors(e);
-      setFormError(form);
-      setFieldErrors(fields);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
+  const email = form.values.email;
 
   if (sent)
     return (
@@ -208,12 +178,8 @@ export function RequestPasswordResetPage() {
       title="Reset your password"
       lede="Enter the e-mail address you sign in with. We send you a link to set a new password."
     >
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
-      <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
+      <FormError message={form.formError} />
+      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
         <TextField
           label="E-mail"
           name="email"
@@ -222,10 +188,10 @@ export function RequestPasswordResetPage() {
           isRequired
           autoFocus
           value={email}
-          onChange={setEmail}
+          onChange={(v) => form.set('email', v)}
         />
-        <Button type="submit" variant="primary" isPending={busy} className="btn-block">
-          {busy ? 'Sending…' : 'Send the reset link'}
+        <Button type="submit" variant="primary" isPending={form.submitting} className="btn-block">
+          {form.submitting ? 'Sending…' : 'Send the reset link'}
         </Button>
         <div className="auth-links">
           <Link to="/sign-in">Back to sign-in</Link>
@@ -238,29 +204,15 @@ export function RequestPasswordResetPage() {
 export function SetNewPasswordPage() {
   useDocumentTitle('Set a new password');
   const { token } = useParams({ from: '/reset-password/$token' });
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setFormError(undefined);
-    setFieldErrors({});
-    try {
+  const form = useForm({
+    initial: { password: '', confirm: '' },
+    errors: splitErrors,
+    submit: async ({ password }) => {
       await setNewPassword(token, password);
       setDone(true);
-    } catch (e) {
-      const { form, fields } = splitErrors(e);
-      setFormError(form);
-      setFieldErrors(fields);
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  });
 
   if (done)
     return (
@@ -281,18 +233,15 @@ export function SetNewPasswordPage() {
       title="Set a new password"
       lede="Setting a new password signs you out everywhere: every session and device sign-in of your account ends."
     >
-      {formError && (
-        <div className="form-error" role="alert">
-          <p>{formError}</p>
-          <p>
-            <Link to="/reset-password">Ask for a new link</Link>
-          </p>
-        </div>
-      )}
-      <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
-        <NewPasswordFields {...{ password, setPassword, confirm, setConfirm }} />
-        <Button type="submit" variant="primary" isPending={busy} className="btn-block">
-          {busy ? 'Saving…' : 'Set the password'}
+      <FormError message={form.formError}>
+        <p>
+          <Link to="/reset-password">Ask for a new link</Link>
+        </p>
+      </FormError>
+      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+        <NewPasswordFields form={form} />
+        <Button type="submit" variant="primary" isPending={form.submitting} className="btn-block">
+          {form.submitting ? 'Saving…' : 'Set the password'}
         </Button>
       </Form>
     </AuthCard>

@@ -1,14 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
-import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
+import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useForm, type FormErrors } from '../../lib/useForm';
 import { safeReturnTo } from '../../session/session';
 import { signIn } from './api';
+import { queryKeys } from '../../api/keys';
 
 type Step = 'password' | 'second-factor';
 
@@ -33,37 +35,29 @@ export function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('password');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [useRecovery, setUseRecovery] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setFormError(undefined);
-    setFieldErrors({});
-    try {
+  const form = useForm({
+    initial: { email: '', password: '', code: '' },
+    submit: async ({ email, password, code }) => {
       const secondFactor =
         step === 'second-factor' ? (useRecovery ? { recoveryCode: code.trim() } : { totp: code.trim() }) : {};
-      await signIn({ email, password, ...secondFactor });
+      try {
+        await signIn({ email, password, ...secondFactor });
+      } catch (e) {
+        // Not a refusal: the password was right and the service asks for the second factor next.
+        if (step === 'password' && asksForSecondFactor(e)) return setStep('second-factor');
+        throw e;
+      }
       await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       await navigate({ to: safeReturnTo(returnTo) ?? '/', replace: true });
-    } catch (e) {
-      if (step === 'password' && asksForSecondFactor(e)) {
-        setStep('second-factor');
-      } else if (step === 'second-factor' && isApiError(e, 401) && asksForSecondFactor(e)) {
-        setFieldErrors({ code: 'That code is not valid. Check your authenticator and try again.' });
-      } else {
-        setFormError(describe(e));
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    errors: (e): FormErrors =>
+      step === 'second-factor' && asksForSecondFactor(e)
+        ? { fields: { code: 'That code is not valid. Check your authenticator and try again.' } }
+        : { form: describe(e), fields: {} },
+  });
+  const { email, password, code } = form.values;
+  const busy = form.submitting;
 
   return (
     <main className="auth-page">
@@ -80,12 +74,8 @@ export function SignInPage() {
               : 'Enter the 6-digit code from your authenticator app.'}
           </p>
         )}
-        {formError && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
-        <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
+        <FormError message={form.formError} />
+        <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
           {step === 'password' ? (
             <>
               <TextField
@@ -96,7 +86,7 @@ export function SignInPage() {
                 isRequired
                 autoFocus
                 value={email}
-                onChange={setEmail}
+                onChange={(v) => form.set('email', v)}
               />
               <TextField
                 label="Password"
@@ -105,7 +95,7 @@ export function SignInPage() {
                 autoComplete="current-password"
                 isRequired
                 value={password}
-                onChange={setPassword}
+                onChange={(v) => form.set('password', v)}
               />
             </>
           ) : (
@@ -119,9 +109,9 @@ export function SignInPage() {
               autoFocus
               value={code}
               onChange={(value) => {
-                setCode(value);
+                form.set('code', value);
                 // A server error blocks the form's native validation until it is cleared: a new code clears it.
-                setFieldErrors({});
+                form.clearErrors();
               }}
             />
           )}
@@ -139,8 +129,8 @@ export function SignInPage() {
                 variant="ghost"
                 onPress={() => {
                   setUseRecovery(!useRecovery);
-                  setCode('');
-                  setFieldErrors({});
+                  form.set('code', '');
+                  form.clearErrors();
                 }}
               >
                 {useRecovery ? 'Use the authenticator code' : 'Use a recovery code'}
@@ -149,8 +139,8 @@ export function SignInPage() {
                 variant="ghost"
                 onPress={() => {
                   setStep('password');
-                  setCode('');
-                  setFormError(undefined);
+                  form.set('code', '');
+                  form.clearErrors();
                 }}
               >
                 Back

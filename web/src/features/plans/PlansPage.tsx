@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { isApiError } from '../../api/client';
 import { queryKeys } from '../../api/keys';
 import { configurationsQuery, statusesQuery, usersQuery } from '../../api/queries';
 import { recordable } from '../../api/statuses';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { FormError } from '../../components/FormError';
 import { Progress, sumCounts } from '../../components/run-lists/Progress';
 import { RunsNav } from '../../components/run-lists/RunsNav';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useForm } from '../../lib/useForm';
 import { PlanBuilder, Preview, type QueryPlan } from '../runs';
 import { createPlan, planQuery, plansQuery, resolveCaseIds } from './api';
 import '../../components/run-lists/runs-list.css';
@@ -42,7 +43,6 @@ function NewPlanDialog({
   const navigate = useNavigate();
   const [title, setTitle] = useState('');
   const [runs, setRuns] = useState<DraftRun[]>([newRun(1), newRun(2)]);
-  const [error, setError] = useState<string>();
   const users = useQuery(usersQuery());
   const configurations = useQuery(configurationsQuery(code));
   const save = useMutation({
@@ -67,25 +67,18 @@ function NewPlanDialog({
       onOpenChange(false);
       await navigate({ to: '/project/$code/plan/$planId', params: { code, planId: String(created.id) } });
     },
-    onError: (e) => setError(isApiError(e) || e instanceof Error ? e.message : String(e)),
+  });
+  // A plan's refusals name no field of this form (its runs are built here): all are said above it.
+  const form = useForm({
+    submit: () => save.mutateAsync(),
+    errors: (e) => ({ form: e instanceof Error ? e.message : String(e), fields: {} }),
   });
   const update = (i: number, patch: Partial<DraftRun>) =>
     setRuns((all) => all.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <Dialog title="New test plan" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!save.isPending}>
-      <form
-        className="form new-run-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setError(undefined);
-          save.mutate();
-        }}
-      >
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+      <form className="form new-run-form" onSubmit={form.handleSubmit}>
+        <FormError message={form.formError} />
         <label className="field">
           <span className="field-label">Plan title</span>
           <input

@@ -1,14 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { isApiError } from '../../api/client';
-import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { FormError } from '../../components/FormError';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
+import { plainFormErrorsOf, useForm } from '../../lib/useForm';
 import { createProject } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** Creates a project; the API's field errors are shown under the field they concern. */
 export function CreateProjectDialog({
@@ -20,8 +21,6 @@ export function CreateProjectDialog({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
   // The rich-text editor is not a form control: its HTML is kept here.
   const [description, setDescription] = useState('');
   const mutation = useMutation({
@@ -31,26 +30,19 @@ export function CreateProjectDialog({
       onOpenChange(false);
       await navigate({ to: '/project/$code', params: { code: body.code.toUpperCase() } });
     },
-    onError: (e) => {
-      const fields = isApiError(e) ? e.fieldErrors() : {};
-      setFieldErrors(fields);
-      setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
+  });
+  const form = useForm({
+    errors: plainFormErrorsOf,
+    submit: (_values, data) => {
+      const text = (name: string) => String(data?.get(name) ?? '').trim();
+      return mutation.mutateAsync({
+        // Codes are shown and compared in capitals (WEB-12); send them as shown.
+        code: text('code').toUpperCase(),
+        title: text('title'),
+        ...(description ? { overviewDescription: description } : {}),
+      });
     },
   });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const text = (name: string) => String(data.get(name) ?? '').trim();
-    setFieldErrors({});
-    setFormError(undefined);
-    mutation.mutate({
-      // Codes are shown and compared in capitals (WEB-12); send them as shown.
-      code: text('code').toUpperCase(),
-      title: text('title'),
-      ...(description ? { overviewDescription: description } : {}),
-    });
-  }
 
   return (
     <Dialog
@@ -58,8 +50,7 @@ export function CreateProjectDialog({
       isOpen={isOpen}
       onOpenChange={(open) => {
         if (!open) {
-          setFieldErrors({});
-          setFormError(undefined);
+          form.reset();
           setDescription('');
           mutation.reset();
         }
@@ -67,12 +58,8 @@ export function CreateProjectDialog({
       }}
       isDismissable={!mutation.isPending}
     >
-      <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
-        {formError && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
+      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+        <FormError message={form.formError} />
         <TextField label="Title" name="title" isRequired autoFocus maxLength={255} />
         <TextField
           label="Code"
@@ -86,7 +73,7 @@ export function CreateProjectDialog({
           label="Description (optional)"
           value={description}
           onChange={setDescription}
-          error={fieldErrors.overviewDescription}
+          error={form.fieldErrors.overviewDescription}
         />
         <div className="dialog-actions">
           <Button slot="close" isDisabled={mutation.isPending} onPress={() => onOpenChange(false)}>

@@ -3,15 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
-import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { FormError } from '../../components/FormError';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
+import { sentence, useForm, type FormErrors } from '../../lib/useForm';
 import { canManageProjects, meQuery } from '../../session/session';
-import { deleteProject, editProject, setProjectArchived, type Project } from './api';
-
-const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/\.?$/, '.');
+import { type Project, setProjectArchived, editProject, deleteProject } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** Administration of one project (admins and the owner, D3): edit, archive / unarchive, delete. */
 export function ProjectAdmin({ project }: { project: Project }) {
@@ -52,14 +52,23 @@ interface LinkRow {
 }
 let nextKey = 0;
 
+/** `/links/2/url` names one link's field (`link-url-2`); the rest name a top-level field. */
+function projectErrorsOf(e: unknown): FormErrors {
+  if (!isApiError(e)) return { form: 'The service could not be reached. Try again.', fields: {} };
+  const fields: Record<string, string> = {};
+  for (const d of e.body.details ?? []) {
+    const m = /^\/links\/(\d+)\/(url|text)$/.exec(d.path);
+    fields[m ? `link-${m[2]}-${m[1]}` : (d.path.split('/')[1] ?? '')] = d.message;
+  }
+  return Object.keys(fields).length ? { fields } : { form: sentence(e.message), fields: {} };
+}
+
 function EditProjectDialog({ project, onClose }: { project: Project; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(project.title);
   const [overviewTitle, setOverviewTitle] = useState(project.overviewTitle);
   const [description, setDescription] = useState(project.overviewDescription || project.description);
   const [links, setLinks] = useState<LinkRow[]>(project.links.map((l) => ({ ...l, key: nextKey++ })));
-  const [formError, setFormError] = useState<string>();
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () =>
       editProject(project.code, {
@@ -68,27 +77,13 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
         overviewDescription: description,
         links: links.filter((l) => l.url.trim()).map((l) => ({ url: l.url.trim(), text: l.text.trim() })),
       }),
-    onMutate: () => {
-      setFormError(undefined);
-      setFieldErrors({});
-    },
     onSuccess: (p) => {
       queryClient.setQueryData(queryKeys.project(project.code), p);
       void queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       onClose();
     },
-    onError: (e) => {
-      if (!isApiError(e)) return setFormError('The service could not be reached. Try again.');
-      const fields: Record<string, string> = {};
-      for (const d of e.body.details ?? []) {
-        // `/links/2/url` names one link's field; the rest name a top-level field.
-        const m = /^\/links\/(\d+)\/(url|text)$/.exec(d.path);
-        fields[m ? `link-${m[2]}-${m[1]}` : (d.path.split('/')[1] ?? '')] = d.message;
-      }
-      if (Object.keys(fields).length) setFieldErrors(fields);
-      else setFormError(sentence(e.message));
-    },
   });
+  const form = useForm({ submit: () => save.mutateAsync(), errors: projectErrorsOf });
   const update = (key: number, patch: Partial<LinkRow>) =>
     setLinks((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const dirty =
@@ -108,19 +103,8 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
       onOpenChange={(o) => !o && close()}
       isDismissable={!save.isPending}
     >
-      {formError && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
-      <Form
-        className="form"
-        validationErrors={fieldErrors}
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
+      <FormError message={form.formError} />
+      <Form className="form" validationErrors={form.fieldErrors} onSubmit={form.handleSubmit}>
         <TextField label="Title" name="title" isRequired autoFocus value={title} onChange={setTitle} />
         <TextField
           label="Overview heading"
@@ -132,7 +116,7 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
           label="Description"
           value={description}
           onChange={setDescription}
-          error={fieldErrors.overviewDescription}
+          error={form.fieldErrors.overviewDescription}
         />
         <fieldset className="link-rows">
           <legend className="field-label">Links</legend>

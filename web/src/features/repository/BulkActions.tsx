@@ -3,6 +3,7 @@ import { Form } from 'react-aria-components';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
+import { useForm, type FormErrors } from '../../lib/useForm';
 import type { Selection } from './CaseList';
 import type { FolderIndex } from './folder-tree';
 import { useRepositoryWrites } from './api';
@@ -79,46 +80,38 @@ function BulkDialog({
   const [folderId, setFolderId] = useState(index.flat[0]?.id ?? 0);
   const [add, setAdd] = useState('');
   const [remove, setRemove] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const n = cases(ids.length);
 
   const run = async () => {
-    setError(undefined);
     if (action === 'tags' && !splitTags(add).length && !splitTags(remove).length)
-      return setError('Name at least one tag to add or remove.');
-    setBusy(true);
-    try {
-      await inChunks(ids, (part) =>
-        action === 'move'
-          ? writes.bulkMove.mutateAsync({ tcaseIds: part, folderId })
-          : action === 'tags'
-            ? writes.bulkTags.mutateAsync({
-                tcaseIds: part,
-                addTags: splitTags(add).length ? splitTags(add) : undefined,
-                removeTags: splitTags(remove).length ? splitTags(remove) : undefined,
-              })
-            : writes.bulkDelete.mutateAsync(part),
-      );
-      onClose(true);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
+      throw new Error('Name at least one tag to add or remove.');
+    await inChunks(ids, (part) =>
+      action === 'move'
+        ? writes.bulkMove.mutateAsync({ tcaseIds: part, folderId })
+        : action === 'tags'
+          ? writes.bulkTags.mutateAsync({
+              tcaseIds: part,
+              addTags: splitTags(add).length ? splitTags(add) : undefined,
+              removeTags: splitTags(remove).length ? splitTags(remove) : undefined,
+            })
+          : writes.bulkDelete.mutateAsync(part),
+    );
+    onClose(true);
   };
+  const form = useForm({
+    submit: run,
+    // The tag dialog's only error is about the tags to add; the others' is about the whole action.
+    errors: (e): FormErrors => {
+      const message = e instanceof Error ? e.message : String(e);
+      return action === 'tags' ? { fields: { addTags: message } } : { form: message, fields: {} };
+    },
+  });
+  const busy = form.submitting;
 
   const title = action === 'move' ? `Move ${n}` : action === 'tags' ? `Tag ${n}` : `Delete ${n}?`;
   return (
     <Dialog title={title} isOpen onOpenChange={(open) => !open && onClose(false)} isDismissable={!busy}>
-      <Form
-        validationBehavior="aria"
-        validationErrors={error && action === 'tags' ? { addTags: error } : {}}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run();
-        }}
-      >
+      <Form validationBehavior="aria" validationErrors={form.fieldErrors} onSubmit={form.handleSubmit}>
         {action === 'move' && (
           <label className="field">
             <span className="field-label">To folder</span>
@@ -153,9 +146,9 @@ function BulkDialog({
         {action === 'delete' && (
           <p>{n} will be deleted. Runs keep their results. This cannot be undone from here.</p>
         )}
-        {error && action !== 'tags' && (
+        {form.formError && (
           <p className="field-error" role="alert">
-            {error}
+            {form.formError}
           </p>
         )}
         <div className="dialog-actions">

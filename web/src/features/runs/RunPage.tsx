@@ -1,14 +1,14 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { queryKeys } from '../../api/keys';
-import { projectFoldersQuery, statusesQuery } from '../../api/queries';
-import { STATUS_FILL, recordable, statusById, type StatusId } from '../../api/statuses';
+import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isSingleKeyShortcut, isTyping, useKeyDown } from '../../lib/keys';
-import { runQuery, runTaggedIdsQuery, runTestCasesQuery, type RunTestCase } from './api';
+import { runQuery, runTaggedIdsQuery, runTestCasesQuery } from './api';
+import { statusesQuery } from '../../api/queries';
+import { type StatusId } from '../../api/statuses';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -18,53 +18,19 @@ import {
   emptyDraft,
   type DraftProblem,
   type RecorderDraft,
-} from './run-page/Recorder';
-import { RunCaseList, type Row } from './run-page/RunCaseList';
+} from './run-page/recorder-draft';
+import { RunCaseList } from './run-page/RunCaseList';
+import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
+import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
 import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
+import { queryKeys } from '../../api/keys';
 
 const NO_IDS: ReadonlySet<string> = new Set();
-
-/** Cases in folder order, grouped under their folder's name, after the filters. */
-function toRows(
-  cases: RunTestCase[],
-  statusFilter: Set<string>,
-  search: string,
-  priorities: Set<string>,
-  tagged: ReadonlySet<string> | undefined,
-  folderTitles: ReadonlyMap<number, string>,
-): { rows: Row[]; visible: RunTestCase[] } {
-  const term = search.trim().toLowerCase();
-  const visible = cases.filter(
-    (c) =>
-      (statusFilter.size === 0 || statusFilter.has(c.status)) &&
-      (priorities.size === 0 || priorities.has(c.priority)) &&
-      (tagged === undefined || tagged.has(c.id)) &&
-      (term === '' || c.title.toLowerCase().includes(term) || String(c.seq) === term.replace(/^\D+-/, '')),
-  );
-  const rows: Row[] = [];
-  let folder: number | undefined;
-  let header: Extract<Row, { kind: 'folder' }> | undefined;
-  for (const c of visible) {
-    if (c.folderId !== folder) {
-      folder = c.folderId;
-      header = {
-        kind: 'folder',
-        id: c.folderId,
-        title: folderTitles.get(c.folderId) ?? `Folder ${c.folderId}`,
-        count: 0,
-      };
-      rows.push(header);
-    }
-    header!.count++;
-    rows.push({ kind: 'case', c });
-  }
-  return { rows, visible };
-}
 
 /** `/project/{CODE}/run/{id}` (printed by the upload CLI after every upload): where a tester spends the day. */
 export function RunPage() {

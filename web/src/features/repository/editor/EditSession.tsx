@@ -3,13 +3,15 @@ import { useBlocker } from '@tanstack/react-router';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
-import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { FormError } from '../../../components/FormError';
+import { useForm, type FormErrors } from '../../../lib/useForm';
 import { createTestCase, testCaseQuery, updateTestCase } from '../api';
 import { createBody, fingerprint, patchBody, type Draft } from '../draft';
 import { overlayOpen, useKeyDown } from '../../../lib/keys';
 import { TestCaseForm, type SetDraft } from './TestCaseForm';
+import { queryKeys } from '../../../api/keys';
 
 const VersionCompare = lazy(() => import('../history/VersionCompare'));
 
@@ -19,6 +21,18 @@ interface Conflict {
   message: string;
   base: number;
   current?: number;
+}
+
+/** Messages by their full path (`steps/0/description`): the editor shows them beside each step's field. */
+function caseErrorsOf(e: unknown): FormErrors {
+  if (!isApiError(e))
+    return {
+      form: 'The case was not saved: the service could not be reached. Your edits are kept.',
+      fields: {},
+    };
+  const fields: Record<string, string> = {};
+  for (const d of e.body.details ?? []) fields[d.path.replace(/^\//, '')] ??= d.message;
+  return { form: e.message, fields };
 }
 
 /**
@@ -45,9 +59,6 @@ export function EditSession({
   const [draft, setDraft] = useState(initial);
   const [baseline, setBaseline] = useState(() => fingerprint(initial));
   const [version, setVersion] = useState(target.kind === 'edit' ? target.version : 0);
-  const [saving, setSaving] = useState(false);
-  const [formError, setFormError] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [showTheirs, setShowTheirs] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
@@ -62,13 +73,7 @@ export function EditSession({
 
   const set: SetDraft = (patch) =>
     setDraft((d) => ({ ...d, ...(typeof patch === 'function' ? patch(d) : patch) }));
-  const errorAt = (path: string) => errors[path.slice(1)];
-
   async function save() {
-    if (saving) return;
-    setSaving(true);
-    setFormError('');
-    setErrors({});
     try {
       if (target.kind === 'new') {
         const made = await createTestCase(code, createBody(draft));
@@ -93,18 +98,12 @@ export function EditSession({
         } catch {
           // The message already names the current version.
         }
-      } else if (isApiError(e)) {
-        const byPath: Record<string, string> = {};
-        for (const d of e.body.details ?? []) byPath[d.path.replace(/^\//, '')] ??= d.message;
-        setErrors(byPath);
-        setFormError(e.message);
-      } else {
-        setFormError('The case was not saved: the service could not be reached. Your edits are kept.');
-      }
-    } finally {
-      setSaving(false);
+      } else throw e;
     }
   }
+  const form = useForm({ submit: save, errors: caseErrorsOf });
+  const saving = form.submitting;
+  const errorAt = (path: string) => form.fieldErrors[path.slice(1)];
 
   function cancel() {
     if (dirty) setConfirmDiscard(true);
@@ -114,7 +113,7 @@ export function EditSession({
   useKeyDown((e) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
       e.preventDefault();
-      void save();
+      void form.handleSubmit();
     } else if (e.key === 'Escape' && !e.defaultPrevented && !overlayOpen()) {
       e.preventDefault();
       cancel();
@@ -125,12 +124,9 @@ export function EditSession({
     <Form
       className="tcase-editor"
       aria-label={heading}
-      validationErrors={errors}
+      validationErrors={form.fieldErrors}
       validationBehavior="aria"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
+      onSubmit={form.handleSubmit}
     >
       <div className="editor-bar">
         <h1 className="page-title">{heading}</h1>
@@ -170,9 +166,10 @@ export function EditSession({
                 onPress={() => {
                   setVersion(conflict.current!);
                   setConflict(null);
-                  setFormError(
-                    `Your edits now apply on top of version ${conflict.current}: review them, then save again.`,
-                  );
+                  form.showErrors({
+                    form: `Your edits now apply on top of version ${conflict.current}: review them, then save again.`,
+                    fields: {},
+                  });
                 }}
               >
                 Re-apply my edits on version {conflict.current}
@@ -195,11 +192,7 @@ export function EditSession({
           )}
         </div>
       )}
-      {formError && !conflict && (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      )}
+      {!conflict && <FormError message={form.formError} />}
 
       <TestCaseForm code={code} draft={draft} set={set} errorAt={errorAt} isNew={target.kind === 'new'} />
 

@@ -1,15 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
-import { isApiError } from '../../../api/client';
-import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { FormError } from '../../../components/FormError';
 import { ErrorState, Loading } from '../../../components/Status';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
-import { milestonesQuery, usersQuery, type Run } from '../../../api/queries';
+import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
 import { editRun } from '../api';
+import { milestonesQuery, usersQuery, type Run } from '../../../api/queries';
+import { queryKeys } from '../../../api/keys';
 
 /** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
 export function EditRunDialog({
@@ -26,8 +27,6 @@ export function EditRunDialog({
   // selects take their starting value once, at mount (a milestone not yet listed would show, and save, as none).
   const milestones = useQuery({ ...milestonesQuery(code), enabled: run !== undefined });
   const users = useQuery({ ...usersQuery(), enabled: run !== undefined });
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
   // The editor is not a form control: its HTML is kept here until the form is sent.
   const [description, setDescription] = useState<string>();
   const save = useMutation({
@@ -37,29 +36,23 @@ export function EditRunDialog({
       setDescription(undefined);
       onClose();
     },
-    onError: (e) => {
-      const fields = isApiError(e) ? e.fieldErrors() : {};
-      setFieldErrors(fields);
-      setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
+  });
+  const form = useForm({
+    errors: plainFormErrorsOf,
+    submit: (_values, data) => {
+      const value = (name: string) => String(data?.get(name) ?? '');
+      // Only what changed is sent: an archived milestone the run keeps is not chosen again (which would be refused).
+      const title = value('title').trim();
+      const milestoneId = value('milestoneId') ? Number(value('milestoneId')) : null;
+      const assignmentId = value('assignmentId') ? Number(value('assignmentId')) : null;
+      return save.mutateAsync({
+        ...(title !== run!.title ? { title } : {}),
+        ...(description !== undefined && description !== run!.description ? { description } : {}),
+        ...(milestoneId !== (run!.milestoneId ?? null) ? { milestoneId } : {}),
+        ...(assignmentId !== (run!.assignmentId ?? null) ? { assignmentId } : {}),
+      });
     },
   });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const value = (name: string) => String(data.get(name) ?? '');
-    setFieldErrors({});
-    setFormError(undefined);
-    // Only what changed is sent: an archived milestone the run keeps is not chosen again (which would be refused).
-    const title = value('title').trim();
-    const milestoneId = value('milestoneId') ? Number(value('milestoneId')) : null;
-    const assignmentId = value('assignmentId') ? Number(value('assignmentId')) : null;
-    save.mutate({
-      ...(title !== run!.title ? { title } : {}),
-      ...(description !== undefined && description !== run!.description ? { description } : {}),
-      ...(milestoneId !== (run!.milestoneId ?? null) ? { milestoneId } : {}),
-      ...(assignmentId !== (run!.assignmentId ?? null) ? { assignmentId } : {}),
-    });
-  }
   return (
     <Dialog
       title={`Edit “${run?.title ?? ''}”`}
@@ -83,12 +76,8 @@ export function EditRunDialog({
       )}
       {run && (milestones.isPending || users.isPending) && <Loading label="Loading milestones and people…" />}
       {run && milestones.isSuccess && users.isSuccess && (
-        <Form onSubmit={submit} validationErrors={fieldErrors} className="form">
-          {formError && (
-            <p className="form-error" role="alert">
-              {formError}
-            </p>
-          )}
+        <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+          <FormError message={form.formError} />
           <TextField
             label="Title"
             name="title"
@@ -101,7 +90,7 @@ export function EditRunDialog({
             label="Description"
             value={description ?? run.description}
             onChange={setDescription}
-            error={fieldErrors.description}
+            error={form.fieldErrors.description}
           />
           <label className="field">
             <span className="field-label">Milestone</span>

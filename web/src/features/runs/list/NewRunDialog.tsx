@@ -1,15 +1,16 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { isApiError } from '../../../api/client';
-import { queryKeys } from '../../../api/keys';
-import { configurationsQuery, milestonesQuery, usersQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
+import { FormError } from '../../../components/FormError';
 import { TextField } from '../../../components/TextField';
+import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
+import { configurationsQuery, milestonesQuery, usersQuery } from '../../../api/queries';
 import { createRun, type CreateRunBody, type QueryPlan } from '../api';
 import { PlanBuilder } from './PlanBuilder';
+import { queryKeys } from '../../../api/keys';
 import { Preview } from './Preview';
 
 const TYPES = [
@@ -32,8 +33,6 @@ export function NewRunDialog({
   const navigate = useNavigate();
   const [type, setType] = useState<CreateRunBody['type']>('static_struct');
   const [plans, setPlans] = useState<QueryPlan[]>([{}]);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
   const milestones = useQuery(milestonesQuery(code));
   const configurations = useQuery(configurationsQuery(code));
   const users = useQuery(usersQuery());
@@ -47,11 +46,6 @@ export function NewRunDialog({
         params: { code: code.toUpperCase(), runId: String(created.id) },
       });
     },
-    onError: (e) => {
-      const fields = isApiError(e) ? e.fieldErrors() : {};
-      setFieldErrors(fields);
-      setFormError(Object.keys(fields).length ? undefined : e instanceof Error ? e.message : String(e));
-    },
   });
   // Live runs follow filters only (several plans); the others take one plan, by filters or picked cases.
   const plansFor = useMemo(
@@ -59,31 +53,26 @@ export function NewRunDialog({
     [type, plans],
   );
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const text = (name: string) => String(data.get(name) ?? '').trim();
-    const num = (name: string) => (text(name) ? Number(text(name)) : undefined);
-    setFieldErrors({});
-    setFormError(undefined);
-    mutation.mutate({
-      title: text('title'),
-      type,
-      queryPlans: plansFor,
-      ...(num('milestoneId') ? { milestoneId: num('milestoneId') } : {}),
-      ...(text('configurationId') ? { configurationId: text('configurationId') } : {}),
-      ...(num('assignmentId') ? { assignmentId: num('assignmentId') } : {}),
-    });
-  }
+  const form = useForm({
+    errors: plainFormErrorsOf,
+    submit: (_values, data) => {
+      const text = (name: string) => String(data?.get(name) ?? '').trim();
+      const num = (name: string) => (text(name) ? Number(text(name)) : undefined);
+      return mutation.mutateAsync({
+        title: text('title'),
+        type,
+        queryPlans: plansFor,
+        ...(num('milestoneId') ? { milestoneId: num('milestoneId') } : {}),
+        ...(text('configurationId') ? { configurationId: text('configurationId') } : {}),
+        ...(num('assignmentId') ? { assignmentId: num('assignmentId') } : {}),
+      });
+    },
+  });
 
   return (
     <Dialog title="New run" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!mutation.isPending}>
-      <Form onSubmit={submit} validationErrors={fieldErrors} className="form new-run-form">
-        {formError && (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        )}
+      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form new-run-form">
+        <FormError message={form.formError} />
         <TextField label="Title" name="title" isRequired autoFocus maxLength={255} />
         <fieldset className="plan-builder">
           <legend>Type</legend>

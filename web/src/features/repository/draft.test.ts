@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { TestCase } from './api';
+import {
+  createBody,
+  draftOf,
+  emptyDraft,
+  errorsByPath,
+  fingerprint,
+  patchBody,
+  placeholders,
+  type Draft,
+} from './draft';
+
+const stored = {
+  type: 'standalone',
+  title: 'Log in',
+  priority: 'high',
+  folderId: 3,
+  precondition: { type: 'shared', id: 5, text: 'A user exists' },
+  steps: [
+    { type: 'standalone', description: 'Open the page', expected: 'A form' },
+    {
+      type: 'shared',
+      id: 8,
+      title: 'Fill the form',
+      subSteps: [{ id: 1, description: 'Type', expected: 'Typed' }],
+    },
+  ],
+  tags: [{ id: 1, title: 'smoke' }],
+  customFields: { env: { value: 'staging', isDefault: false }, browser: { value: 'x', isDefault: true } },
+  requirements: [{ text: 'R1', url: 'https://r.example/1' }],
+  links: [],
+  files: [],
+  isDraft: false,
+} as unknown as TestCase;
+
+describe('the test case editor’s draft', () => {
+  it('holds a stored case the way the editor shows it', () => {
+    const d = draftOf(stored);
+    expect(d).toMatchObject({
+      title: 'Log in',
+      preconditionMode: 'shared',
+      preconditionText: '',
+      sharedPreconditionId: 5,
+      tags: ['smoke'],
+      customFields: { env: 'staging', browser: null },
+    });
+    expect(d.steps.map((s) => s.sharedStepId ?? s.description)).toEqual(['Open the page', 8]);
+    expect(new Set(d.steps.map((s) => s.key)).size).toBe(2);
+  });
+
+  it('is not dirty when only its steps’ keys differ, and is dirty once anything typed differs', () => {
+    const a = draftOf(stored);
+    const b = draftOf(stored);
+    expect(a.steps[0]!.key).not.toBe(b.steps[0]!.key);
+    expect(fingerprint(a)).toBe(fingerprint(b));
+    expect(fingerprint({ ...b, title: 'Log in!' })).not.toBe(fingerprint(a));
+  });
+
+  it('saves shared steps and preconditions by reference and default custom fields as defaults', () => {
+    const body = patchBody(draftOf(stored));
+    expect(body.precondition).toEqual({ sharedPreconditionId: 5 });
+    expect(body.steps).toEqual([{ description: 'Open the page', expected: 'A form' }, { sharedStepId: 8 }]);
+    expect(body.customFields).toEqual({ env: { value: 'staging' }, browser: { isDefault: true } });
+    expect(body).not.toHaveProperty('parameterValues');
+  });
+
+  it('creates a template with its parameter rows, and a plain case without them', () => {
+    const template: Draft = {
+      ...emptyDraft(1),
+      type: 'template',
+      title: 'Pay with ${card}',
+      parameterValues: [{ tcaseId: 'old', values: { card: 'visa' } }],
+    };
+    expect(createBody(template)).toMatchObject({
+      type: 'template',
+      parameterValues: [{ values: { card: 'visa' } }],
+      precondition: { text: '' },
+    });
+    expect(createBody(emptyDraft(1))).not.toHaveProperty('parameterValues');
+    expect(createBody({ ...emptyDraft(1), type: 'filled' }).type).toBe('standalone');
+  });
+
+  it('lists a template’s placeholders once each, in the order they first appear', () => {
+    const d: Draft = {
+      ...emptyDraft(1),
+      title: 'Pay ${amount} with ${card}',
+      steps: [{ key: 's', description: 'Use ${card} and ${cvc}', expected: '${amount} paid' }],
+      parameterValues: [{ values: { card: 'visa', currency: 'EUR' } }],
+    };
+    expect(placeholders(d)).toEqual(['amount', 'card', 'cvc', 'currency']);
+  });
+
+  it('keeps the first message the service gave for each field', () => {
+    const errors = errorsByPath([
+      { path: '/title', message: 'is required' },
+      { path: '/title', message: 'is too long' },
+      { path: '/steps/0/description', message: 'is too long' },
+    ]);
+    expect(Object.fromEntries(errors)).toEqual({
+      '/title': 'is required',
+      '/steps/0/description': 'is too long',
+    });
+    expect(errorsByPath(undefined).size).toBe(0);
+  });
+});
