@@ -54,7 +54,27 @@ module.exports = {
       comment:
         'db/, lib/, auth/ and errors.ts sit below every module and below http: they import none of them.',
       from: { path: '^src/(db|lib|auth)/|^src/errors\\.ts$' },
+      to: { path: '^src/(modules|http|cli|jobs|outbox)/|^src/(app|context|main)\\.ts$' },
+    },
+    {
+      name: 'outbox-below-modules',
+      severity: 'error',
+      comment:
+        'The outbox (src/outbox/: the jobs table, its claims and wakers, the types of a job handler) is a primitive ' +
+        'that modules enqueue into and src/jobs/ runs: it knows no module, no runner, no http, no app, so any ' +
+        'module can use it without a circle.',
+      from: { path: '^src/outbox/' },
       to: { path: '^src/(modules|http|cli|jobs)/|^src/(app|context|main)\\.ts$' },
+    },
+    {
+      name: 'modules-below-jobs',
+      severity: 'error',
+      comment:
+        'src/jobs/ (the runner and the registry) sits above the modules and learns their job handlers from ' +
+        'modules/index.ts; a module reaching into it (even for a type) would tie the two folders into the loop ' +
+        'this rule was written to end. What a module needs to write a job is in src/outbox/.',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/jobs/' },
     },
     {
       name: 'only-repositories-query',

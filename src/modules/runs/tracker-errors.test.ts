@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createProject } from '../../test/helpers/factories.js';
-import { startReceiver, type Receiver } from '../../test/helpers/receiver.js';
-import { createRun } from '../../test/helpers/run-factories.js';
-import { createTcase } from '../../test/helpers/tcase-factories.js';
-import { describeEachDb } from '../../test/helpers/test-app.js';
-import { createJobRunner } from './index.js';
+import { createProject } from '../../../test/helpers/factories.js';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { createRun } from '../../../test/helpers/run-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import { createJobRunner } from '../../jobs/index.js';
 
 const EMAIL = 'qa-bot@acme.test';
 const TOKEN = 'tb-Secr3t-Token-xyz';
@@ -35,7 +35,7 @@ describeEachDb(
     let clock = Date.now();
     const drain = () => {
       if (clock < Date.now()) clock = Date.now();
-      return createJobRunner(t.db, t.config, { now: () => clock, random: () => 1 }).drain();
+      return createJobRunner(t.db, t.config, t.app.ctx, { now: () => clock, random: () => 1 }).drain();
     };
     beforeAll(async () => {
       tracker = await startReceiver();

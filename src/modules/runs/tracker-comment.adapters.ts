@@ -1,5 +1,5 @@
-import { retryAfterMs, type OutboundResponse } from '../lib/outbound-http.js';
-import { DEFAULT_API_URL as DEFAULT_API } from '../modules/integrations/credentials.js';
+import { retryAfterMs, type OutboundResponse } from '../../lib/outbound-http.js';
+import { DEFAULT_API_URL as DEFAULT_API } from '../integrations/integrations.service.js';
 
 /**
  * The three tracker kinds' comment calls (D24 comment-back), as pure functions: what to send, and what the

@@ -1,11 +1,12 @@
-import type { WebhookDeliveriesTable } from '../db/tables/jobs.js';
-import { newUuid } from '../lib/ids.js';
-import { parseJson } from '../lib/json.js';
-import { defaultPayload, renderTemplate, type OutboxEvent } from '../modules/webhooks/webhook-payload.js';
-import * as repo from '../modules/webhooks/webhooks.repository.js';
-import { enqueueJobs, type ClaimedJob, type NewJob } from './outbox.js';
-import type { JobHandler } from './runner.js';
-import { DELIVERY_JOB } from './webhook-delivery.js';
+import type { WebhookDeliveriesTable } from '../../db/tables/jobs.js';
+import { newUuid } from '../../lib/ids.js';
+import { parseJson } from '../../lib/json.js';
+import type { JobHandler, QueuedJob } from '../../outbox/handler.js';
+import { enqueueJobs, type NewJob } from '../../outbox/outbox.js';
+import { DELIVERY_JOB } from './webhook-delivery.job.js';
+import { EVENT_JOB } from './webhook-events.service.js';
+import { defaultPayload, renderTemplate, type OutboxEvent } from './webhook-payload.js';
+import * as repo from './webhooks.repository.js';
 
 /**
  * `webhook.event`: an event of the outbox becomes one delivery (a record and a `webhook.deliver` job) per enabled
@@ -97,4 +98,4 @@ class LeaseLost extends Error {
   }
 }
 
-export type { ClaimedJob };
+export const webhookFanoutJob: QueuedJob = { type: 'queued', kind: EVENT_JOB, handler: () => webhookFanout };

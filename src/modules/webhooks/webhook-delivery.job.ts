@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/create-db.js';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../db/tables/jobs.js';
-import { failureWords, retryAfterMs, sendOutbound, type OutboundResponse } from '../lib/outbound-http.js';
-import { redactCredentials } from '../lib/redact.js';
-import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
-import * as repo from '../modules/webhooks/webhooks.repository.js';
-import { openWebhookSecrets } from '../modules/webhooks/webhooks.service.js';
-import type { JobHandler } from './runner.js';
+import type { Db } from '../../db/create-db.js';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
+import { failureWords, retryAfterMs, sendOutbound, type OutboundResponse } from '../../lib/outbound-http.js';
+import { redactCredentials } from '../../lib/redact.js';
+import { OutboundRefused, type OutboundGuard } from '../../lib/ssrf.js';
+import type { JobHandler, QueuedJob } from '../../outbox/handler.js';
+import * as repo from './webhooks.repository.js';
+import { openWebhookSecrets } from './webhooks.service.js';
 
 export const DELIVERY_JOB = 'webhook.deliver';
 
@@ -191,3 +191,9 @@ export function webhookDelivery(settings: { guard: OutboundGuard; secretKey: str
     },
   };
 }
+
+export const webhookDeliveryJob: QueuedJob = {
+  type: 'queued',
+  kind: DELIVERY_JOB,
+  handler: ({ guard, config }) => webhookDelivery({ guard, secretKey: config.secretKey }),
+};

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createProject } from '../../test/helpers/factories.js';
-import { startReceiver, type Receiver } from '../../test/helpers/receiver.js';
-import { createRun } from '../../test/helpers/run-factories.js';
-import { createTcase } from '../../test/helpers/tcase-factories.js';
-import { describeEachDb } from '../../test/helpers/test-app.js';
-import type { OutboundResponse } from '../lib/outbound-http.js';
-import { createJobRunner } from './index.js';
-import { buildCommentRequest, readCommentAnswer } from './trackers.js';
+import { createProject } from '../../../test/helpers/factories.js';
+import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
+import { createRun } from '../../../test/helpers/run-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import type { OutboundResponse } from '../../lib/outbound-http.js';
+import { createJobRunner } from '../../jobs/index.js';
+import { buildCommentRequest, readCommentAnswer } from './tracker-comment.adapters.js';
 
 const text = {
   summary: 'failed in run "Nightly" (WEB-7)',
@@ -204,7 +204,7 @@ describeEachDb(
     let clock = Date.now();
     const drain = () => {
       if (clock < Date.now()) clock = Date.now();
-      return createJobRunner(t.db, t.config, { now: () => clock, random: () => 1 }).drain();
+      return createJobRunner(t.db, t.config, t.app.ctx, { now: () => clock, random: () => 1 }).drain();
     };
     const integration = async (
       type: string,

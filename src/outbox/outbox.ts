@@ -1,14 +1,18 @@
 import type { Db } from '../db/create-db.js';
-import { dialectOf, forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
+import { claimsTakeWriteLock, forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { JobsTable } from '../db/tables/jobs.js';
 import type { Database } from '../db/schema.js';
+import { wakeJobRunners } from './wakers.js';
+
+// src/outbox/, beside db/ and not in it: db/ is the connection and its dialects, the outbox a table with rules
+// (leases, queues) that modules write and src/jobs/ runs; below both, so neither folder imports the other.
 
 /**
  * The job outbox: a job is a row of `jobs`, inserted in the transaction of the change that causes
  * it, so it exists exactly when the change does. Runners (src/jobs/runner.ts) claim rows with a lease; the
  * lease's token guards every later write, so a runner whose lease expired (it was presumed dead and another took
- * the job) changes nothing. Only this file and runner.ts touch the table.
+ * the job) changes nothing. Only this file touches the table.
  */
 
 export type JobStatus = JobsTable['status'];
@@ -64,18 +68,8 @@ export async function enqueueJobs(trx: Db, jobs: NewJob[], nowMs = Date.now()): 
       })),
     )
     .execute();
-  wakeLocalRunners();
-}
-
-// Runners of this process are woken at once (after the enqueuing transaction, since a claim waits for it on
-// SQLite's one connection, and PostgreSQL's NOTIFY arrives at commit); other processes by NOTIFY or their poll.
-const localWakers = new Set<() => void>();
-export function onLocalEnqueue(wake: () => void): () => void {
-  localWakers.add(wake);
-  return () => localWakers.delete(wake);
-}
-function wakeLocalRunners(): void {
-  for (const wake of localWakers) wake();
+  // This app's runners are woken at once; other processes' by NOTIFY or their poll.
+  wakeJobRunners(trx);
 }
 
 export interface ClaimOptions {
@@ -104,11 +98,11 @@ export interface ClaimOptions {
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
   if (o.limit <= 0 || o.kinds.length === 0) return [];
   const now = iso(o.nowMs);
-  // SQLite: a claim is a write transaction, and writers take turns with the requests' own writes. A read (which
-  // WAL never blocks) first tells whether anything is claimable; most wake-ups find nothing (a webhook's next
-  // delivery waits behind the one in flight), and then no write lock is taken. PostgreSQL's claim skips locked
-  // rows and blocks nobody, so it goes straight on.
-  if (dialectOf(db) === 'sqlite' && !(await anyClaimable(db, o.kinds, now))) return [];
+  // Where a claim takes the database's write lock (SQLite), writers take turns with the requests' own writes. A
+  // read (which WAL never blocks) first tells whether anything is claimable; most wake-ups find nothing (a
+  // webhook's next delivery waits behind the one in flight), and then no write lock is taken. PostgreSQL's claim
+  // skips locked rows and blocks nobody, so it goes straight on.
+  if (claimsTakeWriteLock(db) && !(await anyClaimable(db, o.kinds, now))) return [];
   return db.transaction().execute(async (trx) => {
     if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
     // Queues with a job running under a live lease wait; their backlog is passed over in the index, not
@@ -447,6 +441,6 @@ export async function retryFailedJob(
     .where('id', '=', id)
     .where('status', '=', 'failed')
     .executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) wakeLocalRunners();
+  if (Number(r.numUpdatedRows) > 0) wakeJobRunners(trx);
   return Number(r.numUpdatedRows) > 0;
 }

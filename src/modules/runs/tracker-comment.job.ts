@@ -1,15 +1,18 @@
-import type { Db } from '../db/create-db.js';
-import { parseJson } from '../lib/json.js';
-import { failureWords, sendOutbound } from '../lib/outbound-http.js';
-import { OutboundRefused, type OutboundGuard } from '../lib/ssrf.js';
-import { decryptCredential } from '../modules/integrations/credentials.js';
-import * as resultsRepo from '../modules/runs/results.repository.js';
-import { issueRefOf } from '../modules/runs/tracker-comments.service.js';
-import type { ClaimedJob } from './outbox.js';
-import type { JobContext, JobHandler } from './runner.js';
-import { buildCommentRequest, readCommentAnswer, type TrackerAnswer, type TrackerType } from './trackers.js';
-
-export { TRACKER_COMMENT_JOB } from '../modules/runs/tracker-comments.service.js';
+import type { Db } from '../../db/create-db.js';
+import { parseJson } from '../../lib/json.js';
+import { failureWords, sendOutbound } from '../../lib/outbound-http.js';
+import { OutboundRefused, type OutboundGuard } from '../../lib/ssrf.js';
+import type { JobContext, JobHandler, QueuedJob } from '../../outbox/handler.js';
+import type { ClaimedJob } from '../../outbox/outbox.js';
+import { decryptCredential } from '../integrations/integrations.service.js';
+import * as resultsRepo from './results.repository.js';
+import {
+  buildCommentRequest,
+  readCommentAnswer,
+  type TrackerAnswer,
+  type TrackerType,
+} from './tracker-comment.adapters.js';
+import { issueRefOf, TRACKER_COMMENT_JOB } from './tracker-comments.service.js';
 
 export interface TrackerCommentSettings {
   guard: OutboundGuard;
@@ -23,7 +26,7 @@ export interface TrackerCommentSettings {
  * on the link, with the job's transition in the same transaction: posted with the comment's id; pending again
  * with the reason (network errors, 429 honouring a short Retry-After, 5xx; back-off, 10 attempts); or failed with
  * the reason (another 4xx, a missing setting or credential, a refused address, attempts used up). The reason is
- * always in our own words with the status or error code (trackers.ts refusalWords, failureWords), never the tracker's
+ * always in our own words with the status or error code (tracker-comment.adapters.ts refusalWords, failureWords), never the tracker's
  * answer: the link is shown to every viewer of the project, and a tracker may quote the credential back.
  */
 export function trackerComment(settings: TrackerCommentSettings): JobHandler {
@@ -103,3 +106,10 @@ async function settle(db: Db, ctx: JobContext, job: ClaimedJob, linkId: number, 
     });
   });
 }
+
+export const trackerCommentJob: QueuedJob = {
+  type: 'queued',
+  kind: TRACKER_COMMENT_JOB,
+  handler: ({ guard, config }) =>
+    trackerComment({ guard, secretKey: config.secretKey, publicUrl: config.publicUrl }),
+};
