@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { Button } from '../../../components/Button';
-import { EmptyState, ErrorState, Loading } from '../../../components/Status';
-import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { statusesQuery } from '../api';
-import { recordable } from '../run-page/statuses';
-import { createMilestone, milestonesQuery, runsQuery, setMilestoneArchived } from './api';
-import { Progress, sumCounts } from './Progress';
-import { RunsNav } from './RunsNav';
-import './runs-list.css';
+import { queryKeys } from '../../api/keys';
+import { milestonesQuery, runsQuery, statusesQuery } from '../../api/queries';
+import { recordable } from '../../api/statuses';
+import { Button } from '../../components/Button';
+import { Progress, sumCounts } from '../../components/run-lists/Progress';
+import { RunsNav } from '../../components/run-lists/RunsNav';
+import { EmptyState, ErrorState, Loading } from '../../components/Status';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { createMilestone, setMilestoneArchived } from './api';
+import '../../components/run-lists/runs-list.css';
 
 /** `/project/{CODE}/milestones`: each milestone with its runs' progress added up; create, archive, unarchive. */
 export function MilestonesPage() {
@@ -21,7 +22,7 @@ export function MilestonesPage() {
   const runs = useQuery(runsQuery(project));
   const statuses = recordable(useQuery(statusesQuery()).data);
   const [title, setTitle] = useState('');
-  const refresh = () => queryClient.invalidateQueries({ queryKey: milestonesQuery(project).queryKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.milestones(project) });
   const create = useMutation({
     mutationFn: () => createMilestone(project, title.trim()),
     onSuccess: async () => {

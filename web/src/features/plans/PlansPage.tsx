@@ -1,30 +1,20 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
-import { FormError } from '../../../components/FormError';
-import { EmptyState, ErrorState, Loading } from '../../../components/Status';
-import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { useForm } from '../../../lib/useForm';
-import { statusesQuery } from '../api';
-import { recordable } from '../run-page/statuses';
-import {
-  configurationsQuery,
-  createPlan,
-  planQuery,
-  plansKey,
-  plansQuery,
-  resolveCaseIds,
-  runsKey,
-  usersQuery,
-  type QueryPlan,
-} from './api';
-import { Preview } from './NewRunDialog';
-import { PlanBuilder } from './PlanBuilder';
-import { Progress, sumCounts } from './Progress';
-import { RunsNav } from './RunsNav';
-import './runs-list.css';
+import { queryKeys } from '../../api/keys';
+import { configurationsQuery, statusesQuery, usersQuery } from '../../api/queries';
+import { recordable } from '../../api/statuses';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { FormError } from '../../components/FormError';
+import { Progress, sumCounts } from '../../components/run-lists/Progress';
+import { RunsNav } from '../../components/run-lists/RunsNav';
+import { EmptyState, ErrorState, Loading } from '../../components/Status';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useForm } from '../../lib/useForm';
+import { PlanBuilder, Preview, type QueryPlan } from '../runs';
+import { createPlan, planQuery, plansQuery, resolveCaseIds } from './api';
+import '../../components/run-lists/runs-list.css';
 
 interface DraftRun {
   title: string;
@@ -72,8 +62,8 @@ function NewPlanDialog({
       return createPlan(code, { title: title.trim(), runs: withIds });
     },
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: plansKey(code) });
-      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.plans(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) });
       onOpenChange(false);
       await navigate({ to: '/project/$code/plan/$planId', params: { code, planId: String(created.id) } });
     },

@@ -1,5 +1,4 @@
-import type { StatusSetting } from '../api';
-import { STATUS_FILL } from '../run-page/statuses';
+import { STATUS_FILL, type StatusSetting } from '../../api/statuses';
 
 /** A progress bar from status counts, in the statuses' own names and colours; its text says the numbers. */
 export function Progress({

@@ -3,9 +3,8 @@ import { useSyncExternalStore } from 'react';
 /**
  * Whether single-key shortcuts (`?`, `/`, `j`/`k`, `n`, `e`) are on. WCAG 2.1.4: people who use speech input
  * or type by accident can turn them off (in their settings or the `?` dialog). Stored in this browser
- * (localStorage); every page that listens for a single key reads it through `useSingleKeyShortcuts` (or
- * `singleKeyShortcutsOn` in a handler) so one switch turns them all off, in every tab. Whether a key is typed
- * text rather than a shortcut is the one rule of lib/keys.ts (`isTyping`).
+ * (localStorage); every listener for a single key asks `isSingleKeyShortcut` (lib/keys.ts), which reads it here,
+ * so one switch turns them all off, in every tab; the switches that show it use `useSingleKeyShortcuts`.
  */
 const KEY = 'casebook.singleKeyShortcuts';
 const listeners = new Set<() => void>();
