@@ -29,6 +29,17 @@ module.exports = {
       },
     },
     {
+      name: 'modules-meet-at-their-root',
+      severity: 'error',
+      comment:
+        'Another module is reached at its root folder (its service and schemas), never inside its part folders ' +
+        '(runs/results/, test-cases/listing/, …), type-only imports included: the parts are its own business, and ' +
+        'the loop check of .dependency-cruiser.folders.cjs follows folders, so an arrow that lands in a part folder ' +
+        'would reach the module only through what that part imports.',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/[^/]+/', pathNot: '^src/modules/$1/' },
+    },
+    {
       name: 'services-below-http',
       severity: 'error',
       comment:
@@ -93,10 +104,10 @@ module.exports = {
       severity: 'error',
       comment:
         "A repository queries its own module's tables and imports no other module's files. The reads that join " +
-        "other modules' tables for speed (runs/*.repository.ts: run lists, run test cases, results' authors; api-keys.repository.ts: " +
+        "other modules' tables for speed (runs/**/*.repository.ts: run lists, run test cases, results' authors; api-keys.repository.ts: " +
         'the project and membership of the key statement) are written as SQL joins, not imports, and are listed ' +
         'in docs/architecture.md.',
-      from: { path: '^src/modules/([^/]+)/[^/]+\\.repository\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/.+\\.repository\\.ts$' },
       to: {
         path: '^src/modules/[^/]+/',
         pathNot: ['^src/modules/$1/'],

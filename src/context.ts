@@ -5,8 +5,8 @@ import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
-import { onTcasesChanged } from './modules/runs/propagation.service.js';
-import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
+import { onTcasesChanged } from './modules/runs/propagation/propagation.service.js';
+import { ResultGroupCommit } from './modules/runs/results/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 import { bindJobWakers, JobWakers } from './outbox/wakers.js';
 
@@ -16,7 +16,7 @@ import { bindJobWakers, JobWakers } from './outbox/wakers.js';
  * call services directly), never set as module state.
  */
 export interface AppContext {
-  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation.service.ts). */
+  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation/propagation.service.ts). */
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;

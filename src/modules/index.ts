@@ -11,7 +11,7 @@ import { usersRoutes } from './users/users.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { runsRoutes } from './runs/runs.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
-import { resultsRoutes } from './runs/results.routes.js';
+import { resultsRoutes } from './runs/results/results.routes.js';
 import { runLogsRoutes } from './run-logs/run-logs.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { requirementsRoutes } from './requirements/requirements.routes.js';

@@ -5,7 +5,7 @@ import { OutboundRefused, type OutboundGuard } from '../../lib/ssrf.js';
 import type { JobContext, JobHandler, QueuedJob } from '../../outbox/handler.js';
 import type { ClaimedJob } from '../../outbox/outbox.js';
 import { decryptCredential } from '../integrations/integrations.service.js';
-import * as resultsRepo from './results.repository.js';
+import * as resultsRepo from './results/results.repository.js';
 import {
   buildCommentRequest,
   readCommentAnswer,

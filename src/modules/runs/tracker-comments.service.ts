@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { ResultLinksTable } from '../../db/tables/execution.js';
 import { enqueueJobs } from '../../outbox/outbox.js';
 import { parseJson } from '../../lib/json.js';
-import * as repo from './results.repository.js';
+import * as repo from './results/results.repository.js';
 
 /**
  * Issue-tracker comment-back (D24): a result link with `meta.id` on a tracker integration (not `custom`) gets a
