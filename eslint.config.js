@@ -44,6 +44,37 @@ export default tseslint.config(
           message:
             'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
         },
+        {
+          // Every cache key is spelled once, in api/keys.ts: a key written out here could drift from its twin.
+          selector: "Property[key.name='queryKey'][value.type='ArrayExpression']",
+          message: 'Take the cache key from queryKeys (api/keys.ts).',
+        },
+        {
+          // One way to listen for keys (lib/keys.ts); a component's own onKeyDown is not a listener of the page.
+          selector:
+            "CallExpression[callee.property.name='addEventListener'][arguments.0.value=/^key(down|up|press)$/]",
+          message:
+            'Listen for keys with useKeyDown (lib/keys.ts), and guard bare keys with isSingleKeyShortcut.',
+        },
+      ],
+    },
+  },
+  // One api.ts per feature: a feature's calls to the server are in that one file (its pages use its functions).
+  {
+    files: ['web/src/features/**/*.{ts,tsx}'],
+    ignores: ['web/src/features/*/api.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['api', 'unwrap'],
+              message: "Call the server from the feature's api.ts, and use its functions here.",
+            },
+          ],
+        },
       ],
     },
   },

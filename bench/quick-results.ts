@@ -18,7 +18,6 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import type { Actor } from '../src/auth/actor.js';
 import { createRun } from '../src/modules/runs/runs.service.js';
 import { DEFAULT_TENANT_ID } from '../src/modules/tenants/tenants.service.js';
-import { createContext } from '../src/context.js';
 import { bulkCreateTestCases } from '../src/modules/test-cases/test-cases.service.js';
 import { getUserByEmail } from '../src/modules/users/users.service.js';
 
@@ -78,7 +77,7 @@ async function main() {
     let t0 = performance.now();
     const tcaseIds: string[] = [];
     // 20 folders of 500 cases each, created through the test-case service, wired as the server wires it.
-    const ctx = createContext(config, db);
+    const { ctx } = app;
     for (let f = 0; tcaseIds.length < CASES; f++) {
       const n = Math.min(500, CASES - tcaseIds.length);
       const res = await bulkCreateTestCases(

@@ -1,4 +1,3 @@
-import { createMailer, type Mailer } from './mail/mailer.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -26,8 +25,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
-    /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. */
-    mailer: Mailer | undefined;
     /** Built once here and handed to the services that need it (context.ts). */
     ctx: AppContext;
   }
@@ -91,10 +88,9 @@ export async function buildApp({
 
   app.decorate('db', db);
   app.decorate('config', config);
-  app.decorate('ctx', createContext(config, db));
-  const mailer = createMailer(config);
-  app.decorate('mailer', mailer);
-  app.addHook('onClose', async () => mailer?.close());
+  const ctx = createContext(config, db);
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => ctx.mailer?.close());
   app.setValidatorCompiler(validatorCompiler);
   // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {

@@ -1,11 +1,14 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
+import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
 import { LocalDiskStorage } from './modules/files/files.storage.js';
-import { onTcasesChanged } from './modules/runs/propagation.service.js';
-import { ResultGroupCommit } from './modules/runs/results.group-commit.js';
+import { onTcasesChanged } from './modules/runs/propagation/propagation.service.js';
+import { ResultGroupCommit } from './modules/runs/results/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
+import { bindJobWakers, JobWakers } from './outbox/wakers.js';
 
 /**
  * What services are handed beyond `db` and the caller: how modules that must not know each other are wired.
@@ -13,15 +16,23 @@ import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
  * call services directly), never set as module state.
  */
 export interface AppContext {
-  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation.service.ts). */
+  /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation/propagation.service.ts). */
   tcasesChanged: TcasesChanged;
   /** Where uploads are kept and the absolute address files are served from. */
   files: FilesContext;
   /** Single results wait here for the next commit (runs/results.group-commit.ts): state of this app, not of the process. */
   resultGroupCommit: ResultGroupCommit;
+  /** Outgoing mail; undefined when CASEBOOK_SMTP_URL is unset. Whoever builds the context closes it. */
+  mailer: Mailer | undefined;
+  /** Every outbound request (webhooks, tracker comments) goes through it (lib/ssrf.ts). */
+  outboundGuard: OutboundGuard;
+  /** This app's job runners, woken at once by its enqueues (outbox/wakers.ts). */
+  jobWakers: JobWakers;
 }
 
 export function createContext(config: Config, db: Db): AppContext {
+  const jobWakers = new JobWakers();
+  bindJobWakers(db, jobWakers);
   return {
     tcasesChanged: onTcasesChanged,
     resultGroupCommit: new ResultGroupCommit(db),
@@ -29,5 +40,8 @@ export function createContext(config: Config, db: Db): AppContext {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,
     },
+    mailer: createMailer(config),
+    outboundGuard: outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow }),
+    jobWakers,
   };
 }

@@ -3,9 +3,7 @@ import { buildApp } from './app.js';
 import { prepareStart } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createDb, describeDatabaseUrl, type Db } from './db/create-db.js';
-import { startAuditRetention } from './jobs/audit-retention.js';
 import { startJobs } from './jobs/index.js';
-import { startIdempotencyRetention } from './jobs/idempotency-retention.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -30,18 +28,15 @@ export async function startServer(
   const app = await buildApp({ config, db });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');
-  const stopRetention = startAuditRetention(db, { retentionDays: config.auditRetentionDays, log: app.log });
-  const stopJobs = startJobs(db, config, app.log);
-  const stopIdempotencyRetention = startIdempotencyRetention(db, { log: app.log });
+  // Job kinds and retention passes (audit events, Idempotency-Key records, finished jobs and deliveries).
+  const stopJobs = startJobs(db, config, app.ctx, app.log);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       // Stop accepting connections, let in-flight requests finish, then release the database.
       await app.close();
-      await stopRetention();
       await stopJobs();
-      await stopIdempotencyRetention();
       await db.destroy();
     })());
 

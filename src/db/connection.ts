@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Kysely, QueryResult } from 'kysely';
+import type { Kysely, QueryExecutorProvider, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 /*
@@ -124,3 +124,9 @@ export function pgRowStream(
     })();
   };
 }
+
+/**
+ * What a database handle shares with every transaction opened on it (Kysely's adapter, one per handle), so state
+ * kept for a database (the job wakers of its app, outbox/wakers.ts) is found from a transaction too.
+ */
+export const handleKey = (db: QueryExecutorProvider): object => db.getExecutor().adapter;

@@ -334,7 +334,20 @@ export async function selectJsonArray<QB extends AnySelect>(
 }
 
 /**
- * Job claims (src/jobs/outbox.ts). PostgreSQL: SELECT ... FOR UPDATE SKIP LOCKED, so processes claiming at once
+ * Whether a job claim (src/outbox/outbox.ts) holds the database's write lock while it runs: SQLite's write
+ * transactions (BEGIN IMMEDIATE) do, so a claim first checks, with a read, that there is something to claim.
+ */
+export const claimsTakeWriteLock = (db: QueryExecutorProvider): boolean => dialectOf(db) === 'sqlite';
+
+/**
+ * The URL to LISTEN on for new jobs (outbox/pg-listen.ts), or undefined for a database that cannot notify
+ * (SQLite): its runners find new jobs of other processes by polling.
+ */
+export const jobNotificationsUrl = (databaseUrl: string): string | undefined =>
+  databaseUrl.startsWith('postgres') ? databaseUrl : undefined;
+
+/**
+ * Job claims (src/outbox/outbox.ts). PostgreSQL: SELECT ... FOR UPDATE SKIP LOCKED, so processes claiming at once
  * each take other rows instead of waiting for one another. SQLite: the claim's transaction (BEGIN IMMEDIATE)
  * holds the database's write lock, so claims take turns.
  */

@@ -1,79 +1,82 @@
 import type { Config } from '../config.js';
+import type { AppContext } from '../context.js';
 import type { Db } from '../db/create-db.js';
-import { outboundGuard, type OutboundGuard } from '../lib/ssrf.js';
-import { purgeDeliveriesBefore } from '../modules/webhooks/webhooks.repository.js';
-import { EVENT_JOB } from '../modules/webhooks/webhook-events.service.js';
-import { purgeFinishedJobs } from './outbox.js';
-import { JobRunner, type JobRunnerOptions } from './runner.js';
-import { DELIVERY_JOB, webhookDelivery } from './webhook-delivery.js';
-import { webhookFanout } from './webhook-fanout.js';
-import { TRACKER_COMMENT_JOB, trackerComment } from './tracker-comment.js';
+import { jobNotificationsUrl } from '../db/dialect.js';
+import { moduleJobs } from '../modules/index.js';
+import type { JobEnv, JobHandler, JobLog, PeriodicJob } from '../outbox/handler.js';
+import { purgeFinishedJobs } from '../outbox/outbox.js';
 import { startPeriodic } from './periodic.js';
+import { JobRunner, type JobRunnerOptions } from './runner.js';
 
-type Log = NonNullable<JobRunnerOptions['log']>;
+/*
+ * The registry: the job kinds and periodic passes the modules declare (modules/index.ts moduleJobs), run by one
+ * runner and one timer each per server process. Nothing here knows what a job does.
+ */
 
-/** The outbound guard of a configuration (src/lib/ssrf.ts). */
-export const guardOf = (config: Config): OutboundGuard =>
-  outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow });
+const queued = moduleJobs.filter((j) => j.type === 'queued');
+const periodic = moduleJobs.filter((j) => j.type === 'periodic');
 
-/** A runner with every job kind's handler. */
+/** A runner with every job kind's handler; `ctx` is the app's (its outbound guard, its wakers). */
 export function createJobRunner(
   db: Db,
   config: Config,
-  options: Partial<JobRunnerOptions> & { guard?: OutboundGuard } = {},
+  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers'>,
+  options: Partial<JobRunnerOptions> = {},
 ): JobRunner {
-  const { guard, ...rest } = options;
+  const env: JobEnv = { config, guard: ctx.outboundGuard, log: options.log };
+  const handlers: Record<string, JobHandler> = {};
+  for (const job of queued) handlers[job.kind] = job.handler(env);
+  const listenUrl = jobNotificationsUrl(config.databaseUrl);
   return new JobRunner(db, {
-    handlers: {
-      [EVENT_JOB]: webhookFanout,
-      [DELIVERY_JOB]: webhookDelivery({ guard: guard ?? guardOf(config), secretKey: config.secretKey }),
-      [TRACKER_COMMENT_JOB]: trackerComment({
-        guard: guard ?? guardOf(config),
-        secretKey: config.secretKey,
-        publicUrl: config.publicUrl,
-      }),
-    },
-    // On PostgreSQL NOTIFY wakes the runner; the poll is a fallback. SQLite has no NOTIFY: runners of other
-    // processes (serve --workers N) find new jobs by polling, cheaply (one index probe).
-    listenUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : undefined,
-    pollMs: config.databaseUrl.startsWith('postgres') ? 30_000 : 1_000,
+    handlers,
+    wakers: ctx.jobWakers,
+    // NOTIFY wakes the runner where the database sends it (PostgreSQL); the poll is a fallback. SQLite has no
+    // NOTIFY: runners of other processes (serve --workers N) find new jobs by polling, cheaply (one index probe).
+    listenUrl,
+    pollMs: listenUrl ? 30_000 : 1_000,
     leaseMs: config.jobLeaseSeconds * 1000,
-    ...rest,
+    ...options,
   });
 }
 
-/** Retention of finished jobs and delivery records: older than `days`, removed `batchSize` rows per statement. */
+/** Retention of finished jobs: older than `days`, removed `batchSize` rows per statement; answers how many. */
 export async function purgeJobHistory(
   db: Db,
   days: number,
   options: { batchSize?: number; nowMs?: number } = {},
-): Promise<{ jobs: number; deliveries: number }> {
-  if (days <= 0) return { jobs: 0, deliveries: 0 };
+): Promise<number> {
+  if (days <= 0) return 0;
   const cutoff = new Date((options.nowMs ?? Date.now()) - days * 86_400_000).toISOString();
-  const batchSize = options.batchSize ?? 5000;
-  return {
-    jobs: await purgeFinishedJobs(db, cutoff, batchSize),
-    deliveries: await purgeDeliveriesBefore(db, cutoff, batchSize),
-  };
+  return purgeFinishedJobs(db, cutoff, options.batchSize ?? 5000);
 }
 
+const jobRetention: PeriodicJob = {
+  type: 'periodic',
+  name: 'job retention',
+  intervalMs: 3_600_000,
+  async run(db, { config, log }) {
+    const jobs = await purgeJobHistory(db, config.jobRetentionDays);
+    if (jobs > 0) log?.info({ jobs }, 'finished jobs removed');
+  },
+};
+
 /**
- * Starts the job runner and the hourly retention pass of every server process (main.ts); the function it
- * answers stops both and waits for jobs in flight (SIGTERM). A job cut short by SIGKILL is taken again by any
- * process once its lease expires.
+ * Starts the job runner and the periodic passes (retention) of every server process (main.ts); the function it
+ * answers stops them all and waits for jobs and passes in flight (SIGTERM). A job cut short by SIGKILL is taken
+ * again by any process once its lease expires.
  */
-export function startJobs(db: Db, config: Config, log?: Log): () => Promise<void> {
-  const runner = createJobRunner(db, config, { log });
+export function startJobs(db: Db, config: Config, ctx: AppContext, log?: JobLog): () => Promise<void> {
+  const runner = createJobRunner(db, config, ctx, { log });
   runner.start();
-  const stopRetention = startPeriodic(
-    async () => {
-      const n = await purgeJobHistory(db, config.jobRetentionDays);
-      if (n.jobs + n.deliveries > 0) log?.info(n, 'finished jobs and delivery records removed');
-    },
-    { intervalMs: 3_600_000, onError: (err) => log?.error({ err }, 'job retention pass failed') },
+  const env: JobEnv = { config, guard: ctx.outboundGuard, log };
+  const stops = [jobRetention, ...periodic].map((job) =>
+    startPeriodic(() => job.run(db, env), {
+      intervalMs: job.intervalMs,
+      onError: (err) => log?.error({ err }, `${job.name} pass failed`),
+    }),
   );
   return async () => {
     await runner.stop();
-    await stopRetention();
+    for (const stop of stops) await stop();
   };
 }

@@ -11,8 +11,9 @@ import { migrateToLatest } from '../db/migrator.js';
 import { enqueueEvents } from '../modules/webhooks/webhook-events.service.js';
 import { createWebhook } from '../modules/webhooks/webhooks.service.js';
 import { DEFAULT_TENANT_ID } from '../modules/tenants/tenants.service.js';
-import { createJobRunner, guardOf } from './index.js';
-import { backoffMs, claimJobs, enqueueJobs } from './outbox.js';
+import { createContext } from '../context.js';
+import { backoffMs, claimJobs, enqueueJobs } from '../outbox/outbox.js';
+import { createJobRunner } from './index.js';
 import { JobRunner } from './runner.js';
 
 describe('back-off', () => {
@@ -161,7 +162,9 @@ for (const target of databaseTargets()) {
 
     it('never send one delivery twice at a time, deliver every event to every webhook once, in event order per webhook', async () => {
       const actor = { tenantId: DEFAULT_TENANT_ID, userId: null, ip: '127.0.0.1', userAgent: 'test' };
-      const settings = { secretKey: config.secretKey, guard: guardOf(config) };
+      // One app per database handle, as each process has its own.
+      const contexts = new Map([...new Set(dbs)].map((db) => [db, createContext(config, db)]));
+      const settings = { secretKey: config.secretKey, guard: contexts.get(dbs[0])!.outboundGuard };
       const hooks: string[] = [];
       for (let i = 0; i < 3; i++) {
         const { id } = await createWebhook(
@@ -183,7 +186,7 @@ for (const target of databaseTargets()) {
         return { status: 200 };
       };
       const runners: JobRunner[] = dbs.map((db) =>
-        createJobRunner(db, config, { concurrency: 4, pollMs: 200 }),
+        createJobRunner(db, config, contexts.get(db)!, { concurrency: 4, pollMs: 200 }),
       );
       for (const r of runners) r.start();
       // Events are written by both "processes", in transactions of five, while the runners run.

@@ -1,53 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/create-db.js';
+import type { JobContext, JobHandler, JobLog } from '../outbox/handler.js';
 import {
   backoffMs,
   claimJobs,
   completeJobs,
   failJob,
   nextDueAt,
-  onLocalEnqueue,
   retryJob,
   type ClaimedJob,
-} from './outbox.js';
-import { listenPg } from './pg-listen.js';
-
-/** What a handler gets besides its job(s): the clock, and the job's transitions to make in its own transaction. */
-export interface JobContext {
-  now(): number;
-  /** Marks jobs done inside `trx` (with the handler's own writes); answers how many were still held. */
-  complete(trx: Db, jobs: ClaimedJob[]): Promise<number>;
-  /** Puts the job back for another attempt after the back-off (or `delayMs`); failed once attempts are used up. */
-  retry(
-    trx: Db,
-    job: ClaimedJob,
-    error: string,
-    delayMs?: number,
-  ): Promise<{ held: boolean; final: boolean; nextAt?: number }>;
-  /** The terminal failed state. */
-  fail(trx: Db, job: ClaimedJob, error: string): Promise<boolean>;
-  /** When the next attempt of `job` would be, or undefined when it was the last. */
-  nextAttemptAt(job: ClaimedJob, delayMs?: number): number | undefined;
-}
-
-/**
- * One kind of job. `batch`: claimed up to `batch` at a time and given to one call (cheap jobs such as fanning
- * an event out, done in one transaction); otherwise one job per call, up to the runner's concurrency at once.
- * A handler that returns without finishing its job has it marked done; one that throws has it retried.
- */
-export interface JobHandler {
-  batch?: number;
-  /**
-   * Batch kinds only: run inside the claiming transaction, one runner at a time (in every process), so jobs are
-   * handled in the order they were written. A batch that fails there is claimed again the ordinary way, so its
-   * failures count attempts and back off.
-   */
-  inClaim?: boolean;
-  run(db: Db, jobs: ClaimedJob[], ctx: JobContext): Promise<void>;
-}
+} from '../outbox/outbox.js';
+import { listenPg } from '../outbox/pg-listen.js';
+import type { JobWakers } from '../outbox/wakers.js';
 
 export interface JobRunnerOptions {
   handlers: Record<string, JobHandler>;
+  /** The app's wakers (AppContext.jobWakers): its enqueues wake this runner at once. */
+  wakers?: JobWakers;
   /** Jobs of non-batch kinds in flight at once. */
   concurrency?: number;
   /** How long a claim lasts; a job whose runner died runs again after it. Longer than any job takes. */
@@ -58,16 +27,16 @@ export interface JobRunnerOptions {
   listenUrl?: string;
   now?: () => number;
   random?: () => number;
-  log?: { info: (o: object, m: string) => void; error: (o: object, m: string) => void };
+  log?: JobLog;
 }
 
 /**
- * The job runner: claims due jobs from the outbox (src/jobs/outbox.ts) and runs their handlers.
+ * The job runner: claims due jobs from the outbox (src/outbox/outbox.ts) and runs their handlers.
  * Any number of runners, in any number of processes, may share one database: a claim is exclusive while its
  * lease lasts, so a job runs again only when its runner died mid-way (at least once).
  */
 export class JobRunner {
-  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log'>> & JobRunnerOptions;
+  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers'>> & JobRunnerOptions;
   private readonly batchKinds: string[];
   private readonly singleKinds: string[];
   private readonly inFlight = new Set<Promise<void>>();
@@ -97,7 +66,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.cleanup.push(onLocalEnqueue(() => this.wake()));
+    if (this.o.wakers) this.cleanup.push(this.o.wakers.onEnqueue(() => this.wake()));
     if (this.o.listenUrl) {
       this.cleanup.push(
         listenPg(this.o.listenUrl, 'casebook_jobs', () => this.wake(), {

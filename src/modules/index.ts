@@ -11,7 +11,7 @@ import { usersRoutes } from './users/users.routes.js';
 import { filesRoutes } from './files/files.routes.js';
 import { runsRoutes } from './runs/runs.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
-import { resultsRoutes } from './runs/results.routes.js';
+import { resultsRoutes } from './runs/results/results.routes.js';
 import { runLogsRoutes } from './run-logs/run-logs.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { requirementsRoutes } from './requirements/requirements.routes.js';
@@ -25,6 +25,13 @@ import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { jobsRoutes } from './jobs/jobs.routes.js';
 import { reportsRoutes } from './reports/reports.routes.js';
+import type { JobDefinition } from '../outbox/handler.js';
+import { webhookFanoutJob } from './webhooks/webhook-fanout.job.js';
+import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
+import { deliveryRetentionJob } from './webhooks/webhook-retention.job.js';
+import { trackerCommentJob } from './runs/tracker-comment.job.js';
+import { auditRetentionJob } from './audit/audit-retention.job.js';
+import { idempotencyRetentionJob } from './idempotency/idempotency-retention.job.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -60,4 +67,17 @@ export const privateApiRoutes: FastifyPluginAsync[] = [
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,
+];
+
+/**
+ * The one explicit list of background work, each declared by the module that owns its tables; src/jobs/ runs it
+ * (the outbox's job kinds, and the passes every server process makes on an interval).
+ */
+export const moduleJobs: JobDefinition[] = [
+  webhookFanoutJob,
+  webhookDeliveryJob,
+  deliveryRetentionJob,
+  trackerCommentJob,
+  auditRetentionJob,
+  idempotencyRetentionJob,
 ];

@@ -9,7 +9,7 @@ export function deliveryHarness(t: TestEnv) {
     receiver: undefined as unknown as Receiver,
     clock: Date.now(),
     runner: () =>
-      createJobRunner(t.db, t.config, {
+      createJobRunner(t.db, t.config, t.app.ctx, {
         now: () => h.clock,
         random: () => 1,
         concurrency: 4,

@@ -39,7 +39,7 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
       folders,
       tags,
       `${project}/custom-field`, // customFieldsQuery (features/repository/api.ts): the field filters
-      // firstListPage (features/repository/repository-api.ts), when the address has no filter
+      // firstListPage (features/repository/api.ts), when the address has no filter
       ...(search === ''
         ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
         : []),

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
-import { SESSION_COOKIE, sessionIdOf, type RequestSource } from '../auth/auth.service.js';
+import { SESSION_COOKIE, sessionIdOf } from '../auth/auth.service.js';
 import {
   AccountUserList,
   AccountUserResponse,
@@ -31,7 +31,6 @@ import {
   RegisterResponse,
 } from './accounts.schemas.js';
 import * as service from './accounts.service.js';
-import { invitationMail, passwordResetMail, type MailMessage, type Mailer } from '../../mail/mailer.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
@@ -45,31 +44,15 @@ const SIGN_IN_CHANGE = {
 };
 const tags = ['accounts'];
 
-/**
- * The answer to an admin who made a one-time link for someone else (an invitation, a password reset): the link is
- * e-mailed when mail is configured, else it is in the answer, once. A failed send is logged as an error
- * (`sendFailed`) and answered with the link too: the link exists, so the admin gets it to pass on rather than an
- * error. A link never goes to the log (docs/operations.md#what-the-log-never-holds).
- */
-async function mailOrShowLink<T extends object>(
-  mailer: Mailer | undefined,
-  log: FastifyBaseLogger,
-  how: { answer: T; link: string; mail: MailMessage; sendFailed: string },
-): Promise<T & { emailed: boolean; link?: string }> {
-  if (mailer) {
-    try {
-      await mailer.send(how.mail);
-      return { ...how.answer, emailed: true };
-    } catch (err) {
-      log.error({ err }, how.sendFailed);
-    }
-  }
-  return { ...how.answer, emailed: false, link: how.link };
-}
+/** How the service mails links (AppContext.mailer), with the request's log for a failed send. */
+const mailOf =
+  ({ ctx, config }: FastifyInstance) =>
+  (log: FastifyBaseLogger): service.AccountMail => ({ mailer: ctx.mailer, publicUrl: config.publicUrl, log });
 
 /** Accounts: invitations, roles, deactivation, ownership (admin) and one's own password, e-mail and two-factor sign-in. */
 export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
+  const mail = mailOf(app);
   addRetryAfterOnThrottle(app);
 
   // ---- invitations (D3: admin) ----
@@ -98,18 +81,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: CreatedInvitation, ...errorResponses },
       },
     },
-    async (req, reply) => {
-      const { link, ...invitation } = await service.inviteUser(db, req.actor, req.body, config.publicUrl);
-      return reply.code(201).send(
-        await mailOrShowLink(app.mailer, req.log, {
-          answer: invitation,
-          link,
-          mail: invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
-          // Without mail the admin reads the link from the answer and passes it on; it never goes to the log.
-          sendFailed: 'invitation mail could not be sent; the link is in the answer',
-        }),
-      );
-    },
+    async (req, reply) =>
+      reply.code(201).send(await service.sendInvitation(db, req.actor, req.body, mail(req.log))),
   );
 
   app.delete(
@@ -156,22 +129,10 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: IssuedPasswordReset, ...errorResponses },
       },
     },
-    async (req, reply) => {
-      const { link, ...issued } = await service.issuePasswordResetFor(
-        db,
-        req.actor,
-        req.params.userId,
-        config.publicUrl,
-      );
-      return reply.code(201).send(
-        await mailOrShowLink(app.mailer, req.log, {
-          answer: issued,
-          link,
-          mail: passwordResetMail(issued.user.email, link),
-          sendFailed: 'password reset mail could not be sent; the link is in the answer',
-        }),
-      );
-    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await service.sendPasswordResetFor(db, req.actor, req.params.userId, mail(req.log))),
   );
 
   app.post(
@@ -358,7 +319,8 @@ const PUBLIC = { access: { public: true } };
  * session, and they belong to accounts, which manages invitations and passwords.
  */
 export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app;
+  const { db } = app;
+  const mail = mailOf(app);
   addRetryAfterOnThrottle(app);
 
   // Work that goes on after the answer; closing the app waits for it.
@@ -370,24 +332,6 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...pending]);
   });
-
-  /** Mails a reset link to an active account's stored address; without mail, the log says what an admin can do. */
-  const issueResetLink = async (source: RequestSource, email: string, log: FastifyBaseLogger) => {
-    try {
-      const issued = await service.requestPasswordReset(db, source, email, config.publicUrl, !!app.mailer);
-      if (!issued) return;
-      if (issued.link && app.mailer) {
-        await app.mailer.send(passwordResetMail(issued.to, issued.link));
-      } else {
-        log.warn(
-          { userId: issued.userId },
-          'password reset requested, but no mail is configured: an admin can issue a link on the People page or with `casebook user reset-link`',
-        );
-      }
-    } catch (err) {
-      log.error({ err }, 'password reset link could not be issued or mailed');
-    }
-  };
 
   // A POST, not GET /…/:token: the token stays out of URLs and so out of request logs.
   app.post(
@@ -436,7 +380,7 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Throttled per address (429) and per account (quietly no more links), the same work whatever the e-mail.
       const admitted = await service.admitPasswordResetRequest(db, source, req.body.email);
       // Whether the account exists is found out after the answer: how long it takes tells nothing.
-      if (admitted) inBackground(() => issueResetLink(source, req.body.email, req.log));
+      if (admitted) inBackground(() => service.mailPasswordReset(db, source, req.body.email, mail(req.log)));
       return { message: 'If the account exists, a reset link has been issued' };
     },
   );

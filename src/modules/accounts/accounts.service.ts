@@ -7,6 +7,7 @@ import { hashPassword, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { addressKey } from '../../lib/ip.js';
 import { nowIso } from '../../lib/time.js';
+import { invitationMail, passwordResetMail, type MailMessage, type Mailer } from '../../mail/mailer.js';
 import { recordAudit, type AuditContext } from '../audit/audit.service.js';
 import { endUserSessions, type RequestSource } from '../auth/auth.service.js';
 import {
@@ -61,6 +62,39 @@ const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
   expiresAt: row.expires_at,
 });
 
+/**
+ * How one-time links reach people: by mail when a mailer is configured (AppContext.mailer), else in an admin's
+ * answer. `log` is the request's: a failed send is logged there, never the link
+ * (docs/operations.md#what-the-log-never-holds).
+ */
+export interface AccountMail {
+  mailer: Mailer | undefined;
+  /** The service's address: links point there. */
+  publicUrl: string;
+  log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}
+
+/**
+ * The answer to an admin who made a one-time link for someone else (an invitation, a password reset): the link is
+ * e-mailed when mail is configured, else it is in the answer, once. A failed send is logged as an error
+ * (`sendFailed`) and answered with the link too: the link exists, so the admin gets it to pass on rather than an
+ * error.
+ */
+async function mailOrShowLink<T extends object>(
+  mail: AccountMail,
+  how: { answer: T; link: string; message: MailMessage; sendFailed: string },
+): Promise<T & { emailed: boolean; link?: string }> {
+  if (mail.mailer) {
+    try {
+      await mail.mailer.send(how.message);
+      return { ...how.answer, emailed: true };
+    } catch (err) {
+      mail.log.error({ err }, how.sendFailed);
+    }
+  }
+  return { ...how.answer, emailed: false, link: how.link };
+}
+
 const inviteLink = (publicUrl: string, token: string) => `${publicUrl}/invite/${token}`;
 const resetLink = (publicUrl: string, token: string) => `${publicUrl}/reset-password/${token}`;
 
@@ -109,6 +143,23 @@ export async function inviteUser(
     await recordAudit(trx, actor, 'invite_user', { invited_email: email, invited_role: input.role });
   });
   return { ...toInvitation(row), link: inviteLink(publicUrl, token) };
+}
+
+/** inviteUser, and the link mailed to the invitee (or, without mail, in the admin's answer, once). */
+export async function sendInvitation(
+  db: Db,
+  actor: Actor,
+  input: { email: string; role: Role },
+  mail: AccountMail,
+): Promise<Invitation & { emailed: boolean; link?: string }> {
+  const { link, ...invitation } = await inviteUser(db, actor, input, mail.publicUrl);
+  return mailOrShowLink(mail, {
+    answer: invitation,
+    link,
+    message: invitationMail(invitation.email, link, invitation.role, invitation.expiresAt),
+    // Without mail the admin reads the link from the answer and passes it on; it never goes to the log.
+    sendFailed: 'invitation mail could not be sent; the link is in the answer',
+  });
 }
 
 /**
@@ -331,7 +382,7 @@ async function issuePasswordReset(
  * D3 (admin): a password reset link for another user, issued by an admin (the People page). The same rules as
  * every other change to a user (assertManages: never oneself, never the owner, only users below an admin's
  * role), since whoever holds the link can take the account over; 404 unknown, 409 deactivated. The link is
- * mailed to the user's stored address by the route when mail is configured, else answered once to the admin.
+ * mailed to the user's stored address when mail is configured (sendPasswordResetFor), else answered once to the admin.
  * Audits `issue_password_reset` (`user_id`, `user_email`) as the admin.
  */
 export async function issuePasswordResetFor(
@@ -349,6 +400,22 @@ export async function issuePasswordResetFor(
     recordAudit(trx, actor, 'issue_password_reset', { user_id: target.id, user_email: target.email }),
   );
   return { user: toAccountUser(target), ...issued };
+}
+
+/** issuePasswordResetFor, and the link mailed to the user's stored address (or, without mail, in the answer, once). */
+export async function sendPasswordResetFor(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  mail: AccountMail,
+): Promise<{ user: AccountUser; expiresAt: string; emailed: boolean; link?: string }> {
+  const { link, ...issued } = await issuePasswordResetFor(db, actor, userId, mail.publicUrl);
+  return mailOrShowLink(mail, {
+    answer: issued,
+    link,
+    message: passwordResetMail(issued.user.email, link),
+    sendFailed: 'password reset mail could not be sent; the link is in the answer',
+  });
 }
 
 /** D3 (admin): every user of the tenant with whether they are active (the People page; GET /users omits it). */
@@ -399,6 +466,32 @@ export async function requestPasswordReset(
     to: user.email,
     link: (await issuePasswordReset(db, source, user, publicUrl)).link,
   };
+}
+
+/**
+ * Someone's password reset request, after the answer: an active account's link mailed to its stored address;
+ * without mail, the log says what an admin can do. Never throws (nobody waits for it): a failure is logged.
+ */
+export async function mailPasswordReset(
+  db: Db,
+  source: RequestSource,
+  email: string,
+  mail: AccountMail,
+): Promise<void> {
+  try {
+    const issued = await requestPasswordReset(db, source, email, mail.publicUrl, !!mail.mailer);
+    if (!issued) return;
+    if (issued.link && mail.mailer) {
+      await mail.mailer.send(passwordResetMail(issued.to, issued.link));
+    } else {
+      mail.log.warn(
+        { userId: issued.userId },
+        'password reset requested, but no mail is configured: an admin can issue a link on the People page or with `casebook user reset-link`',
+      );
+    }
+  } catch (err) {
+    mail.log.error({ err }, 'password reset link could not be issued or mailed');
+  }
 }
 
 /** For the command line (`casebook user reset-link`): a reset link for an existing, active user. */

@@ -3,7 +3,8 @@ import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import { setFeature } from '../tenants/tenants.service.js';
 import { maskSecrets, monthStartUtc, purgeExpiredAuditEvents, recordAudit } from './audit.service.js';
-import { runAuditRetention, startAuditRetention } from '../../jobs/audit-retention.js';
+import { moduleJobs } from '../index.js';
+import { auditRetentionJob, runAuditRetention } from './audit-retention.job.js';
 
 describeEachDb('audit log', (t) => {
   const system = () => ({ tenantId: t.tenantId, userId: null, ip: '10.0.0.1', userAgent: 'job' });
@@ -194,15 +195,18 @@ describeEachDb('audit log', (t) => {
       expect(await events()).toHaveLength(4);
     });
 
-    it('runs from the job on start and keeps everything when retention is 0', async () => {
+    it('runs as a periodic job of every server process and keeps everything when retention is 0', async () => {
+      expect(moduleJobs).toContain(auditRetentionJob);
       await t.db.deleteFrom('audit_events').execute();
       await insertAt(3, '2001-01-01T00:00:00.000Z', 'ancient');
       await insertAt(1, new Date().toISOString(), 'fresh');
-      const stopNever = startAuditRetention(t.db, { retentionDays: 0 });
-      await stopNever();
+      const env = (auditRetentionDays: number) => ({
+        config: { ...t.config, auditRetentionDays },
+        guard: t.app.ctx.outboundGuard,
+      });
+      await auditRetentionJob.run(t.db, env(0));
       expect(await events()).toHaveLength(4);
-      const stop = startAuditRetention(t.db, { retentionDays: 365, intervalMs: 60_000 });
-      await stop();
+      await auditRetentionJob.run(t.db, env(365));
       expect((await events()).map((e) => e.action)).toEqual(['fresh']);
       expect(await runAuditRetention(t.db, { retentionDays: 365 })).toBe(0);
     });

@@ -429,7 +429,7 @@ export async function updateFolder(
 }
 
 /**
- * The folder and the ids of its whole subtree (itself included, by id), for deletion (test-cases/test-cases.folder-delete.ts), or
+ * The folder and the ids of its whole subtree (itself included, by id), for deletion (test-cases/folder-delete/folder-delete.service.ts), or
  * NOT_FOUND. Call inside the deleting transaction, after lockForTreeChange.
  */
 export async function folderSubtree(

@@ -22,7 +22,7 @@ export const DEFAULT_API_URL = {
 } as const;
 
 /**
- * Where an integration's credential is sent (src/jobs/trackers.ts): the API base of its type, the hosted service's
+ * Where an integration's credential is sent (runs/tracker-comment.adapters.ts): the API base of its type, the hosted service's
  * unless configured; undefined for a type that calls nothing.
  */
 export function credentialUrl(type: string, config: Partial<Record<string, string>>): string | undefined {

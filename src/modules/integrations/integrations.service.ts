@@ -31,6 +31,10 @@ import type {
 } from './integrations.schemas.js';
 import { isHttpUrl, originOf } from '../../lib/urls.js';
 
+// What the tracker-comment job (runs/tracker-comment.job.ts) needs of an integration: its credential opened, and
+// the API base of its type.
+export { decryptCredential, DEFAULT_API_URL } from './credentials.js';
+
 type ConfigKey = keyof IntegrationConfigInput;
 type LinkKey = keyof LinkConfigInput;
 
@@ -46,7 +50,7 @@ interface TypeRules {
 
 /** What each tracker type is made of. */
 const TYPES: Record<IntegrationType, TypeRules> = {
-  // apiUrl: a self-hosted tracker's API (the comment-back of D24 calls it; src/jobs/trackers.ts).
+  // apiUrl: a self-hosted tracker's API (the comment-back of D24 calls it; runs/tracker-comment.adapters.ts).
   tracker_a: { config: ['account'], optional: ['apiUrl'], link: ['repo'], token: 'optional' },
   tracker_b: { config: ['url', 'email'], link: ['projectId', 'projectName'], token: 'required' },
   tracker_c: {

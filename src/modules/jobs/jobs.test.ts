@@ -12,7 +12,7 @@ describeEachDb(
   (t) => {
     let tracker: Receiver;
     let project: { id: string; code: string };
-    const drain = () => createJobRunner(t.db, t.config, { random: () => 1 }).drain();
+    const drain = () => createJobRunner(t.db, t.config, t.app.ctx, { random: () => 1 }).drain();
     beforeAll(async () => {
       tracker = await startReceiver();
       project = await createProject(t);

@@ -11,7 +11,7 @@ import { assertMilestoneUsable } from '../milestones/milestones.service.js';
 import { getTagsByIds } from '../tags/tags.service.js';
 import { listTcaseKinds, selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
 import { getUser } from '../users/users.service.js';
-import * as runTcasesRepo from './run-tcases.repository.js';
+import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import { RUN_DESCRIPTION_MAX, RUN_TITLE_MAX, type QueryPlan, type RunType } from './runs.schemas.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';

@@ -15,16 +15,25 @@ import {
   RunTcaseList,
   RunTcaseParams,
 } from './runs.schemas.js';
-import * as runTcases from './run-tcases.service.js';
-import { RunPreviewBody, RunPreviewResponse } from './preview.schemas.js';
-import { previewRunSelection } from './preview.service.js';
-import { UpdateRunBody } from './run-edit.schemas.js';
-import { updateRun } from './run-edit.service.js';
-import { RunChangesQuery, RunChangesResponse } from './changes.schemas.js';
-import { listRunChanges } from './changes.service.js';
+import * as runTcases from './run-tcases/run-tcases.service.js';
+import { RunPreviewBody, RunPreviewResponse } from './preview/preview.schemas.js';
+import { previewRunSelection } from './preview/preview.service.js';
+import { UpdateRunBody } from './run-edit/run-edit.schemas.js';
+import { updateRun } from './run-edit/run-edit.service.js';
+import { RunChangesQuery, RunChangesResponse } from './changes/changes.schemas.js';
+import { listRunChanges } from './changes/changes.service.js';
 import * as service from './runs.service.js';
 import { sendJsonBody } from '../../http/json-body.js';
 
+/*
+ * What is where in runs/ (one owner of run state: runs, their test cases, results and the counters). Here at the
+ * root, the run itself (runs.*: list, get, create, clone, close, add/remove cases, and the run checks of every write
+ * into a run) and the faces other modules use: run-creation.service.ts (body rules, query plans, insert; plans use
+ * it) and tracker-comments.service.ts (issue-tracker comment-back, D24). One folder per part: results/ (single and
+ * batch results, their routes and the group commit), run-tcases/ (a run's cases as shown), run-edit/ (PATCH),
+ * preview/ (the query-plan preview), changes/ (what changed since a cursor), history/ (a case's latest result per
+ * run), propagation/ (test-case changes into open live runs, D17). This file holds every /run route but results'.
+ */
 const write = { access: { minRole: 'test-runner' as const } };
 
 export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {

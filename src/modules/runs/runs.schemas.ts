@@ -9,7 +9,7 @@ import {
   TcaseRequirement,
   TcaseTag,
 } from '../test-cases/test-cases.schemas.js';
-import { TrackerComment } from './results.schemas.js';
+import { TrackerComment } from './results/results.schemas.js';
 
 export const RUN_TYPES = ['static', 'static_struct', 'live'] as const;
 export type RunType = (typeof RUN_TYPES)[number];

@@ -18,7 +18,7 @@ import {
   prepareRun,
   type PreparedRun,
 } from './run-creation.service.js';
-import * as runTcasesRepo from './run-tcases.repository.js';
+import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
   RUN_INCLUDES,
@@ -36,7 +36,7 @@ import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 /*
  * Runs: create, clone, list, close; cases added to and removed from static_struct runs (D17); and the run checks
  * of every write into a run (results, logs) and of its reads. Making a run is run-creation.service.ts; its test
- * cases as shown run-tcases.service.ts; results results.service.ts; test-case changes propagation.service.ts.
+ * cases as shown run-tcases/; results results/; test-case changes propagation/.
  */
 
 export type RunRow = Selectable<RunsTable>;

@@ -1,20 +1,20 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ResultLinksTable } from '../../db/tables/execution.js';
-import { enqueueJobs } from '../../jobs/outbox.js';
+import { enqueueJobs } from '../../outbox/outbox.js';
 import { parseJson } from '../../lib/json.js';
-import * as repo from './results.repository.js';
+import * as repo from './results/results.repository.js';
 
 /**
  * Issue-tracker comment-back (D24): a result link with `meta.id` on a tracker integration (not `custom`) gets a
- * comment on that issue pointing back to the result, posted by a job (src/jobs/tracker-comment.ts). The job is
+ * comment on that issue pointing back to the result, posted by a job (tracker-comment.job.ts). The job is
  * written in the result's transaction, so a result that rolls back comments on nothing, and the request never
  * waits for the tracker. The link carries the outcome: pending, posted (with the comment's id) or failed.
  */
 export const TRACKER_COMMENT_JOB = 'tracker.comment';
 
 /**
- * A comment error as shown: errors stored before the job wrote only its own words (src/jobs/trackers.ts) quoted the
+ * A comment error as shown: errors stored before the job wrote only its own words (tracker-comment.adapters.ts) quoted the
  * tracker's answer after `the tracker answered HTTP <status>: `, and such an answer may hold the credential (a Basic
  * header quoted back). Only the status of those is shown.
  */

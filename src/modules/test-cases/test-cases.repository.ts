@@ -2,7 +2,6 @@ import {
   sql,
   type ExpressionBuilder,
   type Insertable,
-  type InsertObject,
   type Selectable,
   type SelectQueryBuilder,
   type Updateable,
@@ -11,6 +10,13 @@ import type { Db } from '../../db/create-db.js';
 import type { Database, TcasesTable, TcaseVersionsTable } from '../../db/schema.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import { chunks } from '../../lib/chunks.js';
+
+/*
+ * The `tcases` table: the filtered, sorted and counted reads of a project's cases (at their latest version or a
+ * given one) and the case rows' writes. A version's content is in versions/versions.repository.ts (`tcase_versions`)
+ * and content/content.repository.ts (standalone steps and preconditions, the latest version's link rows).
+ */
+
 /** The columns of a test case joined with one of its versions (the latest unless said otherwise). */
 const CASE_COLUMNS = [
   't.id',
@@ -319,30 +325,6 @@ export async function countFilledOf(
   return out;
 }
 
-export const listVersionNumbers = (db: Db, tenantId: string, tcaseId: string) =>
-  db
-    .selectFrom('tcase_versions')
-    .select(['version'])
-    .where('tenant_id', '=', tenantId)
-    .where('tcase_id', '=', tcaseId)
-    .orderBy('version')
-    .execute();
-
-/**
- * Every version of a case, newest first, with its author's name: joins `users` (a read kept for speed, one
- * statement instead of one per author; listed in docs/architecture.md). An author row that is gone leaves
- * the name null.
- */
-export const listVersionHistory = (db: Db, tenantId: string, tcaseId: string) =>
-  db
-    .selectFrom('tcase_versions as v')
-    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'v.author_id').on('u.tenant_id', '=', tenantId))
-    .select(['v.version', 'v.title', 'v.author_id', 'v.created_at', 'u.name as author_name'])
-    .where('v.tenant_id', '=', tenantId)
-    .where('v.tcase_id', '=', tcaseId)
-    .orderBy('v.version', 'desc')
-    .execute();
-
 /** The largest position of a live case in the folder, or -1 for an empty folder. */
 export async function maxPosInFolder(
   db: Db,
@@ -376,10 +358,6 @@ export const insertTcases = async (db: Db, rows: Insertable<TcasesTable>[]) => {
   for (const part of chunks(rows, 500)) await db.insertInto('tcases').values(part).execute();
 };
 
-export const insertVersions = async (db: Db, rows: Insertable<TcaseVersionsTable>[]) => {
-  for (const part of chunks(rows, 200)) await db.insertInto('tcase_versions').values(part).execute();
-};
-
 export const updateTcase = (db: Db, tenantId: string, id: string, values: Updateable<TcasesTable>) =>
   db.updateTable('tcases').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 
@@ -408,188 +386,4 @@ export async function listLiveInFolders(
     );
   }
   return out;
-}
-
-// ---- standalone steps and preconditions ----
-
-export const listStepsByIds = async (db: Db, tenantId: string, ids: number[]) => {
-  const out = [];
-  for (const part of chunks(ids)) {
-    out.push(
-      ...(await db
-        .selectFrom('steps')
-        .select(['id', 'description', 'expected'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', 'in', part)
-        .execute()),
-    );
-  }
-  return out;
-};
-
-/** Inserts steps and answers their ids in input order (ids grow with insertion order on both databases). */
-export async function insertSteps(
-  db: Db,
-  tenantId: string,
-  steps: { tcaseId: string; description: string; expected: string }[],
-  at: string,
-): Promise<number[]> {
-  const ids: number[] = [];
-  for (const part of chunks(steps, 200)) {
-    const rows = await db
-      .insertInto('steps')
-      .values(
-        part.map((s) => ({
-          tenant_id: tenantId,
-          tcase_id: s.tcaseId,
-          description: s.description,
-          expected: s.expected,
-          created_at: at,
-        })),
-      )
-      .returning('id')
-      .execute();
-    ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
-  }
-  return ids;
-}
-
-export const listPreconditionsByIds = async (db: Db, tenantId: string, ids: number[]) => {
-  const out = [];
-  for (const part of chunks(ids)) {
-    out.push(
-      ...(await db
-        .selectFrom('preconditions')
-        .select(['id', 'project_id', 'text', 'created_at'])
-        .where('tenant_id', '=', tenantId)
-        .where('id', 'in', part)
-        .execute()),
-    );
-  }
-  return out;
-};
-
-export async function insertPreconditions(
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  items: { tcaseId: string; text: string }[],
-  at: string,
-): Promise<number[]> {
-  const ids: number[] = [];
-  for (const part of chunks(items, 200)) {
-    const rows = await db
-      .insertInto('preconditions')
-      .values(
-        part.map((p) => ({
-          tenant_id: tenantId,
-          project_id: projectId,
-          tcase_id: p.tcaseId,
-          text: p.text,
-          created_at: at,
-        })),
-      )
-      .returning('id')
-      .execute();
-    ids.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
-  }
-  return ids;
-}
-
-// ---- latest-version link tables (filters and usage counts) ----
-
-export interface LatestLinks {
-  tcaseId: string;
-  tagIds: number[];
-  requirementIds: string[];
-  sharedStepIds: number[];
-  sharedPreconditionIds: number[];
-  customValues: { fieldId: string; value: string }[];
-}
-
-/**
- * Replaces the link rows of these test cases with those of their latest version; `fresh` cases (inserted in
- * this transaction) have none to remove, which saves five statements per create.
- */
-export async function replaceLatestLinks(
-  db: Db,
-  tenantId: string,
-  fresh: boolean,
-  links: LatestLinks[],
-): Promise<void> {
-  if (!fresh)
-    await removeLatestLinks(
-      db,
-      tenantId,
-      links.map((l) => l.tcaseId),
-    );
-  const insert = async <T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]) => {
-    for (const part of chunks(rows, 500)) {
-      await db
-        .insertInto(table)
-        .values(part as InsertObject<Database, T>[])
-        .execute();
-    }
-  };
-  await insert(
-    'tcase_tags',
-    links.flatMap((l) =>
-      [...new Set(l.tagIds)].map((tag_id) => ({ tenant_id: tenantId, tcase_id: l.tcaseId, tag_id })),
-    ),
-  );
-  await insert(
-    'tcase_requirements',
-    links.flatMap((l) =>
-      [...new Set(l.requirementIds)].map((requirement_id) => ({
-        tenant_id: tenantId,
-        tcase_id: l.tcaseId,
-        requirement_id,
-      })),
-    ),
-  );
-  await insert(
-    'tcase_shared_steps',
-    links.flatMap((l) =>
-      [...new Set(l.sharedStepIds)].map((shared_step_id) => ({
-        tenant_id: tenantId,
-        tcase_id: l.tcaseId,
-        shared_step_id,
-      })),
-    ),
-  );
-  await insert(
-    'tcase_shared_preconditions',
-    links.flatMap((l) =>
-      [...new Set(l.sharedPreconditionIds)].map((shared_precondition_id) => ({
-        tenant_id: tenantId,
-        tcase_id: l.tcaseId,
-        shared_precondition_id,
-      })),
-    ),
-  );
-  await insert(
-    'tcase_custom_values',
-    links.flatMap((l) =>
-      l.customValues.map((c) => ({
-        tenant_id: tenantId,
-        tcase_id: l.tcaseId,
-        field_id: c.fieldId,
-        value: c.value,
-      })),
-    ),
-  );
-}
-
-export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: string[]): Promise<void> {
-  for (const part of chunks(tcaseIds)) {
-    for (const table of [
-      'tcase_tags',
-      'tcase_requirements',
-      'tcase_shared_steps',
-      'tcase_shared_preconditions',
-      'tcase_custom_values',
-    ] as const) {
-      await db.deleteFrom(table).where('tenant_id', '=', tenantId).where('tcase_id', 'in', part).execute();
-    }
-  }
 }

@@ -22,9 +22,18 @@ import {
   UpdateTcaseBody,
 } from './test-cases.schemas.js';
 import { DeletedFolder, DeleteFolderQuery, FolderParams } from '../folders/folders.schemas.js';
-import { deleteFolder } from './test-cases.folder-delete.js';
+import { deleteFolder } from './folder-delete/folder-delete.service.js';
 import * as service from './test-cases.service.js';
 
+/*
+ * What is where in test-cases/. At the root: test-cases.service.ts (create, update with If-Match, delete; the face
+ * other modules use, re-exporting the parts), .schemas, .repository (the `tcases` table) and .common (what the parts
+ * share: limits, the validation error, transactions, the project's write lock). One folder per part: listing/ (list,
+ * count, get, seq lookup, version list), versions/ (D15: a write made into a new version and stored), content/
+ * (a version's content: its stored shape and rules, write input and references, rows into API objects, steps,
+ * preconditions and link rows), templates/ (filled cases), bulk/ (move, tag, delete many), lookups/ (what runs ask
+ * of test cases), folder-delete/ (deleting a folder deletes its cases).
+ */
 const tags = ['test cases'];
 const write = { access: { minRole: 'test-runner' as const } };
 

@@ -7,13 +7,14 @@ import { normalizeTcaseCustomFields } from '../custom-fields/custom-fields.servi
 import { getFolder, upsertFolderPaths } from '../folders/folders.service.js';
 import { allocateTcaseSeqs, resolveProject } from '../projects/projects.service.js';
 import { ensureTagIds } from '../tags/tags.service.js';
-import { type Stored } from './test-cases.content.js';
+import { type Stored } from './content/content.model.js';
 import * as repo from './test-cases.repository.js';
+import * as contentRepo from './content/content.repository.js';
 import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from './test-cases.schemas.js';
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
-import { requireTcase } from './test-cases.listing.js';
-import { applyInput, resolveReferences, validateWrite } from './test-cases.input.js';
-import { checkValues, filledSpec, updateFilled } from './test-cases.templates.js';
+import { requireTcase } from './listing/listing.service.js';
+import { applyInput, resolveReferences, validateWrite } from './content/content.input.js';
+import { checkValues, filledSpec, updateFilled } from './templates/templates.service.js';
 import {
   NewCase,
   assertPosFree,
@@ -23,12 +24,13 @@ import {
   loadPrevious,
   specOf,
   syncLinks,
-} from './test-cases.versions.js';
+} from './versions/versions.service.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
 /*
  * The test-case service: the writes live here; lookups for other modules, listing, write input, templates and
- * versions each have their own file (test-cases.<seam>.ts) and other modules reach them through this one.
+ * versions each have their own folder (lookups/, listing/, content/, templates/, versions/, bulk/), and other
+ * modules reach them through this one.
  */
 export {
   getTcaseAtVersion,
@@ -38,7 +40,7 @@ export {
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
-} from './test-cases.lookups.js';
+} from './lookups/lookups.service.js';
 export {
   bulkDeleteTestCases,
   bulkMoveTestCases,
@@ -46,7 +48,7 @@ export {
   deleteCasesById,
   liveCasesInFolders,
   lockTcaseWrites,
-} from './test-cases.bulk.js';
+} from './bulk/bulk.service.js';
 export {
   countTestCases,
   findTestCasesBySeq,
@@ -54,7 +56,7 @@ export {
   getTestCaseVersion,
   listTestCases,
   listTestCaseVersions,
-} from './test-cases.listing.js';
+} from './listing/listing.service.js';
 
 import type { TcasesChanged } from './test-cases.common.js';
 export type { TcasesChanged };
@@ -81,7 +83,7 @@ export async function createTestCase(
   const result = await inTransaction(db, async (trx) => {
     const filledCount = input.parameterValues?.length ?? 0;
     const firstSeq = await allocateTcaseSeqs(trx, project.id, 1 + filledCount);
-    // Again under the project lock: a folder deleted meanwhile (test-cases.folder-delete.ts takes the same lock) is gone.
+    // Again under the project lock: a folder deleted meanwhile (folder-delete/ takes the same lock) is gone.
     await getFolder(trx, actor.tenantId, project.id, input.folderId);
     let pos: number;
     if (input.pos !== undefined) {
@@ -353,7 +355,7 @@ export async function deleteTestCase(
       ids.push(...(await repo.listFilledOf(trx, actor.tenantId, [row.id])).map((f) => f.id));
     }
     await repo.softDeleteTcases(trx, actor.tenantId, ids, at);
-    await repo.removeLatestLinks(trx, actor.tenantId, ids);
+    await contentRepo.removeLatestLinks(trx, actor.tenantId, ids);
     await tcasesChanged(trx, actor.tenantId, project.id, ids);
   });
   return { message: 'Test case deleted' };

@@ -2,12 +2,12 @@ import type { Db } from '../../db/create-db.js';
 import { newUuid } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { parseJson } from '../../lib/json.js';
-import { enqueueJobs } from '../../jobs/outbox.js';
+import { enqueueJobs } from '../../outbox/outbox.js';
 import { subscriptionsOf } from './webhooks.repository.js';
 import type { OutboxEvent } from './webhook-payload.js';
 import type { WebhookEventType } from './webhooks.schemas.js';
 
-/** The job kind of an event waiting to be fanned out to the webhooks subscribed to it (src/jobs/webhook-fanout.ts). */
+/** The job kind of an event waiting to be fanned out to the webhooks subscribed to it (webhook-fanout.job.ts). */
 export const EVENT_JOB = 'webhook.event';
 
 export interface NewEvent {
@@ -46,7 +46,7 @@ export async function enqueueEvents(trx: Db, all: NewEvent[]): Promise<void> {
 }
 
 /**
- * The events some enabled webhook subscribes to, as the fan-out matches them (jobs/webhook-fanout.ts). Read in
+ * The events some enabled webhook subscribes to, as the fan-out matches them (webhook-fanout.job.ts). Read in
  * the change's transaction: a webhook saved before the change is seen; one saved after it never had the event.
  */
 async function subscribed(trx: Db, events: NewEvent[]): Promise<NewEvent[]> {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdString, MessageBody } from '../../http/schemas.js';
-import { guardOf } from '../../jobs/index.js';
 import {
   CreateWebhookBody,
   Delivery,
@@ -17,8 +16,8 @@ import * as service from './webhooks.service.js';
 import { ping, redeliver } from './webhook-deliveries.js';
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app;
-  const settings = { secretKey: config.secretKey, guard: guardOf(config) };
+  const { db, config, ctx } = app;
+  const settings = { secretKey: config.secretKey, guard: ctx.outboundGuard };
   // D3: webhooks are managed by admins, tenant-wide.
   const admin = { access: { minRole: 'admin' as const } };
   const tags = ['webhooks'];

@@ -5,9 +5,10 @@ import { createProject, userWithKey } from '../../../test/helpers/factories.js';
 import { createRun, closeRun } from '../../../test/helpers/run-factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
 import { createWebhook, deliveries, deliveryHarness } from '../../../test/helpers/webhook-harness.js';
-import { claimJobs } from '../../jobs/outbox.js';
+import { claimJobs } from '../../outbox/outbox.js';
 import { createJobRunner, purgeJobHistory } from '../../jobs/index.js';
-import { attemptDelivery, DELIVERY_JOB } from '../../jobs/webhook-delivery.js';
+import { purgeDeliveryHistory } from './webhook-retention.job.js';
+import { attemptDelivery, DELIVERY_JOB } from './webhook-delivery.job.js';
 import { outboundGuard } from '../../lib/ssrf.js';
 import { enqueueEvent } from './webhook-events.service.js';
 
@@ -517,7 +518,7 @@ describeEachDb(
       await createRun(t, project);
       // A runner fans the event out, claims the delivery, sends it and dies before recording anything.
       h.clock = Date.now();
-      const fanout = createJobRunner(t.db, t.config, { now: () => h.clock, concurrency: 0 });
+      const fanout = createJobRunner(t.db, t.config, t.app.ctx, { now: () => h.clock, concurrency: 0 });
       await fanout.drain();
       h.receiver.requests.length = 0;
       const [job] = await claimJobs(t.db, {
@@ -586,14 +587,12 @@ describeEachDb(
       expect(finished.length).toBe(11); // 6 events fanned out, 5 deliveries sent (and one pending)
       const pending = await t.db.selectFrom('jobs').select('id').where('status', '=', 'pending').execute();
       expect(pending).toHaveLength(1);
-      expect(await purgeJobHistory(t.db, 30, { batchSize: 3, nowMs: Date.now() + 29 * 24 * HOUR })).toEqual({
-        jobs: 0,
-        deliveries: 0,
+      const purge = async (nowMs: number) => ({
+        jobs: await purgeJobHistory(t.db, 30, { batchSize: 3, nowMs }),
+        deliveries: await purgeDeliveryHistory(t.db, 30, { batchSize: 3, nowMs }),
       });
-      expect(await purgeJobHistory(t.db, 30, { batchSize: 3, nowMs: Date.now() + 31 * 24 * HOUR })).toEqual({
-        jobs: 11,
-        deliveries: 5,
-      });
+      expect(await purge(Date.now() + 29 * 24 * HOUR)).toEqual({ jobs: 0, deliveries: 0 });
+      expect(await purge(Date.now() + 31 * 24 * HOUR)).toEqual({ jobs: 11, deliveries: 5 });
       expect(await t.db.selectFrom('jobs').select('status').execute()).toEqual([{ status: 'pending' }]);
       expect((await deliveries(t, id)).map((d) => d.status)).toEqual(['pending']);
     });

@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from './client';
+import { queryKeys } from './keys';
+import type { paths } from './schema';
 
 /**
  * Queries several features read, defined once: one cache key must always hold one shape (two definitions of
@@ -9,7 +11,7 @@ import { api, unwrap } from './client';
 /** A project's tags, by title. */
 export const projectTagsQuery = (code: string) =>
   queryOptions({
-    queryKey: ['projects', code.toUpperCase(), 'tags'] as const,
+    queryKey: queryKeys.tags(code),
     queryFn: async () =>
       (
         await unwrap(
@@ -28,7 +30,7 @@ export const projectTagsQuery = (code: string) =>
  */
 export const projectFoldersQuery = (code: string) =>
   queryOptions({
-    queryKey: ['projects', code.toUpperCase(), 'folders'] as const,
+    queryKey: queryKeys.folders(code),
     queryFn: async () =>
       (
         await unwrap(
@@ -37,4 +39,54 @@ export const projectFoldersQuery = (code: string) =>
           }),
         )
       ).data,
+  });
+
+/** The tenant's statuses: the five built-in ones and the active custom ones, with their names and colours. */
+export const statusesQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.statuses(),
+    queryFn: async () => (await unwrap(api.GET('/api/public/v0/settings/preferences/status'))).statuses,
+    staleTime: 60_000,
+  });
+
+/** The tenant's users: the assignees a run or a plan's run may have. */
+export const usersQuery = () =>
+  queryOptions({ queryKey: queryKeys.users(), queryFn: () => unwrap(api.GET('/api/public/v0/users')) });
+
+export type Run =
+  paths['/api/public/v0/project/{project}/run']['get']['responses'][200]['content']['application/json']['runs'][number];
+
+/** Every run of the project, newest first, with what the lists show (the runs page; each milestone's runs). */
+export const runsQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.runs(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/run', {
+            params: {
+              path: { project: code },
+              query: { include: ['milestone', 'statusCounts', 'assignment', 'configuration'] },
+            },
+          }),
+        )
+      ).runs,
+  });
+
+/** The project's milestones: the milestones page, and the milestone a run is filed under. */
+export const milestonesQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.milestones(code),
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}/milestone', { params: { path: { project: code } } })),
+  });
+
+/** The project's configurations (browsers, devices…) a run or a plan's run is made for. */
+export const configurationsQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.configurations(code),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/configuration', { params: { path: { project: code } } }),
+      ),
   });

@@ -9,15 +9,14 @@ import {
   redirect,
 } from '@tanstack/react-router';
 import { isApiError, onSessionExpired } from '../api/client';
-import { projectFoldersQuery } from '../api/queries';
+import { projectFoldersQuery, statusesQuery } from '../api/queries';
 import { ErrorState, Loading } from '../components/Status';
-import { meQuery, safeReturnTo } from '../features/auth/session';
+import { meQuery, safeReturnTo } from '../session/session';
 import { SignInPage } from '../features/auth/SignInPage';
 import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
-import { testCaseQuery } from '../features/repository/api';
-import { firstListPage, foldersQuery, tagsQuery } from '../features/repository/repository-api';
+import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../features/repository/api';
 import { validateRepositorySearch } from '../features/repository/search';
-import { runQuery, runTestCasesQuery, statusesQuery } from '../features/runs/api';
+import { runQuery, runTestCasesQuery } from '../features/runs/api';
 import { validateRunPageSearch, validateRunsPageSearch } from '../features/runs/search';
 import { ShortcutsProvider } from './shell/Shortcuts';
 
@@ -119,19 +118,19 @@ const runsRoute = createRoute({
 const plansRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/plans',
-  component: lazyRouteComponent(() => import('../features/runs/list/PlansPage'), 'PlansPage'),
+  component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlansPage'),
 });
 
 const planRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/plan/$planId',
-  component: lazyRouteComponent(() => import('../features/runs/list/PlansPage'), 'PlanPage'),
+  component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlanPage'),
 });
 
 const milestonesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/milestones',
-  component: lazyRouteComponent(() => import('../features/runs/list/MilestonesPage'), 'MilestonesPage'),
+  component: lazyRouteComponent(() => import('../features/milestones/MilestonesPage'), 'MilestonesPage'),
 });
 
 const testCaseRoute = createRoute({

@@ -1,7 +1,11 @@
+import { useEffect, useRef } from 'react';
+import { singleKeyShortcutsOn } from './shortcuts';
+
 /**
- * The one rule for "is the person typing?", read by every single-key shortcut listener (run page, repository,
- * case list, test case page, the shell's `?`): a key is text, never a shortcut, while the focus is in an editable
- * element or is on its way into one.
+ * How the application listens for keys, in one place: every shortcut site listens through `useKeyDown`, and a
+ * bare key is a shortcut only when `isSingleKeyShortcut` says so. That reads the one rule for "is the person
+ * typing?" (`isTyping`): a key is text, never a shortcut, while the focus is in an editable element or is on its
+ * way into one; and the one switch that turns single-key shortcuts off (WCAG 2.1.4, lib/shortcuts.ts).
  *
  * "On its way" is the opening window: a button or key that opens an editor (a rich-text field that loads and
  * mounts lazily, a form on another page) calls `openingEditor()`. Until an editable element takes the focus, the
@@ -40,6 +44,33 @@ export function isTyping(target: EventTarget | null): boolean {
   return typed !== undefined || isEditable(target);
 }
 
+/** A bare key meant as a shortcut: no Ctrl, ⌘ or Alt, not typed text, and single-key shortcuts are on. */
+export function isSingleKeyShortcut(e: KeyboardEvent): boolean {
+  return !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target) && singleKeyShortcutsOn();
+}
+
+/** A dialog, menu or listbox is open: Escape belongs to it. */
+export const overlayOpen = () => !!document.querySelector('.modal-overlay, .popover, [role="listbox"]');
+
+/**
+ * The one way a page listens for keys: a keydown listener on the window while the component is mounted, calling
+ * the latest render's handler (which may read that render's state; the listener is not added again per render).
+ * Listeners run after the focused element's own handlers (React's), and after the keys held for an opening
+ * editor were taken (openingEditor captures them first).
+ */
+export function useKeyDown(handler: (e: KeyboardEvent) => void): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => latest.current(e);
+    // eslint-disable-next-line no-restricted-syntax -- the one listener every page's keys go through
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
 /** Whether an editor was asked for and has not taken the focus yet (it should take it when it comes). */
 export function editorOpening(): boolean {
   return typed !== undefined;
@@ -51,6 +82,7 @@ export function openingEditor(): void {
   if (listening) return;
   listening = true;
   // Capture on window: before React's handlers and every shortcut listener (window or document).
+  // eslint-disable-next-line no-restricted-syntax -- keys held for an opening editor are caught before any listener
   window.addEventListener('keydown', onKeyDown, true);
   window.addEventListener('pointerdown', abandon, true);
   window.addEventListener('focusin', onFocusIn, true);

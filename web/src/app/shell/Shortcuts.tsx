@@ -1,15 +1,5 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
-import { isTyping } from '../../lib/keys';
-import { singleKeyShortcutsOn } from '../shortcuts';
+import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from 'react';
+import { isSingleKeyShortcut, useKeyDown } from '../../lib/keys';
 
 // The dialog (and React Aria's overlay code) loads on first use: the sign-in page stays small.
 const ShortcutsDialog = lazy(() => import('./ShortcutsDialog'));
@@ -23,24 +13,13 @@ export const useShortcuts = () => useContext(Context);
 
 export function ShortcutsProvider({ children }: { children: ReactNode }) {
   const [isOpen, setOpen] = useState(false);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      // Turned off in the settings (WCAG 2.1.4): `?` is just a key; the account menu still opens the list.
-      if (
-        e.key === '?' &&
-        singleKeyShortcutsOn() &&
-        !e.ctrlKey &&
-        !e.metaKey &&
-        !e.altKey &&
-        !isTyping(e.target)
-      ) {
-        e.preventDefault();
-        setOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useKeyDown((e) => {
+    // Turned off in the settings (WCAG 2.1.4): `?` is just a key; the account menu still opens the list.
+    if (e.key === '?' && isSingleKeyShortcut(e)) {
+      e.preventDefault();
+      setOpen(true);
+    }
+  });
   const value = useMemo(() => ({ open: () => setOpen(true) }), []);
   return (
     <Context.Provider value={value}>

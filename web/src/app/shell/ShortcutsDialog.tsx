@@ -1,7 +1,7 @@
 import { Switch } from 'react-aria-components';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
-import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../shortcuts';
+import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../lib/shortcuts';
 import { Dialog } from '../../components/Dialog';
 
 /** What the keyboard does everywhere; pages add theirs as they arrive (the repository: `/`, `j`/`k`, `n`, `e`). */

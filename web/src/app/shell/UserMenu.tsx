@@ -10,8 +10,7 @@ import {
   Popover,
   Separator,
 } from 'react-aria-components';
-import { meQuery, signOut } from '../../features/auth/session';
-import { canManagePeople } from '../../features/people/api';
+import { canManagePeople, meQuery, signOut } from '../../session/session';
 import { useShortcuts } from './Shortcuts';
 
 const initials = (name: string, email: string) =>

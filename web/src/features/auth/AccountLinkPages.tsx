@@ -2,14 +2,15 @@ import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useForm, type FormErrors } from '../../lib/useForm';
-import { signIn } from './session';
+import { signIn, invitationQuery, register, requestPasswordReset, setNewPassword } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** The pages reached from a link in an e-mail (or passed on by an admin): no session needed. */
 
@@ -87,19 +88,14 @@ export function AcceptInvitationPage() {
   const { token } = useParams({ from: '/invite/$token' });
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery({
-    queryKey: ['invitation', token],
-    queryFn: () => unwrap(api.POST('/api/auth/invitation', { body: { token } })),
-    retry: false,
-    staleTime: Infinity,
-  });
+  const invitation = useQuery(invitationQuery(token));
   const form = useForm({
     initial: { name: '', password: '', confirm: '' },
     errors: splitErrors,
     submit: async ({ name, password }) => {
-      await unwrap(api.POST('/api/auth/register', { body: { token, name: name.trim(), password } }));
+      await register(token, name.trim(), password);
       await signIn({ email: invitation.data!.email, password });
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       await navigate({ to: '/', replace: true });
     },
   });
@@ -158,7 +154,7 @@ export function RequestPasswordResetPage() {
     initial: { email: '' },
     errors: splitErrors,
     submit: async ({ email }) => {
-      await unwrap(api.POST('/api/auth/password-reset/request', { body: { email: email.trim() } }));
+      await requestPasswordReset(email.trim());
       setSent(true);
     },
   });
@@ -213,7 +209,7 @@ export function SetNewPasswordPage() {
     initial: { password: '', confirm: '' },
     errors: splitErrors,
     submit: async ({ password }) => {
-      await unwrap(api.POST('/api/auth/password-reset', { body: { token, password } }));
+      await setNewPassword(token, password);
       setDone(true);
     },
   });

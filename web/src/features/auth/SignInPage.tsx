@@ -8,7 +8,9 @@ import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useForm, type FormErrors } from '../../lib/useForm';
-import { signIn, safeReturnTo } from './session';
+import { safeReturnTo } from '../../session/session';
+import { signIn } from './api';
+import { queryKeys } from '../../api/keys';
 
 type Step = 'password' | 'second-factor';
 
@@ -46,7 +48,7 @@ export function SignInPage() {
         if (step === 'password' && asksForSecondFactor(e)) return setStep('second-factor');
         throw e;
       }
-      await queryClient.invalidateQueries({ queryKey: ['me'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me() });
       await navigate({ to: safeReturnTo(returnTo) ?? '/', replace: true });
     },
     errors: (e): FormErrors =>

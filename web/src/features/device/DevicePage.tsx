@@ -2,11 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { decideDeviceSignIn, deviceCodeQuery } from './api';
 import './device.css';
 
 /**
@@ -14,11 +16,6 @@ import './device.css';
  * (the app route sends them to sign-in and back here first) checks the code their terminal shows and approves
  * or denies it.
  */
-const deviceCodeQuery = (userCode: string) => ({
-  queryKey: ['device-code', userCode],
-  queryFn: () => unwrap(api.GET('/api/oauth/device', { params: { query: { user_code: userCode } } })),
-  retry: false,
-});
 
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/\.?$/, '.');
 
@@ -75,9 +72,8 @@ function Decide({ userCode }: { userCode: string }) {
   const queryClient = useQueryClient();
   const view = useQuery(deviceCodeQuery(userCode));
   const decide = useMutation({
-    mutationFn: (decision: 'approve' | 'deny') =>
-      unwrap(api.POST(`/api/oauth/device/${decision}`, { body: { user_code: userCode } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['device-code', userCode] }),
+    mutationFn: (decision: 'approve' | 'deny') => decideDeviceSignIn(userCode, decision),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.deviceCode(userCode) }),
   });
 
   if (view.isPending) return <Loading label="Checking the code…" />;

@@ -2,15 +2,9 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
-import {
-  accountsQuery,
-  invitationsQuery,
-  peopleKeys,
-  revokeInvitation,
-  ROLE_NAMES,
-  type Invitation,
-} from './api';
+import { accountsQuery, invitationsQuery, revokeInvitation, ROLE_NAMES, type Invitation } from './api';
 import { day, moment, nameOf, words } from './people-text';
+import { queryKeys } from '../../api/keys';
 
 /** The invitations not yet accepted, each revocable. */
 export function InvitationsSection() {
@@ -22,7 +16,7 @@ export function InvitationsSection() {
     mutationFn: (inv: Invitation) => revokeInvitation(inv.id),
     onMutate: () => setError(undefined),
     onError: (e, inv) => setError({ id: inv.id, message: words(e) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.invitations }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.invitations() }),
   });
   const inviter = (id: number) => {
     const a = accounts.data?.find((u) => u.id === id);

@@ -6,10 +6,11 @@ import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { sentence, useForm, type FormErrors } from '../../lib/useForm';
-import { invite, peopleKeys, ROLE_NAMES, type Role } from './api';
+import { invite, ROLE_NAMES, type Role } from './api';
 import type { OneTimeLink } from './OneTimeLinkDialog';
 import { words } from './people-text';
 import { RoleSelect } from './RoleSelect';
+import { queryKeys } from '../../api/keys';
 
 /** Refusals without a field are about one all the same: the address (taken, pending) or the role (too high). */
 function inviteErrorsOf(e: unknown): FormErrors {
@@ -39,7 +40,7 @@ export function InviteSection({ onLink }: { onLink: (l: OneTimeLink) => void }) 
         });
       } else setSent(`Invitation e-mailed to ${r.email}.`);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.invitations }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.invitations() }),
   });
   const form = useForm({
     initial: { email: '', role: 'user' as Role },

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { meQuery } from '../auth/session';
+import { meQuery } from '../../session/session';
 import { canManagePeople, ROLE_NAMES, type Role } from './api';
 import { InvitationsSection } from './InvitationsSection';
 import { InviteSection } from './InviteSection';

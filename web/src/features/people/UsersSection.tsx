@@ -3,12 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { ErrorState, Loading } from '../../components/Status';
-import { meQuery } from '../auth/session';
 import {
   accountsQuery,
   changeRole,
   issuePasswordReset,
-  peopleKeys,
   ROLE_NAMES,
   setActive,
   transferOwnership,
@@ -18,6 +16,7 @@ import {
 import type { OneTimeLink } from './OneTimeLinkDialog';
 import { nameOf, words } from './people-text';
 import { RoleSelect } from './RoleSelect';
+import { queryKeys } from '../../api/keys';
 
 /** Every account: its role (saved with a button), password reset, deactivation and ownership transfer. */
 export function UsersSection({
@@ -38,7 +37,7 @@ export function UsersSection({
    * alone (arrow keys on a closed select change its value on some systems, one request per key press).
    */
   const [drafts, setDrafts] = useState<Record<number, Role>>({});
-  const refresh = () => queryClient.invalidateQueries({ queryKey: peopleKeys.accounts });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.accounts() });
   const start = () => {
     setRowError(undefined);
     setDone(undefined);
@@ -82,7 +81,7 @@ export function UsersSection({
     // No onError: a refusal is said in the dialog, beside the button pressed, not again in the row behind it.
     // The signed-in person's own role changed too.
     onSettled: () =>
-      Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true })]),
+      Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true })]),
   });
   const reset = useMutation({
     mutationFn: (user: Account) => issuePasswordReset(user.id),

@@ -1,21 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import type { paths } from '../../api/schema';
 
-/** The People page's cache: the tenant's accounts (with their state) and the pending invitations. */
-export const peopleKeys = {
-  all: ['people'] as const,
-  accounts: ['people', 'accounts'] as const,
-  invitations: ['people', 'invitations'] as const,
-};
-
 export const accountsQuery = queryOptions({
-  queryKey: peopleKeys.accounts,
+  queryKey: queryKeys.accounts(),
   queryFn: async () => (await unwrap(api.GET('/api/public/v0/users/accounts'))).users,
 });
 
 export const invitationsQuery = queryOptions({
-  queryKey: peopleKeys.invitations,
+  queryKey: queryKeys.invitations(),
   queryFn: async () => (await unwrap(api.GET('/api/public/v0/users/invitations'))).invitations,
 });
 
@@ -60,5 +54,5 @@ export const ROLE_NAMES: Record<Role, string> = {
   owner: 'Owner',
 };
 
-// The admin role (admins and the owner) manages people as it manages projects: one rule, defined once.
-export { canManageProjects as canManagePeople } from '../auth/session';
+// Who may manage people is the session's one rule (session/session.ts).
+export { canManagePeople } from '../../session/session';

@@ -8,7 +8,8 @@ import { FormError } from '../../components/FormError';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
 import { plainFormErrorsOf, useForm } from '../../lib/useForm';
-import { createProject, projectKeys } from './api';
+import { createProject } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** Creates a project; the API's field errors are shown under the field they concern. */
 export function CreateProjectDialog({
@@ -25,7 +26,7 @@ export function CreateProjectDialog({
   const mutation = useMutation({
     mutationFn: createProject,
     onSuccess: async (_created, body) => {
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       onOpenChange(false);
       await navigate({ to: '/project/$code', params: { code: body.code.toUpperCase() } });
     },

@@ -2,31 +2,26 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
-import { api, isApiError, unwrap } from '../../api/client';
+import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
 import { RichTextField } from '../../components/rich-text/RichText';
 import { TextField } from '../../components/TextField';
 import { sentence, useForm, type FormErrors } from '../../lib/useForm';
-import { canManageProjects, meQuery } from '../auth/session';
-import { projectKeys, type Project } from './api';
+import { canManageProjects, meQuery } from '../../session/session';
+import { type Project, setProjectArchived, editProject, deleteProject } from './api';
+import { queryKeys } from '../../api/keys';
 
 /** Administration of one project (admins and the owner, D3): edit, archive / unarchive, delete. */
 export function ProjectAdmin({ project }: { project: Project }) {
   const me = useQuery(meQuery).data;
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<'edit' | 'delete'>();
-  const path = { project: project.code };
   const archive = useMutation({
-    mutationFn: () =>
-      unwrap(
-        project.archivedAt
-          ? api.POST('/api/public/v0/project/{project}/unarchive', { params: { path } })
-          : api.POST('/api/public/v0/project/{project}/archive', { params: { path } }),
-      ),
-    onSuccess: (p) => queryClient.setQueryData(projectKeys.one(project.code), p),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+    mutationFn: () => setProjectArchived(project.code, !project.archivedAt),
+    onSuccess: (p) => queryClient.setQueryData(queryKeys.project(project.code), p),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.projects() }),
   });
   if (!me || !canManageProjects(me.role)) return null;
 
@@ -76,20 +71,15 @@ function EditProjectDialog({ project, onClose }: { project: Project; onClose: ()
   const [links, setLinks] = useState<LinkRow[]>(project.links.map((l) => ({ ...l, key: nextKey++ })));
   const save = useMutation({
     mutationFn: () =>
-      unwrap(
-        api.PATCH('/api/public/v0/project/{project}', {
-          params: { path: { project: project.code } },
-          body: {
-            title: title.trim(),
-            overviewTitle: overviewTitle.trim(),
-            overviewDescription: description,
-            links: links.filter((l) => l.url.trim()).map((l) => ({ url: l.url.trim(), text: l.text.trim() })),
-          },
-        }),
-      ),
+      editProject(project.code, {
+        title: title.trim(),
+        overviewTitle: overviewTitle.trim(),
+        overviewDescription: description,
+        links: links.filter((l) => l.url.trim()).map((l) => ({ url: l.url.trim(), text: l.text.trim() })),
+      }),
     onSuccess: (p) => {
-      queryClient.setQueryData(projectKeys.one(project.code), p);
-      void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      queryClient.setQueryData(queryKeys.project(project.code), p);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       onClose();
     },
   });
@@ -178,11 +168,10 @@ function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: 
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () =>
-      unwrap(api.DELETE('/api/public/v0/project/{project}', { params: { path: { project: project.code } } })),
+    mutationFn: () => deleteProject(project.code),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: projectKeys.one(project.code) });
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      queryClient.removeQueries({ queryKey: queryKeys.project(project.code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.projects() });
       await navigate({ to: '/', replace: true });
     },
   });

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { canManageProjects, meQuery } from '../auth/session';
+import { canManageProjects, meQuery } from '../../session/session';
 import { projectsQuery, type Project } from './api';
 import { CreateProjectDialog } from './CreateProjectDialog';
 import { plainText } from './text';

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import type { paths } from '../../api/schema';
 
 export type Project =
@@ -8,21 +9,14 @@ export type CreateProjectBody = NonNullable<
   paths['/api/public/v0/project']['post']['requestBody']
 >['content']['application/json'];
 
-/** Query keys by resource; mutations invalidate what they change. */
-export const projectKeys = {
-  all: ['projects'] as const,
-  one: (code: string) => ['projects', code.toUpperCase()] as const,
-  counts: (code: string) => ['projects', code.toUpperCase(), 'counts'] as const,
-};
-
 export const projectsQuery = queryOptions({
-  queryKey: projectKeys.all,
+  queryKey: queryKeys.projects(),
   queryFn: async () => (await unwrap(api.GET('/api/public/v0/project'))).projects,
 });
 
 export const projectQuery = (code: string) =>
   queryOptions({
-    queryKey: projectKeys.one(code),
+    queryKey: queryKeys.project(code),
     queryFn: () =>
       unwrap(api.GET('/api/public/v0/project/{project}', { params: { path: { project: code } } })),
   });
@@ -30,7 +24,7 @@ export const projectQuery = (code: string) =>
 /** What the overview counts: every test case, and the runs still open (newest first). */
 export const projectCountsQuery = (code: string) =>
   queryOptions({
-    queryKey: projectKeys.counts(code),
+    queryKey: queryKeys.projectCounts(code),
     queryFn: async () => {
       const path = { project: code };
       const [cases, runs] = await Promise.all([
@@ -47,3 +41,20 @@ export const projectCountsQuery = (code: string) =>
 
 export const createProject = (body: CreateProjectBody) =>
   unwrap(api.POST('/api/public/v0/project', { body }));
+
+export type EditProjectBody = NonNullable<
+  paths['/api/public/v0/project/{project}']['patch']['requestBody']
+>['content']['application/json'];
+
+export const editProject = (code: string, body: EditProjectBody) =>
+  unwrap(api.PATCH('/api/public/v0/project/{project}', { params: { path: { project: code } }, body }));
+
+export const setProjectArchived = (code: string, archived: boolean) =>
+  unwrap(
+    archived
+      ? api.POST('/api/public/v0/project/{project}/archive', { params: { path: { project: code } } })
+      : api.POST('/api/public/v0/project/{project}/unarchive', { params: { path: { project: code } } }),
+  );
+
+export const deleteProject = (code: string) =>
+  unwrap(api.DELETE('/api/public/v0/project/{project}', { params: { path: { project: code } } }));

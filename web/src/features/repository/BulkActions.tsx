@@ -6,7 +6,7 @@ import { TextField } from '../../components/TextField';
 import { useForm, type FormErrors } from '../../lib/useForm';
 import type { Selection } from './CaseList';
 import type { FolderIndex } from './folder-tree';
-import { useRepositoryWrites } from './repository-api';
+import { useRepositoryWrites } from './api';
 
 /** The API takes up to 1,000 ids a request (BULK_TCASES_MAX): larger selections go in several. */
 const BULK_MAX = 1000;

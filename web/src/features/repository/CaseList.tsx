@@ -3,9 +3,8 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
-import { useSingleKeyShortcuts } from '../../app/shortcuts';
-import { isTyping } from '../../lib/keys';
-import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './repository-api';
+import { isSingleKeyShortcut, useKeyDown } from '../../lib/keys';
+import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './api';
 import type { FolderIndex } from './folder-tree';
 
 const ROW_HEIGHT = 48;
@@ -39,7 +38,6 @@ export function CaseList({
   listRef: React.RefObject<HTMLDivElement | null>;
 }) {
   const navigate = useNavigate();
-  const shortcuts = useSingleKeyShortcuts();
   const first = useQuery(listPageQuery(code, filter, 0));
   const total = first.data?.total ?? 0;
   const rows = useVirtualizer({
@@ -109,19 +107,13 @@ export function CaseList({
   };
 
   // j / k anywhere on the page (not while typing), when single-key shortcuts are on.
-  useEffect(() => {
-    if (!shortcuts) return;
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
-      if (e.key === 'j' || e.key === 'k') {
-        e.preventDefault();
-        const inList = listRef.current?.contains(document.activeElement);
-        focusRow(inList ? active + (e.key === 'j' ? 1 : -1) : active);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  useKeyDown((e) => {
+    if (!isSingleKeyShortcut(e) || document.querySelector('[role="dialog"]')) return;
+    if (e.key === 'j' || e.key === 'k') {
+      e.preventDefault();
+      const inList = listRef.current?.contains(document.activeElement);
+      focusRow(inList ? active + (e.key === 'j' ? 1 : -1) : active);
+    }
   });
 
   const onRowKey = (e: KeyboardEvent, i: number) => {

@@ -3,18 +3,23 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Input, Label, SearchField } from 'react-aria-components';
 import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
-import { useSingleKeyShortcuts } from '../../app/shortcuts';
-import { isTyping, openingEditor } from '../../lib/keys';
+import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { Button } from '../../components/Button';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { customFieldsQuery } from './api';
 import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
 import { MultiFilter, TextFilter } from './FilterPopover';
-import { FolderTree } from './FolderTree';
-import { foldersQuery, listFilter, tagsQuery, type CaseType, type ListFilter } from './repository-api';
+import { FolderTree } from './folders/FolderTree';
+import {
+  customFieldsQuery,
+  foldersQuery,
+  listFilter,
+  tagsQuery,
+  type CaseType,
+  type ListFilter,
+} from './api';
 import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
 import './repository.css';
 
@@ -66,7 +71,6 @@ export function RepositoryPage() {
   const code = rawCode.toUpperCase();
   const search = useSearch({ from: '/app/project/$code/repository' });
   const navigate = useNavigate({ from: '/project/$code/repository' });
-  const shortcuts = useSingleKeyShortcuts();
   const narrow = useNarrow();
   useDocumentTitle(`${code} repository`);
 
@@ -136,22 +140,16 @@ export function RepositoryPage() {
     void navigate({ href: `/project/${code}/tcase/new${folder ? `?folder=${folder.id}` : ''}` });
   }, [navigate, code, folder]);
 
-  useEffect(() => {
-    if (!shortcuts) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-      } else if (e.key === 'n') {
-        e.preventDefault();
-        newCase();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [shortcuts, newCase]);
+  useKeyDown((e) => {
+    if (!isSingleKeyShortcut(e) || document.querySelector('[role="dialog"]')) return;
+    if (e.key === '/') {
+      e.preventDefault();
+      searchRef.current?.focus();
+    } else if (e.key === 'n') {
+      e.preventDefault();
+      newCase();
+    }
+  });
 
   if (folders.isError)
     return (

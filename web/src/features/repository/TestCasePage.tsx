@@ -10,8 +10,7 @@ import { Attachments } from './Attachments';
 import { draftOf } from './draft';
 import { EditSession } from './editor/EditSession';
 import { VersionHistory } from './history/VersionHistory';
-import { isTyping, openingEditor } from '../../lib/keys';
-import { singleKeysOn, useWindowKeys } from './shortcuts';
+import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
 
 /** HTML fields: sanitised by the service on write (D22) and again by SafeHtml when shown. */
@@ -284,9 +283,8 @@ export function TestCasePage() {
   const marker = `${code.toUpperCase()}-${tcase.data?.seq ?? seq}`;
   useDocumentTitle(tcase.data ? `${editing ? 'Editing ' : ''}${marker} ${tcase.data.title}` : marker);
 
-  useWindowKeys((e) => {
-    if (editing || !tcase.data || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    if (!singleKeysOn()) return;
+  useKeyDown((e) => {
+    if (editing || !tcase.data || !isSingleKeyShortcut(e)) return;
     if (e.key === 'e') {
       e.preventDefault();
       edit();

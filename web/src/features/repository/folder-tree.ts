@@ -1,4 +1,4 @@
-import type { Folder } from './repository-api';
+import type { Folder } from './api';
 
 export interface FolderNode extends Folder {
   children: FolderNode[];
@@ -59,4 +59,22 @@ export function pathOf(index: FolderIndex, id: number): FolderNode[] {
     n = n.parentId ? index.byId.get(n.parentId) : undefined;
   }
   return out;
+}
+
+/** Where a folder goes: under `parentId` (0: the top), at `pos` among its new siblings. */
+export interface Placement {
+  parentId: number;
+  pos: number;
+}
+
+/** The index a folder takes among `siblings` once it has left its old place (the API's `pos`). */
+export function placementNear(
+  index: FolderIndex,
+  moving: FolderNode,
+  target: FolderNode,
+  after: boolean,
+): Placement {
+  const others = siblingsOf(index, target).filter((s) => s.id !== moving.id);
+  const at = others.findIndex((s) => s.id === target.id);
+  return { parentId: target.parentId, pos: at + (after ? 1 : 0) };
 }

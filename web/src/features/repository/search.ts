@@ -1,5 +1,5 @@
 import { PRIORITIES } from '../../api/priorities';
-import type { CaseType, ListSearch } from './repository-api';
+import type { CaseType, ListSearch } from './api';
 
 /**
  * The repository page's state that belongs in its address: a filtered view can be shared and reloaded.

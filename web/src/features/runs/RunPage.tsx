@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { singleKeyShortcutsOn } from '../../app/shortcuts';
-import { isTyping } from '../../lib/keys';
-import { runKeys, runQuery, runTaggedIdsQuery, runTestCasesQuery, statusesQuery, type StatusId } from './api';
+import { isSingleKeyShortcut, isTyping, useKeyDown } from '../../lib/keys';
+import { runQuery, runTaggedIdsQuery, runTestCasesQuery } from './api';
+import { statusesQuery } from '../../api/queries';
+import { type StatusId } from '../../api/statuses';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -21,11 +22,13 @@ import {
 import { RunCaseList } from './run-page/RunCaseList';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
-import { STATUS_FILL, STATUS_KEYS, recordable, statusById } from './run-page/statuses';
+import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
+import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
+import { queryKeys } from '../../api/keys';
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -79,7 +82,7 @@ export function RunPage() {
   const closed = !!run.data?.closedAt;
   const recorder = useRunRecorder(code, id);
   const onClosed = useCallback(() => {
-    if (!closed) void queryClient.invalidateQueries({ queryKey: runKeys.one(code, id) });
+    if (!closed) void queryClient.invalidateQueries({ queryKey: queryKeys.run(code, id) });
   }, [closed, queryClient, code, id]);
   useLiveRun(code, id, Number.isInteger(id) && cases.isSuccess, onClosed);
 
@@ -172,42 +175,38 @@ export function RunPage() {
   );
 
   // One keystroke per status; j/k move; x selects for a bulk status; / searches. Typing in a field is left alone.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && isTyping(e.target)) {
-        (e.target as HTMLElement).blur();
-        return;
+  useKeyDown((e) => {
+    if (e.key === 'Escape' && isTyping(e.target)) {
+      (e.target as HTMLElement).blur();
+      return;
+    }
+    // A checkbox just ticked keeps the focus, but a key there is a status for the selection (not typing).
+    if (!isSingleKeyShortcut(e)) return;
+    // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
+    if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
+    const key = e.key.toLowerCase();
+    if (key === 'j' || key === 'k') {
+      e.preventDefault();
+      move(key === 'j' ? 1 : -1);
+    } else if (key === 'x' && selectedId) {
+      e.preventDefault();
+      setChecked((all) => {
+        const next = new Set(all);
+        if (next.has(selectedId)) next.delete(selectedId);
+        else next.add(selectedId);
+        return next;
+      });
+    } else if (key === '/') {
+      e.preventDefault();
+      searchRef.current?.focus();
+    } else {
+      const status = statuses.find((s) => STATUS_KEYS[s.id] === key);
+      if (status && !closed) {
+        e.preventDefault();
+        recordStatus(status.id);
       }
-      // A checkbox just ticked keeps the focus, but a key there is a status for the selection (not typing).
-      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || !singleKeyShortcutsOn()) return;
-      // Keys pressed in a dialog (editing the run) belong to the dialog, not to the case behind it.
-      if (e.target instanceof Element && e.target.closest('[role="dialog"], [role="alertdialog"]')) return;
-      const key = e.key.toLowerCase();
-      if (key === 'j' || key === 'k') {
-        e.preventDefault();
-        move(key === 'j' ? 1 : -1);
-      } else if (key === 'x' && selectedId) {
-        e.preventDefault();
-        setChecked((all) => {
-          const next = new Set(all);
-          if (next.has(selectedId)) next.delete(selectedId);
-          else next.add(selectedId);
-          return next;
-        });
-      } else if (key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-      } else {
-        const status = statuses.find((s) => STATUS_KEYS[s.id] === key);
-        if (status && !closed) {
-          e.preventDefault();
-          recordStatus(status.id);
-        }
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [move, selectedId, statuses, closed, recordStatus]);
+    }
+  });
 
   if (!Number.isInteger(id))
     return (

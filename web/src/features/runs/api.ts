@@ -1,19 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 import type { paths } from '../../api/schema';
+import type { StatusId } from '../../api/statuses';
 
 export type RunTestCase =
   paths['/api/public/v0/project/{project}/run/{run}/tcase']['get']['responses'][200]['content']['application/json']['tcases'][number];
 
-export const runKeys = {
-  one: (code: string, runId: number) => ['projects', code.toUpperCase(), 'runs', runId] as const,
-  tcases: (code: string, runId: number) => ['projects', code.toUpperCase(), 'runs', runId, 'tcases'] as const,
-};
-
 /** A run with its milestone and status counts (GET …/run/{run}; only the related objects the page shows). */
 export const runQuery = (code: string, runId: number) =>
   queryOptions({
-    queryKey: runKeys.one(code, runId),
+    queryKey: queryKeys.run(code, runId),
     queryFn: () =>
       unwrap(
         api.GET('/api/public/v0/project/{project}/run/{run}', {
@@ -29,7 +26,7 @@ export const runQuery = (code: string, runId: number) =>
  */
 export const runTestCasesQuery = (code: string, runId: number) =>
   queryOptions({
-    queryKey: runKeys.tcases(code, runId),
+    queryKey: queryKeys.runCases(code, runId),
     queryFn: async () =>
       (
         await unwrap(
@@ -43,7 +40,7 @@ export const runTestCasesQuery = (code: string, runId: number) =>
 /** The ids of the run's cases that carry a tag (the list items have no tags: the API filters by them). */
 export const runTaggedIdsQuery = (code: string, runId: number, tagId: number) =>
   queryOptions({
-    queryKey: [...runKeys.one(code, runId), 'tagged', tagId] as const,
+    queryKey: queryKeys.runTagged(code, runId, tagId),
     queryFn: async () =>
       new Set(
         (
@@ -59,25 +56,15 @@ export const runTaggedIdsQuery = (code: string, runId: number, tagId: number) =>
 
 export type RunTcaseDetail =
   paths['/api/public/v0/project/{project}/run/{run}/tcase/{tcase}']['get']['responses'][200]['content']['application/json'];
-export type StatusSetting =
-  paths['/api/public/v0/settings/preferences/status']['get']['responses'][200]['content']['application/json']['statuses'][number];
 export type RunChanges =
   paths['/api/public/v0/project/{project}/run/{run}/changes']['get']['responses'][200]['content']['application/json'];
 export type CaseHistory =
   paths['/api/public/v0/project/{project}/tcase/{id}/results']['get']['responses'][200]['content']['application/json'];
 
-/** The tenant's statuses: the five built-in ones and the active custom ones, with their names and colours. */
-export const statusesQuery = () =>
-  queryOptions({
-    queryKey: ['statuses'] as const,
-    queryFn: async () => (await unwrap(api.GET('/api/public/v0/settings/preferences/status'))).statuses,
-    staleTime: 60_000,
-  });
-
 /** One case as the run shows it: precondition, steps, and its results in this run. */
 export const runTcaseQuery = (code: string, runId: number, tcaseId: string) =>
   queryOptions({
-    queryKey: [...runKeys.tcases(code, runId), tcaseId] as const,
+    queryKey: queryKeys.runCase(code, runId, tcaseId),
     queryFn: () =>
       unwrap(
         api.GET('/api/public/v0/project/{project}/run/{run}/tcase/{tcase}', {
@@ -89,7 +76,7 @@ export const runTcaseQuery = (code: string, runId: number, tcaseId: string) =>
 /** A case's latest results in other runs. */
 export const caseHistoryQuery = (code: string, tcaseId: string) =>
   queryOptions({
-    queryKey: ['projects', code.toUpperCase(), 'tcase-history', tcaseId] as const,
+    queryKey: queryKeys.caseHistory(code, tcaseId),
     queryFn: () =>
       unwrap(
         api.GET('/api/public/v0/project/{project}/tcase/{id}/results', {
@@ -105,8 +92,6 @@ export const fetchRunChanges = (code: string, runId: number, since?: number) =>
     }),
   );
 
-export type StatusId = StatusSetting['id'];
-
 type ResultBody =
   paths['/api/public/v0/project/{project}/run/{run}/tcase/{tcase}/result']['post']['requestBody']['content']['application/json'];
 
@@ -121,7 +106,7 @@ export interface ResultDraft {
 /** The issue trackers linked to the project: a result's link to one of them comments back on the issue. */
 export const projectIntegrationsQuery = (code: string) =>
   queryOptions({
-    queryKey: ['projects', code.toUpperCase(), 'integrations'] as const,
+    queryKey: queryKeys.integrations(code),
     queryFn: async () =>
       (
         await unwrap(
@@ -164,7 +149,7 @@ export async function recordResults(
 /** The run's logs (notes from CI or testers about the run as a whole), oldest first. */
 export const runLogsQuery = (code: string, runId: number) =>
   queryOptions({
-    queryKey: [...runKeys.one(code, runId), 'logs'] as const,
+    queryKey: queryKeys.runLogs(code, runId),
     queryFn: async () =>
       (
         await unwrap(
@@ -174,3 +159,80 @@ export const runLogsQuery = (code: string, runId: number) =>
         )
       ).logs,
   });
+
+// ---- the runs list: new runs, the preview of what they select, close, clone, edit ----
+
+export type CreateRunBody =
+  paths['/api/public/v0/project/{project}/run']['post']['requestBody']['content']['application/json'];
+export type QueryPlan = CreateRunBody['queryPlans'][number];
+
+/** Cases a run can take whose title contains `search` (the first 30), for picking them one by one. */
+export const pickableCasesQuery = (code: string, search: string) =>
+  queryOptions({
+    queryKey: queryKeys.pickableCases(code, search),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase', {
+          params: {
+            path: { project: code },
+            // A run takes neither drafts nor templates (their filled cases, yes).
+            query: {
+              ...(search ? { search } : {}),
+              draft: false,
+              types: ['standalone', 'filled'],
+              limit: 30,
+              sortField: 'seq',
+              sortOrder: 'asc',
+            },
+          },
+        }),
+      ),
+  });
+
+/** How many and which cases these plans select now: the very selection code run creation uses. */
+export const previewQuery = (code: string, type: string, queryPlans: QueryPlan[]) =>
+  queryOptions({
+    queryKey: queryKeys.runPreview(code, type, queryPlans),
+    queryFn: () =>
+      unwrap(
+        api.POST('/api/public/v0/project/{project}/run/preview', {
+          params: { path: { project: code } },
+          body: { type: type as CreateRunBody['type'], queryPlans, limit: 8 },
+        }),
+      ),
+  });
+
+export const createRun = (code: string, body: CreateRunBody) =>
+  unwrap(api.POST('/api/public/v0/project/{project}/run', { params: { path: { project: code } }, body }));
+
+export const closeRun = (code: string, runId: number) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/close', {
+      params: { path: { project: code, run: runId } },
+    }),
+  );
+
+export const cloneRun = (code: string, runId: number, title: string) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/clone', {
+      params: { path: { project: code } },
+      body: { runId, title },
+    }),
+  );
+
+export const editRun = (
+  code: string,
+  runId: number,
+  body: {
+    title?: string;
+    description?: string;
+    milestoneId?: number | null;
+    assignmentId?: number | null;
+  },
+) =>
+  unwrap(
+    api.PATCH('/api/public/v0/project/{project}/run/{run}', {
+      params: { path: { project: code, run: runId } },
+      body,
+    }),
+  );

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
-import { api, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
@@ -9,8 +8,9 @@ import { RelativeTime } from '../../components/RelativeTime';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { sentence, useForm } from '../../lib/useForm';
-import { apiKeysQuery, settingsKeys, type ApiKey } from './api';
+import { apiKeysQuery, type ApiKey, createApiKey, revokeApiKey } from './api';
 import { CopyButton } from './parts';
+import { queryKeys } from '../../api/keys';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const when = (iso?: string) => (iso ? dateFormat.format(new Date(iso)) : '—');
@@ -22,19 +22,18 @@ export function ApiKeysSection() {
   const [created, setCreated] = useState<{ name: string; key: string }>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const create = useMutation({
-    mutationFn: (name: string) => unwrap(api.POST('/api/public/v0/users/me/api-keys', { body: { name } })),
+    mutationFn: (name: string) => createApiKey(name),
     onSuccess: (r, name) => {
       setCreated({ name, key: r.key });
       form.set('name', '');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
   const form = useForm({ initial: { name: '' }, submit: ({ name }) => create.mutateAsync(name.trim()) });
   const revoke = useMutation({
-    mutationFn: (id: string) =>
-      unwrap(api.DELETE('/api/public/v0/users/me/api-keys/{keyId}', { params: { path: { keyId: id } } })),
+    mutationFn: (id: string) => revokeApiKey(id),
     onSuccess: () => setRevoking(undefined),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.apiKeys }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys() }),
   });
   const active = (keys.data ?? []).filter((k) => !k.revokedAt);
 

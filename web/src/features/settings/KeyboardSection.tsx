@@ -1,5 +1,5 @@
 import { Switch } from 'react-aria-components';
-import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../app/shortcuts';
+import { setSingleKeyShortcuts, useSingleKeyShortcuts } from '../../lib/shortcuts';
 
 /** Single-key shortcuts on or off, for this browser. */
 export function KeyboardSection() {

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { api, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useForm } from '../../lib/useForm';
 import { Saved } from './parts';
+import { changeMyPassword } from './api';
 
 /** A new password; every other session and device sign-in of the account ends with it. */
 export function PasswordSection() {
@@ -14,7 +14,7 @@ export function PasswordSection() {
     initial: { currentPassword: '', newPassword: '' },
     submit: async (body) => {
       setSaved(undefined);
-      await unwrap(api.POST('/api/public/v0/users/me/password', { body }));
+      await changeMyPassword(body.currentPassword, body.newPassword);
       form.reset();
       setSaved('Password changed. Your other sessions and device sign-ins have ended.');
     },

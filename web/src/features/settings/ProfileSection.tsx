@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
-import { api, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useForm } from '../../lib/useForm';
-import { meQuery } from '../auth/session';
+import { meQuery } from '../../session/session';
 import { Saved } from './parts';
+import { queryKeys } from '../../api/keys';
+import { renameMe, changeMyEmail } from './api';
 
 /** Name and e-mail address; a new address needs the current password. */
 export function ProfileSection() {
@@ -18,11 +19,11 @@ export function ProfileSection() {
     mutationFn: async () => {
       const messages: string[] = [];
       if (me && name.trim() !== me.name) {
-        await unwrap(api.PATCH('/api/public/v0/users/me', { body: { name: name.trim() } }));
+        await renameMe(name.trim());
         messages.push('name');
       }
       if (me && email.trim() !== me.email) {
-        await unwrap(api.POST('/api/public/v0/users/me/email', { body: { email: email.trim(), password } }));
+        await changeMyEmail(email.trim(), password);
         messages.push('e-mail address');
       }
       return messages;
@@ -35,7 +36,7 @@ export function ProfileSection() {
           : 'Nothing changed.',
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: meQuery.queryKey, exact: true }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true }),
   });
   const form = useForm({
     initial: { name: me?.name ?? '', email: me?.email ?? '', password: '' },

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
-import { api, unwrap } from '../../api/client';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { ErrorState, Loading } from '../../components/Status';
 import { TextField } from '../../components/TextField';
 import { useForm } from '../../lib/useForm';
-import { settingsKeys, twoFactorQuery } from './api';
+import { twoFactorQuery, setUpTwoFactor, enableTwoFactor, disableTwoFactor } from './api';
 import { CopyButton, Saved } from './parts';
+import { queryKeys } from '../../api/keys';
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
@@ -46,7 +46,7 @@ export function TwoFactorSection() {
     },
   });
   const { password, totp } = form.values;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.twoFactor() });
   const reset = () => {
     setStep('idle');
     form.reset();
@@ -54,7 +54,7 @@ export function TwoFactorSection() {
   };
 
   const begin = () =>
-    unwrap(api.POST('/api/public/v0/users/me/2fa/setup', { body: { password } })).then(async (s) => {
+    setUpTwoFactor(password).then(async (s) => {
       // The QR code is drawn in the page (no third party sees the secret); the library loads only here.
       const QRCode = await import('qrcode');
       const qr = await QRCode.toDataURL(s.otpauthUrl, { margin: 1, width: 200 });
@@ -63,7 +63,7 @@ export function TwoFactorSection() {
       setStep('scan');
     });
   const enable = () =>
-    unwrap(api.POST('/api/public/v0/users/me/2fa/enable', { body: { totp: totp.trim() } })).then((r) => {
+    enableTwoFactor(totp.trim()).then((r) => {
       setCodes(r.recoveryCodes);
       reset();
       void refresh();
@@ -71,14 +71,12 @@ export function TwoFactorSection() {
   const disable = () => {
     const code = totp.trim();
     const second = /^\d{6}$/.test(code) ? { totp: code } : { recoveryCode: code };
-    return unwrap(api.POST('/api/public/v0/users/me/2fa/disable', { body: { password, ...second } })).then(
-      () => {
-        reset();
-        setCodes(undefined);
-        setSaved('Two-factor sign-in is off.');
-        void refresh();
-      },
-    );
+    return disableTwoFactor({ password, ...second }).then(() => {
+      reset();
+      setCodes(undefined);
+      setSaved('Two-factor sign-in is off.');
+      void refresh();
+    });
   };
 
   return (

@@ -7,10 +7,11 @@ import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
 import { useForm, type FormErrors } from '../../../lib/useForm';
-import { createTestCase, testCaseKeys, testCaseQuery, updateTestCase } from '../api';
+import { createTestCase, testCaseQuery, updateTestCase } from '../api';
 import { createBody, fingerprint, patchBody, type Draft } from '../draft';
-import { overlayOpen, useWindowKeys } from '../shortcuts';
+import { overlayOpen, useKeyDown } from '../../../lib/keys';
 import { TestCaseForm, type SetDraft } from './TestCaseForm';
+import { queryKeys } from '../../../api/keys';
 
 const VersionCompare = lazy(() => import('../history/VersionCompare'));
 
@@ -77,14 +78,14 @@ export function EditSession({
       if (target.kind === 'new') {
         const made = await createTestCase(code, createBody(draft));
         leaving.current = true;
-        await queryClient.invalidateQueries({ queryKey: testCaseKeys.all(code) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.testCases(code) });
         onSaved(made.seq);
       } else {
         await updateTestCase(code, target.id, version, patchBody(draft));
         leaving.current = true;
         setBaseline(fingerprint(draft));
         // Show what the service stored (HTML is sanitised on write, D22), not what was typed.
-        await queryClient.invalidateQueries({ queryKey: testCaseKeys.all(code) });
+        await queryClient.invalidateQueries({ queryKey: queryKeys.testCases(code) });
         onSaved();
       }
     } catch (e) {
@@ -109,7 +110,7 @@ export function EditSession({
     else onCancel();
   }
 
-  useWindowKeys((e) => {
+  useKeyDown((e) => {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
       e.preventDefault();
       void form.handleSubmit();

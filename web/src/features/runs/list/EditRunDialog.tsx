@@ -8,7 +8,9 @@ import { ErrorState, Loading } from '../../../components/Status';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
 import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
-import { editRun, milestonesQuery, runsKey, usersQuery, type Run } from './api';
+import { editRun } from '../api';
+import { milestonesQuery, usersQuery, type Run } from '../../../api/queries';
+import { queryKeys } from '../../../api/keys';
 
 /** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
 export function EditRunDialog({
@@ -30,7 +32,7 @@ export function EditRunDialog({
   const save = useMutation({
     mutationFn: (body: Parameters<typeof editRun>[2]) => editRun(code, run!.id, body),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) });
       setDescription(undefined);
       onClose();
     },

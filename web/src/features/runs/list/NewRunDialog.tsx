@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
@@ -7,63 +7,17 @@ import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
 import { TextField } from '../../../components/TextField';
 import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
-import {
-  configurationsQuery,
-  createRun,
-  milestonesQuery,
-  previewQuery,
-  runsKey,
-  usersQuery,
-  type CreateRunBody,
-  type QueryPlan,
-} from './api';
+import { configurationsQuery, milestonesQuery, usersQuery } from '../../../api/queries';
+import { createRun, type CreateRunBody, type QueryPlan } from '../api';
 import { PlanBuilder } from './PlanBuilder';
+import { queryKeys } from '../../../api/keys';
+import { Preview } from './Preview';
 
 const TYPES = [
   ['static_struct', 'Static: these cases, each shown at its latest version'],
   ['static', 'Static, pinned: these cases at the version they have now'],
   ['live', 'Live: follows the repository (cases that match later join)'],
 ] as const;
-
-/** What the plans select, from the preview endpoint (run creation's own selection code). */
-export function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
-  // The preview follows the builder a beat behind: typing fast sends one request, not one per click.
-  const deferred = useDeferredValue(plans);
-  const preview = useQuery({ ...previewQuery(code, type, deferred), placeholderData: (prev) => prev });
-  if (preview.isError)
-    return (
-      <p className="form-error" role="alert">
-        {preview.error instanceof Error ? preview.error.message : 'The preview failed.'}
-      </p>
-    );
-  const p = preview.data;
-  return (
-    <section className="run-preview" aria-label="Preview" aria-live="polite" aria-busy={preview.isFetching}>
-      <p className="run-preview-total">
-        {p ? (
-          <>
-            <strong data-testid="preview-total">{p.total}</strong> {p.total === 1 ? 'case' : 'cases'} selected
-          </>
-        ) : (
-          'Counting…'
-        )}
-      </p>
-      {p && p.tcases.length > 0 && (
-        <ul className="run-preview-list">
-          {p.tcases.map((c) => (
-            <li key={c.id}>
-              <span className="project-code">
-                {code.toUpperCase()}-{c.seq}
-              </span>{' '}
-              {c.title} <span className="muted">· {c.folder.title}</span>
-            </li>
-          ))}
-          {p.total > p.tcases.length && <li className="muted">…and {p.total - p.tcases.length} more</li>}
-        </ul>
-      )}
-    </section>
-  );
-}
 
 /** Creates a run of any type from query plans built here, with the preview beside them. */
 export function NewRunDialog({
@@ -85,7 +39,7 @@ export function NewRunDialog({
   const mutation = useMutation({
     mutationFn: (body: CreateRunBody) => createRun(code, body),
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) });
       onOpenChange(false);
       await navigate({
         to: '/project/$code/run/$runId',

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import { projectFoldersQuery, projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
-import { pickableCasesQuery, type QueryPlan } from './api';
+import { pickableCasesQuery, type QueryPlan } from '../api';
 
 const toggle = <T,>(list: T[], item: T) =>
   list.includes(item) ? list.filter((x) => x !== item) : [...list, item];

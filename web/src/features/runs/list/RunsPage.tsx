@@ -5,14 +5,15 @@ import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { statusesQuery } from '../api';
-import { recordable } from '../run-page/statuses';
-import { Progress } from './Progress';
-import { cloneRun, closeRun, milestonesQuery, runsKey, runsQuery, type Run } from './api';
+import { queryKeys } from '../../../api/keys';
+import { milestonesQuery, runsQuery, statusesQuery, type Run } from '../../../api/queries';
+import { recordable } from '../../../api/statuses';
+import { Progress } from '../../../components/run-lists/Progress';
+import { RunsNav } from '../../../components/run-lists/RunsNav';
+import { cloneRun, closeRun } from '../api';
 import { NewRunDialog } from './NewRunDialog';
 import { EditRunDialog } from './EditRunDialog';
-import { RunsNav } from './RunsNav';
-import './runs-list.css';
+import '../../../components/run-lists/runs-list.css';
 
 const TYPE_NAMES: Record<string, string> = {
   static: 'Static, pinned',
@@ -41,13 +42,13 @@ export function RunsPage() {
     mutationFn: (run: Run) => closeRun(code, run.id),
     onSuccess: async () => {
       setClosing(undefined);
-      await queryClient.invalidateQueries({ queryKey: runsKey(code) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) });
     },
   });
   const clone = useMutation({
     mutationFn: (run: Run) =>
       cloneRun(code, run.id, `${run.title} (again ${new Date().toLocaleDateString()})`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: runsKey(code) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) }),
   });
 
   const assignees = useMemo(() => {

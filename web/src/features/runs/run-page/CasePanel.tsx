@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ErrorState, Loading } from '../../../components/Status';
-import { caseHistoryQuery, runTcaseQuery, type StatusId, type StatusSetting } from '../api';
+import { caseHistoryQuery, runTcaseQuery } from '../api';
+import { type StatusId, type StatusSetting } from '../../../api/statuses';
 import { elapsed, Recorder } from './Recorder';
 import type { DraftProblem, DraftUpdate, RecorderDraft } from './recorder-draft';
-import { STATUS_FILL } from './statuses';
+import { STATUS_FILL } from '../../../api/statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 
 const Html = SafeHtml;

@@ -5,9 +5,11 @@ import { uploadFile } from '../../../api/files';
 import { Button } from '../../../components/Button';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { openingEditor } from '../../../lib/keys';
-import { projectIntegrationsQuery, type StatusId, type StatusSetting } from '../api';
+import { projectIntegrationsQuery } from '../api';
+import { type StatusId, type StatusSetting } from '../../../api/statuses';
 import { issueIdFromUrl, type DraftProblem, type DraftUpdate, type RecorderDraft } from './recorder-draft';
-import { STATUS_FILL, STATUS_KEYS } from './statuses';
+import { STATUS_FILL } from '../../../api/statuses';
+import { STATUS_KEYS } from './statuses';
 
 function elapsed(ms: number): string {
   const s = Math.floor(ms / 1000);

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { RunTestCase, StatusSetting } from '../api';
-import { STATUS_FILL } from './statuses';
+import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
+import type { RunTestCase } from '../api';
 
 export type Row =
   { kind: 'folder'; id: number; title: string; count: number } | { kind: 'case'; c: RunTestCase };

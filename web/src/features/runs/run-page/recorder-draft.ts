@@ -1,4 +1,5 @@
-import type { ResultDraft, StatusId } from '../api';
+import type { ResultDraft } from '../api';
+import type { StatusId } from '../../../api/statuses';
 
 /** A result as a tester drafts it on the run page, and the checks and shape it takes before it is sent. */
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { fetchRunChanges, runKeys, type RunTestCase } from '../api';
+import { queryKeys } from '../../../api/keys';
+import { fetchRunChanges, type RunTestCase } from '../api';
 
 const POLL_MS = 2000;
 
@@ -16,7 +17,7 @@ export function useLiveRun(code: string, runId: number, enabled: boolean, onClos
     if (!enabled) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const listKey = runKeys.tcases(code, runId);
+    const listKey = queryKeys.runCases(code, runId);
     const tick = async () => {
       try {
         const s = state.current;
@@ -30,7 +31,8 @@ export function useLiveRun(code: string, runId: number, enabled: boolean, onClos
             queryClient.setQueryData<RunTestCase[]>(listKey, (list) =>
               list?.map((c) => (now.has(c.id) ? { ...c, status: now.get(c.id)! } : c)),
             );
-            for (const id of now.keys()) void queryClient.invalidateQueries({ queryKey: [...listKey, id] });
+            for (const id of now.keys())
+              void queryClient.invalidateQueries({ queryKey: queryKeys.runCase(code, runId, id) });
           }
         }
         if (answer.closed) onClosed();

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { recordResults, runKeys, type RunTestCase } from '../api';
+import { recordResults, type RunTestCase } from '../api';
 import { useRunRecorder } from './useRunRecorder';
+import { queryKeys } from '../../../api/keys';
 
 // The network is the one thing replaced: the hook's state and the query cache are the real ones.
 vi.mock('../api', async (original) => ({
@@ -12,7 +13,7 @@ vi.mock('../api', async (original) => ({
 }));
 const send = vi.mocked(recordResults);
 
-const listKey = runKeys.tcases('web', 7);
+const listKey = queryKeys.runCases('web', 7);
 const tcase = (id: string, status: string) => ({ id, status }) as RunTestCase;
 
 function setup() {

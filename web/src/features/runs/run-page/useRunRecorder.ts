@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { recordResults, runKeys, type ResultDraft, type RunTestCase } from '../api';
+import { queryKeys } from '../../../api/keys';
+import { recordResults, type ResultDraft, type RunTestCase } from '../api';
 
 export interface Submission {
   key: string;
@@ -18,7 +19,7 @@ export interface Submission {
 export function useRunRecorder(code: string, runId: number) {
   const queryClient = useQueryClient();
   const [failed, setFailed] = useState<Submission[]>([]);
-  const listKey = runKeys.tcases(code, runId);
+  const listKey = queryKeys.runCases(code, runId);
 
   const setStatuses = useCallback(
     (ids: string[], status: (c: RunTestCase) => string) =>
@@ -40,7 +41,8 @@ export function useRunRecorder(code: string, runId: number) {
       setFailed((all) => all.filter((s) => s.key !== sub.key));
       try {
         await recordResults(code, runId, sub.tcaseIds, sub.draft, sub.key);
-        for (const id of sub.tcaseIds) void queryClient.invalidateQueries({ queryKey: [...listKey, id] });
+        for (const id of sub.tcaseIds)
+          void queryClient.invalidateQueries({ queryKey: queryKeys.runCase(code, runId, id) });
       } catch (err) {
         // Back to what it was, unless something newer moved it meanwhile.
         setStatuses(sub.tcaseIds, (c) =>

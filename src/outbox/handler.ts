@@ -1,0 +1,77 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/create-db.js';
+import type { OutboundGuard } from '../lib/ssrf.js';
+import type { ClaimedJob } from './outbox.js';
+
+/*
+ * What a module declares about its background work, and what it is handed to do it. The module that owns a job's
+ * tables writes its handler (webhooks/*.job.ts, runs/tracker-comment.job.ts, retention in audit and idempotency);
+ * modules/index.ts lists them and src/jobs/ runs them, so no module imports src/jobs/.
+ */
+
+/** What a handler gets besides its job(s): the clock, and the job's transitions to make in its own transaction. */
+export interface JobContext {
+  now(): number;
+  /** Marks jobs done inside `trx` (with the handler's own writes); answers how many were still held. */
+  complete(trx: Db, jobs: ClaimedJob[]): Promise<number>;
+  /** Puts the job back for another attempt after the back-off (or `delayMs`); failed once attempts are used up. */
+  retry(
+    trx: Db,
+    job: ClaimedJob,
+    error: string,
+    delayMs?: number,
+  ): Promise<{ held: boolean; final: boolean; nextAt?: number }>;
+  /** The terminal failed state. */
+  fail(trx: Db, job: ClaimedJob, error: string): Promise<boolean>;
+  /** When the next attempt of `job` would be, or undefined when it was the last. */
+  nextAttemptAt(job: ClaimedJob, delayMs?: number): number | undefined;
+}
+
+/**
+ * One kind of job. `batch`: claimed up to `batch` at a time and given to one call (cheap jobs such as fanning
+ * an event out, done in one transaction); otherwise one job per call, up to the runner's concurrency at once.
+ * A handler that returns without finishing its job has it marked done; one that throws has it retried.
+ */
+export interface JobHandler {
+  batch?: number;
+  /**
+   * Batch kinds only: run inside the claiming transaction, one runner at a time (in every process), so jobs are
+   * handled in the order they were written. A batch that fails there is claimed again the ordinary way, so its
+   * failures count attempts and back off.
+   */
+  inClaim?: boolean;
+  run(db: Db, jobs: ClaimedJob[], ctx: JobContext): Promise<void>;
+}
+
+export interface JobLog {
+  info: (o: object, m: string) => void;
+  error: (o: object, m: string) => void;
+}
+
+/** What job handlers and passes are handed, built once by the registry (src/jobs/index.ts) from the app's context. */
+export interface JobEnv {
+  config: Config;
+  /** Every outbound request goes through it (AppContext.outboundGuard). */
+  guard: OutboundGuard;
+  log?: JobLog;
+}
+
+/** A kind of job in the outbox and the handler that runs it. */
+export interface QueuedJob {
+  type: 'queued';
+  kind: string;
+  handler(env: JobEnv): JobHandler;
+}
+
+/**
+ * A pass that every server process runs on an interval, never two at once (retention: deleting expired rows twice
+ * is harmless, so processes need not agree who does it).
+ */
+export interface PeriodicJob {
+  type: 'periodic';
+  name: string;
+  intervalMs: number;
+  run(db: Db, env: JobEnv): Promise<void>;
+}
+
+export type JobDefinition = QueuedJob | PeriodicJob;

@@ -1,0 +1,70 @@
+/**
+ * Every cache key of the application, spelled once. A key is a path from the general to the particular, and
+ * invalidating a key refreshes every query whose key starts with it: `runs(code)` covers the project's run list
+ * and each of its runs (with their cases and logs), `testCases(code)` every case, version and pick list of the
+ * project, `me()` the person and their own settings, `projects()` everything of every project.
+ *
+ * Project codes are upper-cased here, so `/project/demo` and `/project/DEMO` share their cache.
+ */
+const P = (code: string) => code.toUpperCase();
+
+export const queryKeys = {
+  // The signed-in person and what only they see.
+  me: () => ['me'] as const,
+  twoFactor: () => ['me', '2fa'] as const,
+  apiKeys: () => ['me', 'api-keys'] as const,
+
+  // Pages reached without a session.
+  invitation: (token: string) => ['invitation', token] as const,
+  deviceCode: (userCode: string) => ['device-code', userCode] as const,
+
+  // The tenant.
+  statuses: () => ['statuses'] as const,
+  users: () => ['users'] as const,
+  accounts: () => ['people', 'accounts'] as const,
+  invitations: () => ['people', 'invitations'] as const,
+
+  // Projects and what each holds.
+  projects: () => ['projects'] as const,
+  project: (code: string) => ['projects', P(code)] as const,
+  projectCounts: (code: string) => ['projects', P(code), 'counts'] as const,
+  folders: (code: string) => ['projects', P(code), 'folders'] as const,
+  tags: (code: string) => ['projects', P(code), 'tags'] as const,
+  customFields: (code: string) => ['projects', P(code), 'custom-fields'] as const,
+  sharedSteps: (code: string) => ['projects', P(code), 'shared-steps'] as const,
+  sharedPreconditions: (code: string) => ['projects', P(code), 'shared-preconditions'] as const,
+  integrations: (code: string) => ['projects', P(code), 'integrations'] as const,
+  milestones: (code: string) => ['projects', P(code), 'milestones'] as const,
+  configurations: (code: string) => ['projects', P(code), 'configurations'] as const,
+
+  // Test cases: one case (by seq or id), its versions, the repository's list pages.
+  testCases: (code: string) => ['projects', P(code), 'tcase'] as const,
+  testCase: (code: string, ref: string) => ['projects', P(code), 'tcase', ref] as const,
+  testCaseVersion: (code: string, id: string, version: number) =>
+    ['projects', P(code), 'tcase', id, 'version', version] as const,
+  /** The history as it was when the case was at `current`: a new version is a new key. */
+  testCaseVersions: (code: string, id: string, current: number) =>
+    ['projects', P(code), 'tcase', id, 'versions', current] as const,
+  filledCases: (code: string, templateId: string) =>
+    ['projects', P(code), 'tcase', templateId, 'filled'] as const,
+  pickableCases: (code: string, search: string) => ['projects', P(code), 'tcase', 'pick', search] as const,
+  caseHistory: (code: string, tcaseId: string) => ['projects', P(code), 'tcase-history', tcaseId] as const,
+  /** Every list page of the repository: what a write to test cases invalidates. */
+  caseLists: (code: string) => ['projects', P(code), 'tcase-list'] as const,
+  caseListPage: (code: string, filter: object, page: number) =>
+    ['projects', P(code), 'tcase-list', filter, page] as const,
+
+  // Runs, their cases and results; plans of runs.
+  runs: (code: string) => ['projects', P(code), 'runs'] as const,
+  run: (code: string, runId: number) => ['projects', P(code), 'runs', runId] as const,
+  runTagged: (code: string, runId: number, tagId: number) =>
+    ['projects', P(code), 'runs', runId, 'tagged', tagId] as const,
+  runLogs: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'logs'] as const,
+  runCases: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'tcases'] as const,
+  runCase: (code: string, runId: number, tcaseId: string) =>
+    ['projects', P(code), 'runs', runId, 'tcases', tcaseId] as const,
+  runPreview: (code: string, type: string, queryPlans: object[]) =>
+    ['projects', P(code), 'run-preview', type, queryPlans] as const,
+  plans: (code: string) => ['projects', P(code), 'plans'] as const,
+  plan: (code: string, planId: number) => ['projects', P(code), 'plans', planId] as const,
+};

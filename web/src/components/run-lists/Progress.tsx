@@ -1,0 +1,41 @@
+import { STATUS_FILL, type StatusSetting } from '../../api/statuses';
+
+/** A progress bar from status counts, in the statuses' own names and colours; its text says the numbers. */
+export function Progress({
+  counts,
+  statuses,
+}: {
+  counts: Record<string, number> | null | undefined;
+  statuses: StatusSetting[];
+}) {
+  const all = counts?.all ?? 0;
+  const done = all - (counts?.open ?? 0);
+  const parts = statuses.filter((s) => counts?.[s.id]);
+  return (
+    <div className="runs-progress">
+      <div
+        className="status-bar"
+        role="img"
+        aria-label={`${done} of ${all} done${parts.length ? `: ${parts.map((s) => `${counts![s.id]} ${s.name}`).join(', ')}` : ''}`}
+      >
+        {parts.map((s) => (
+          <span
+            key={s.id}
+            className="status-bar-part"
+            style={{ flexGrow: counts![s.id], background: STATUS_FILL[s.color] }}
+          />
+        ))}
+      </div>
+      <span className="muted runs-done">
+        {done} of {all}
+      </span>
+    </div>
+  );
+}
+
+/** The counts of several runs added up (a plan's or a milestone's). */
+export function sumCounts(list: (Record<string, number> | null | undefined)[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const c of list) for (const [k, v] of Object.entries(c ?? {})) total[k] = (total[k] ?? 0) + v;
+  return total;
+}
