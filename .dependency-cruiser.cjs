@@ -104,7 +104,7 @@ module.exports = {
       severity: 'error',
       comment:
         "A repository queries its own module's tables and imports no other module's files. The reads that join " +
-        "other modules' tables for speed (runs/**/*.repository.ts: run lists, run test cases, results' authors; api-keys.repository.ts: " +
+        "other modules' tables for speed (runs/**/*.repository.ts: run lists, run test cases, results' authors; reports.repository.ts: every report; api-keys.repository.ts: " +
         'the project and membership of the key statement) are written as SQL joins, not imports, and are listed ' +
         'in docs/architecture.md.',
       from: { path: '^src/modules/([^/]+)/.+\\.repository\\.ts$' },

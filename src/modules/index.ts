@@ -24,6 +24,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { jobsRoutes } from './jobs/jobs.routes.js';
+import { reportsRoutes } from './reports/reports.routes.js';
 import type { JobDefinition } from '../outbox/handler.js';
 import { webhookFanoutJob } from './webhooks/webhook-fanout.job.js';
 import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
@@ -57,6 +58,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   apiKeysRoutes,
   webhooksRoutes,
   jobsRoutes,
+  reportsRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */

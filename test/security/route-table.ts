@@ -1183,4 +1183,59 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  // ---- reports (extensions.md §6: read-only, any member of the project) ----
+  'GET /api/public/v0/project/:project/run/:run/report': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/report` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/trend': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/trend` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/flaky': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/flaky` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/failing': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/failing` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/slowest': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/slowest` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/defects': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/defects` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/report/coverage': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/coverage` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/milestone/:milestone/report': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/milestone/${c.fx.milestoneId}/report` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/plan/:plan/report': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/plan/${c.fx.planId}/report` }),
+    ok: 200,
+  },
 };

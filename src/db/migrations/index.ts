@@ -16,6 +16,7 @@ import * as m0014 from './0014_tracker_comments.js';
 import * as m0015 from './0015_stale_custom_values.js';
 import * as m0016 from './0016_instance_settings.js';
 import * as m0017 from './0017_account_throttle.js';
+import * as m0018 from './0018_report_indexes.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_stale_custom_values': m0015,
   '0016_instance_settings': m0016,
   '0017_account_throttle': m0017,
+  '0018_report_indexes': m0018,
 };

@@ -1,0 +1,445 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/create-db.js';
+
+/*
+ * The reports' reads. A deliberate cross-module read (docs/architecture.md, "Which module owns which table"):
+ * every report is one or a few statements that join `runs`, `run_tcases`, `results`, `result_links`, `tcases`,
+ * `folders`, `requirements`, `tcase_requirements`, `milestones`, `plans` and `users` directly, because asking
+ * each owner's service would cost a statement per row. Reports only read; this file imports no other module.
+ * Speed by design: run figures come from the runs' counters (`cnt_<status>`, `time_spent`), a run's cases carry
+ * their latest status, and anything per result is bounded by the last N runs (`recentRuns`).
+ */
+
+const COUNTERS = [
+  'cnt_open',
+  'cnt_passed',
+  'cnt_failed',
+  'cnt_blocked',
+  'cnt_skipped',
+  'cnt_custom1',
+  'cnt_custom2',
+  'cnt_custom3',
+  'cnt_custom4',
+] as const;
+export type CounterRow = Record<(typeof COUNTERS)[number], number | string>;
+
+const runColumns = [
+  'id',
+  'title',
+  'created_at',
+  'closed_at',
+  'plan_id',
+  'milestone_id',
+  'configuration_id',
+  'time_spent',
+  ...COUNTERS,
+] as const;
+
+export const findRun = (db: Db, tenantId: string, projectId: string, runId: number) =>
+  db
+    .selectFrom('runs')
+    .select(runColumns)
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', runId)
+    .executeTakeFirst();
+
+export type ReportRunRow = NonNullable<Awaited<ReturnType<typeof findRun>>>;
+
+/** The run of the same title in the newest plan older than `planId` (index runs_project_title_plan_idx). */
+export const findSameTitleRunInEarlierPlan = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  title: string,
+  planId: number,
+) =>
+  db
+    .selectFrom('runs')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('title', '=', title)
+    .where('plan_id', '<', planId)
+    .orderBy('plan_id', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/** The newest run older than `runId` with the same milestone and configuration (both may be none). */
+export const findEarlierComparableRun = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  run: { id: number; milestone_id: number | null; configuration_id: string | null },
+) => {
+  let q = db
+    .selectFrom('runs')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '<', run.id);
+  q =
+    run.milestone_id === null
+      ? q.where('milestone_id', 'is', null)
+      : q.where('milestone_id', '=', run.milestone_id);
+  q =
+    run.configuration_id === null
+      ? q.where('configuration_id', 'is', null)
+      : q.where('configuration_id', '=', run.configuration_id);
+  return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
+};
+
+/** Cases of a run per folder and status; the folder is the frozen one once the run is closed (D17). */
+export const countRunCasesByFolder = (db: Db, tenantId: string, runId: number) =>
+  db
+    .selectFrom('run_tcases as rt')
+    .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
+    .select((eb) => [
+      eb.fn.coalesce('rt.frozen_folder_id', 't.folder_id').as('folder_id'),
+      'rt.status',
+      eb.fn.countAll<number | string>().as('n'),
+    ])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1)
+    .groupBy([sql`1`, 'rt.status'])
+    .execute();
+
+/** A run's failed and blocked cases with their latest result and its author (never an e-mail address). */
+export const listRunFailures = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
+  db
+    .selectFrom('run_tcases as rt')
+    .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
+    .innerJoin('results as r', 'r.id', 'rt.latest_result_id')
+    .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'r.author_id').on('u.tenant_id', '=', tenantId))
+    .select((eb) => [
+      'rt.tcase_id',
+      't.seq',
+      't.title',
+      eb.fn.coalesce('rt.frozen_folder_id', 't.folder_id').as('folder_id'),
+      'rt.status',
+      'r.id as result_id',
+      'r.comment',
+      'r.created_at',
+      'r.author_id',
+      'u.name as author_name',
+    ])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1)
+    .where('rt.status', 'in', statuses)
+    .orderBy('t.seq')
+    .execute();
+
+/** The links of the latest results of a run's cases in `statuses`. */
+export const listRunFailureLinks = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
+  db
+    .selectFrom('run_tcases as rt')
+    .innerJoin('result_links as l', 'l.result_id', 'rt.latest_result_id')
+    .select(['l.result_id', 'l.text', 'l.url'])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1)
+    .where('rt.status', 'in', statuses)
+    .orderBy('l.id')
+    .execute();
+
+/** Seq and status of a run's cases in `statuses` (for new failures and fixes). */
+export const listRunStatuses = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
+  db
+    .selectFrom('run_tcases as rt')
+    .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
+    .select(['rt.tcase_id', 't.seq', 'rt.status'])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1)
+    .where('rt.status', 'in', statuses)
+    .execute();
+
+/** Every folder of the project (deleted ones too: a closed run may still name them), to build whole paths. */
+export const listFolders = (db: Db, tenantId: string, projectId: string) =>
+  db
+    .selectFrom('folders')
+    .select(['id', 'parent_id', 'title'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .execute();
+
+/** The last `last` runs of the project (optionally of one milestone / configuration), newest first. */
+export const listLastRuns = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  filter: { milestoneId?: number; configurationId?: string } = {},
+) => {
+  let q = db
+    .selectFrom('runs')
+    .select(runColumns)
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId);
+  if (filter.milestoneId !== undefined) q = q.where('milestone_id', '=', filter.milestoneId);
+  if (filter.configurationId !== undefined) q = q.where('configuration_id', '=', filter.configurationId);
+  return q.orderBy('id', 'desc').limit(last).execute();
+};
+
+/**
+ * The runs created on the last `last` UTC days that have any result (a day is the run's creation date: the
+ * counters are per run), filtered like listLastRuns. Bounded by the project's runs, never by its results.
+ */
+export const listRunsOfLastDays = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  filter: { milestoneId?: number; configurationId?: string } = {},
+) => {
+  let base = db
+    .selectFrom('runs')
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where(
+      sql<boolean>`(cnt_passed + cnt_failed + cnt_blocked + cnt_skipped + cnt_custom1 + cnt_custom2 + cnt_custom3 + cnt_custom4) > 0`,
+    );
+  if (filter.milestoneId !== undefined) base = base.where('milestone_id', '=', filter.milestoneId);
+  if (filter.configurationId !== undefined)
+    base = base.where('configuration_id', '=', filter.configurationId);
+  const days = await base
+    .select(sql<string>`substr(created_at, 1, 10)`.as('day'))
+    .distinct()
+    .orderBy('day', 'desc')
+    .limit(last)
+    .execute();
+  if (days.length === 0) return [];
+  const oldest = days[days.length - 1].day;
+  return base
+    .select(runColumns)
+    .where('created_at', '>=', oldest)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+};
+
+export const listRunsOfMilestone = (db: Db, tenantId: string, projectId: string, milestoneId: number) =>
+  db
+    .selectFrom('runs')
+    .select(runColumns)
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('milestone_id', '=', milestoneId)
+    .orderBy('id')
+    .execute();
+
+export const listRunsOfPlan = (db: Db, tenantId: string, projectId: string, planId: number) =>
+  db
+    .selectFrom('runs')
+    .select(runColumns)
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('plan_id', '=', planId)
+    .orderBy('id')
+    .execute();
+
+export const findMilestone = (db: Db, tenantId: string, projectId: string, id: number) =>
+  db
+    .selectFrom('milestones')
+    .select(['id', 'title', 'created_at', 'archived_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const findPlan = (db: Db, tenantId: string, projectId: string, id: number) =>
+  db
+    .selectFrom('plans')
+    .select(['id', 'title', 'milestone_id', 'created_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/** The ids of the project's last `last` runs: what every per-case report is bounded by. */
+const recentRuns = (db: Db, tenantId: string, projectId: string, last: number) =>
+  db
+    .selectFrom('runs')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(last);
+
+/** The ids of the project's last `last` runs, as SQL (for the raw statements below). */
+const recentRunsSql = (tenantId: string, projectId: string, last: number) =>
+  sql`select id from runs where tenant_id = ${tenantId} and project_id = ${projectId} order by id desc limit ${last}`;
+
+const FAILING_SQL = sql`('failed', 'blocked')`;
+
+/**
+ * Cases that flip between passed and failing (failed, blocked) from one of the last `last` runs holding them to
+ * the next that has either (LAG over those runs; other statuses are left out of the sequence), with how many of
+ * those runs hold them and their status in the newest. Counted in the database: only the flaky cases come back.
+ */
+export const listFlakyTcases = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  limit: number,
+) =>
+  (
+    await sql<{
+      tcase_id: string;
+      seq: number;
+      title: string;
+      flips: number | string;
+      runs: number | string;
+      last_status: string;
+    }>`
+    with recent as (${recentRunsSql(tenantId, projectId, last)}),
+    held as (
+      select rt.tcase_id, rt.run_id, rt.status,
+        case when rt.status = 'passed' then 1 when rt.status in ${FAILING_SQL} then 0 end as ok
+      from run_tcases rt join recent on recent.id = rt.run_id
+      where rt.tenant_id = ${tenantId} and rt.in_run = 1),
+    ordered as (
+      select tcase_id, ok, lag(ok) over (partition by tcase_id order by run_id) as prev
+      from held where ok is not null),
+    flips as (
+      select tcase_id, sum(case when prev <> ok then 1 else 0 end) as flips from ordered group by tcase_id),
+    totals as (select tcase_id, count(*) as runs, max(run_id) as last_run from held group by tcase_id)
+    select f.tcase_id, t.seq, t.title, f.flips, a.runs, h.status as last_status
+    from flips f
+      join totals a on a.tcase_id = f.tcase_id
+      join held h on h.tcase_id = a.tcase_id and h.run_id = a.last_run
+      join tcases t on t.id = f.tcase_id
+    where f.flips > 0
+    order by f.flips desc, a.runs desc, t.seq
+    limit ${limit}`.execute(db)
+  ).rows;
+
+/**
+ * Cases failing (failed, blocked) in any of the last `last` runs, with how many of those runs hold them and the
+ * time of the latest result of their newest failing run; most failures first. Counted in the database.
+ */
+export const listFailingTcases = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  last: number,
+  limit: number,
+) =>
+  (
+    await sql<{
+      tcase_id: string;
+      seq: number;
+      title: string;
+      failures: number | string;
+      runs: number | string;
+      last_failed_at: string;
+    }>`
+    with recent as (${recentRunsSql(tenantId, projectId, last)})
+    select rt.tcase_id, t.seq, t.title,
+      sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) as failures,
+      count(*) as runs,
+      max(r.created_at) as last_failed_at
+    from run_tcases rt
+      join recent on recent.id = rt.run_id
+      join tcases t on t.id = rt.tcase_id
+      left join results r on r.id = rt.latest_result_id and rt.status in ${FAILING_SQL}
+    where rt.tenant_id = ${tenantId} and rt.in_run = 1
+    group by rt.tcase_id, t.seq, t.title
+    having sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) > 0
+    order by failures desc, last_failed_at desc, t.seq
+    limit ${limit}`.execute(db)
+  ).rows;
+
+/** Every timed result of the last `last` runs (index results_run_tcase_idx by run). */
+export const listRecentTimes = (db: Db, tenantId: string, projectId: string, last: number) =>
+  db
+    .with('recent', () => recentRuns(db, tenantId, projectId, last))
+    .selectFrom('results as r')
+    .innerJoin('recent', 'recent.id', 'r.run_id')
+    .innerJoin('tcases as t', 't.id', 'r.tcase_id')
+    .select(['r.tcase_id', 't.seq', 't.title', 'r.time_taken'])
+    .where('r.tenant_id', '=', tenantId)
+    .where('r.time_taken', 'is not', null)
+    .execute();
+
+/** Every link of the results of the last `last` runs, oldest result first. */
+export const listRecentLinks = (db: Db, tenantId: string, projectId: string, last: number) =>
+  db
+    .with('recent', () => recentRuns(db, tenantId, projectId, last))
+    .selectFrom('results as r')
+    .innerJoin('recent', 'recent.id', 'r.run_id')
+    .innerJoin('result_links as l', 'l.result_id', 'r.id')
+    .innerJoin('tcases as t', 't.id', 'r.tcase_id')
+    .select(['l.url', 'l.text', 't.seq', 'r.run_id', 'r.created_at', 'r.id as result_id'])
+    .where('r.tenant_id', '=', tenantId)
+    .orderBy('r.id')
+    .orderBy('l.id')
+    .execute();
+
+export const listRequirements = (db: Db, tenantId: string, projectId: string) =>
+  db
+    .selectFrom('requirements')
+    .select(['id', 'text', 'url'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .orderBy('text')
+    .orderBy('id')
+    .execute();
+
+/**
+ * The live test cases covering the project's requirements, each with its newest recorded status (the newest
+ * run holding it whose status is not open; index run_tcases_tcase_run_idx), 'open' when it has none.
+ */
+export const listCoveringTcases = (db: Db, tenantId: string, projectId: string) =>
+  db
+    .selectFrom('tcase_requirements as tr')
+    .innerJoin('requirements as q', 'q.id', 'tr.requirement_id')
+    .innerJoin('tcases as t', 't.id', 'tr.tcase_id')
+    .select((eb) => [
+      'tr.requirement_id',
+      't.id as tcase_id',
+      't.seq',
+      't.title',
+      eb
+        .selectFrom('run_tcases as rt')
+        .select('rt.status')
+        .where('rt.tenant_id', '=', tenantId)
+        .whereRef('rt.tcase_id', '=', 't.id')
+        .where('rt.status', '<>', 'open')
+        .orderBy('rt.run_id', 'desc')
+        .limit(1)
+        .as('last_status'),
+    ])
+    .where('q.tenant_id', '=', tenantId)
+    .where('q.project_id', '=', projectId)
+    .where('t.deleted_at', 'is', null)
+    .orderBy('t.seq')
+    .execute();
+
+/** Live, published, runnable (not template) cases of the project that cover no requirement. */
+export const countUncoveredTcases = async (db: Db, tenantId: string, projectId: string) => {
+  const row = await db
+    .selectFrom('tcases as t')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('t.tenant_id', '=', tenantId)
+    .where('t.project_id', '=', projectId)
+    .where('t.deleted_at', 'is', null)
+    .where('t.is_draft', '=', 0)
+    .where('t.type', '<>', 'template')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('tcase_requirements as tr')
+            .select('tr.tcase_id')
+            .whereRef('tr.tcase_id', '=', 't.id'),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};

@@ -1,0 +1,429 @@
+import type { Db } from '../../db/create-db.js';
+import type { Actor } from '../../auth/actor.js';
+import { notFound } from '../../errors.js';
+import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
+import { resolveProject } from '../projects/projects.service.js';
+import * as repo from './reports.repository.js';
+import type {
+  CoverageReport,
+  DefectsReport,
+  FailingReport,
+  FlakyReport,
+  MilestoneReport,
+  PlanReport,
+  ReportCounts,
+  RunFailure,
+  RunReport,
+  SlowestReport,
+  TrendReport,
+} from './reports.schemas.js';
+
+/** What counts as a failure in every report (docs/api-decisions.md#reports). */
+const FAILING: readonly string[] = ['failed', 'blocked'];
+
+const emptyCounts = (): ReportCounts =>
+  Object.fromEntries([['all', 0], ...STATUS_IDS.map((s) => [s, 0])]) as ReportCounts;
+
+const isStatus = (s: string): s is StatusId => (STATUS_IDS as readonly string[]).includes(s);
+
+function addCount(counts: ReportCounts, status: string, n: number): void {
+  if (!isStatus(status)) return;
+  counts[status] += n;
+  counts.all += n;
+}
+
+function countsOfRun(row: repo.CounterRow): ReportCounts {
+  const counts = emptyCounts();
+  for (const s of STATUS_IDS) addCount(counts, s, Number(row[`cnt_${s}`]));
+  return counts;
+}
+
+function addCounts(into: ReportCounts, more: ReportCounts): void {
+  for (const s of STATUS_IDS) addCount(into, s, more[s]);
+}
+
+/** extensions.md §6: passed ÷ (all − open − skipped); null when nothing counts. */
+function passRate(c: ReportCounts): number | null {
+  const counted = c.all - c.open - c.skipped;
+  return counted > 0 ? c.passed / counted : null;
+}
+
+/** The median of `values` (sorted here); the mean of the middle two for an even count. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Folder id → its whole path of titles, root first, from one read of the project's folders. */
+async function folderPaths(db: Db, tenantId: string, projectId: string) {
+  const byId = new Map((await repo.listFolders(db, tenantId, projectId)).map((f) => [f.id, f]));
+  const memo = new Map<number, string[]>();
+  const pathOf = (id: number): string[] => {
+    const known = memo.get(id);
+    if (known) return known;
+    const path: string[] = [];
+    const seen = new Set<number>();
+    for (let f = byId.get(id); f && !seen.has(f.id); f = byId.get(f.parent_id)) {
+      seen.add(f.id);
+      path.unshift(f.title);
+    }
+    memo.set(id, path);
+    return path;
+  };
+  return pathOf;
+}
+
+const comparePaths = (a: string[], b: string[]) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
+};
+
+async function findRunOr404(db: Db, tenantId: string, projectId: string, code: string, runId: number) {
+  const run = await repo.findRun(db, tenantId, projectId, runId);
+  if (!run) throw notFound(`run ${runId} not found in project ${code}`);
+  return run;
+}
+
+/**
+ * The run `since` compares with by default (extensions.md §6): the run of the same title in the newest earlier
+ * plan when the run is in a plan; failing that, the newest earlier run with the same milestone and configuration.
+ */
+async function defaultSince(db: Db, tenantId: string, projectId: string, run: repo.ReportRunRow) {
+  if (run.plan_id !== null) {
+    const inPlan = await repo.findSameTitleRunInEarlierPlan(db, tenantId, projectId, run.title, run.plan_id);
+    if (inPlan) return inPlan.id;
+  }
+  return (await repo.findEarlierComparableRun(db, tenantId, projectId, run))?.id ?? null;
+}
+
+/** A run's report: counters, folders with whole paths, failures, and what changed since a comparable run. */
+export async function runReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  sinceRunId?: number,
+): Promise<RunReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const { tenantId } = actor;
+  const run = await findRunOr404(db, tenantId, project.id, project.code, runId);
+  const since =
+    sinceRunId !== undefined
+      ? (await findRunOr404(db, tenantId, project.id, project.code, sinceRunId)).id
+      : await defaultSince(db, tenantId, project.id, run);
+  const [pathOf, byFolder, failureRows, links] = await Promise.all([
+    folderPaths(db, tenantId, project.id),
+    repo.countRunCasesByFolder(db, tenantId, run.id),
+    repo.listRunFailures(db, tenantId, run.id, FAILING),
+    repo.listRunFailureLinks(db, tenantId, run.id, FAILING),
+  ]);
+
+  const folderCounts = new Map<number, ReportCounts>();
+  for (const row of byFolder) {
+    const id = Number(row.folder_id);
+    const counts = folderCounts.get(id) ?? emptyCounts();
+    addCount(counts, row.status, Number(row.n));
+    folderCounts.set(id, counts);
+  }
+  const folders = [...folderCounts].map(([id, counts]) => ({ path: pathOf(id), counts }));
+  folders.sort((a, b) => comparePaths(a.path, b.path));
+
+  const linksOf = new Map<number, { text: string; url: string }[]>();
+  for (const l of links) {
+    const list = linksOf.get(l.result_id) ?? [];
+    list.push({ text: l.text, url: l.url });
+    linksOf.set(l.result_id, list);
+  }
+  const failures = failureRows.map((f): RunFailure => {
+    const failure: RunFailure = {
+      tcaseId: f.tcase_id,
+      seq: f.seq,
+      title: f.title,
+      folderPath: pathOf(Number(f.folder_id)),
+      status: f.status,
+      comment: f.comment,
+      links: linksOf.get(f.result_id) ?? [],
+      at: f.created_at,
+    };
+    if (f.author_id !== null && f.author_name !== null)
+      failure.author = { id: f.author_id, name: f.author_name };
+    return failure;
+  });
+
+  let sinceReport: RunReport['since'] = null;
+  if (since !== null) {
+    const before = await repo.listRunStatuses(db, tenantId, since, [...FAILING, 'passed']);
+    const failedBefore = new Set(before.filter((r) => FAILING.includes(r.status)).map((r) => r.tcase_id));
+    const passedNow = await repo.listRunStatuses(db, tenantId, run.id, ['passed']);
+    sinceReport = {
+      runId: since,
+      newFailures: failureRows.filter((f) => !failedBefore.has(f.tcase_id)).map((f) => f.seq),
+      fixed: passedNow
+        .filter((r) => failedBefore.has(r.tcase_id))
+        .map((r) => r.seq)
+        .sort((a, b) => a - b),
+    };
+  }
+
+  const counts = countsOfRun(run);
+  return {
+    run: {
+      id: run.id,
+      title: run.title,
+      closed: run.closed_at !== null,
+      createdAt: run.created_at,
+      closedAt: run.closed_at,
+    },
+    counts,
+    passRate: passRate(counts),
+    timeSpent: Number(run.time_spent ?? 0),
+    folders,
+    failures,
+    since: sinceReport,
+  };
+}
+
+interface RunFilter {
+  milestoneId?: number;
+  configurationId?: string;
+}
+
+/** Pass-rate trend by run (the last N runs, oldest first) or by UTC day of the runs' creation. */
+export async function trendReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  by: 'run' | 'day',
+  last: number,
+  filter: RunFilter,
+): Promise<TrendReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  if (by === 'run') {
+    const runs = (await repo.listLastRuns(db, actor.tenantId, project.id, last, filter)).reverse();
+    return {
+      points: runs.map((r) => {
+        const counts = countsOfRun(r);
+        return { key: String(r.id), label: r.title, at: r.created_at, counts, passRate: passRate(counts) };
+      }),
+    };
+  }
+  const runs = await repo.listRunsOfLastDays(db, actor.tenantId, project.id, last, filter);
+  return {
+    points: byDay(runs).map(({ date, counts, at }) => ({
+      key: date,
+      label: date,
+      at,
+      counts,
+      passRate: passRate(counts),
+    })),
+  };
+}
+
+/** Runs' counters summed per UTC day of their creation, oldest day first; `at` is the day's last run. */
+function byDay(runs: repo.ReportRunRow[]) {
+  const days = new Map<string, { date: string; counts: ReportCounts; at: string }>();
+  for (const r of runs) {
+    const date = r.created_at.slice(0, 10);
+    const day = days.get(date) ?? { date, counts: emptyCounts(), at: r.created_at };
+    addCounts(day.counts, countsOfRun(r));
+    if (r.created_at > day.at) day.at = r.created_at;
+    days.set(date, day);
+  }
+  return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+}
+
+/**
+ * Cases that flip between passed and failing (failed or blocked) among the project's last N runs, from one run
+ * holding the case to the next that has either (other statuses neither flip nor break a sequence); most first.
+ */
+export async function flakyReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  last: number,
+  limit: number,
+): Promise<FlakyReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const rows = await repo.listFlakyTcases(db, actor.tenantId, project.id, last, limit);
+  return {
+    tcases: rows.map((r) => ({
+      tcaseId: r.tcase_id,
+      seq: r.seq,
+      title: r.title,
+      flips: Number(r.flips),
+      runs: Number(r.runs),
+      lastStatus: r.last_status,
+    })),
+  };
+}
+
+/** Cases failing most often among the project's last N runs. */
+export async function failingReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  last: number,
+  limit: number,
+): Promise<FailingReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const rows = await repo.listFailingTcases(db, actor.tenantId, project.id, last, limit);
+  return {
+    tcases: rows.map((r) => ({
+      tcaseId: r.tcase_id,
+      seq: r.seq,
+      title: r.title,
+      failures: Number(r.failures),
+      runs: Number(r.runs),
+      lastFailedAt: r.last_failed_at,
+    })),
+  };
+}
+
+export async function slowestReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  last: number,
+  limit: number,
+): Promise<SlowestReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const byCase = new Map<string, { seq: number; title: string; times: number[] }>();
+  for (const r of await repo.listRecentTimes(db, actor.tenantId, project.id, last)) {
+    const entry = byCase.get(r.tcase_id) ?? { seq: r.seq, title: r.title, times: [] };
+    entry.times.push(Number(r.time_taken));
+    byCase.set(r.tcase_id, entry);
+  }
+  const tcases = [...byCase].map(([tcaseId, e]) => ({
+    tcaseId,
+    seq: e.seq,
+    title: e.title,
+    medianMs: median(e.times),
+    maxMs: Math.max(...e.times),
+    samples: e.times.length,
+  }));
+  tcases.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs || a.seq - b.seq);
+  return { tcases: tcases.slice(0, limit) };
+}
+
+export async function defectsReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  last: number,
+  limit: number,
+): Promise<DefectsReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const byUrl = new Map<
+    string,
+    { text: string; tcases: Set<number>; runs: Set<number>; firstAt: string; lastAt: string }
+  >();
+  for (const l of await repo.listRecentLinks(db, actor.tenantId, project.id, last)) {
+    const d = byUrl.get(l.url) ?? {
+      text: l.text,
+      tcases: new Set(),
+      runs: new Set(),
+      firstAt: l.created_at,
+      lastAt: l.created_at,
+    };
+    // Rows come oldest result first: the newest text wins.
+    d.text = l.text;
+    d.tcases.add(l.seq);
+    d.runs.add(l.run_id);
+    if (l.created_at < d.firstAt) d.firstAt = l.created_at;
+    if (l.created_at > d.lastAt) d.lastAt = l.created_at;
+    byUrl.set(l.url, d);
+  }
+  const defects = [...byUrl].map(([url, d]) => ({
+    url,
+    text: d.text,
+    tcases: [...d.tcases].sort((a, b) => a - b),
+    runs: [...d.runs].sort((a, b) => a - b),
+    firstAt: d.firstAt,
+    lastAt: d.lastAt,
+  }));
+  defects.sort((a, b) => (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : a.url < b.url ? -1 : 1));
+  return { defects: defects.slice(0, limit) };
+}
+
+/** Requirement coverage: each requirement's live cases with their newest recorded status. */
+export async function coverageReport(db: Db, actor: Actor, projectRef: string): Promise<CoverageReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const [requirements, covering, uncovered] = await Promise.all([
+    repo.listRequirements(db, actor.tenantId, project.id),
+    repo.listCoveringTcases(db, actor.tenantId, project.id),
+    repo.countUncoveredTcases(db, actor.tenantId, project.id),
+  ]);
+  const byRequirement = new Map(
+    requirements.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        text: r.text,
+        url: r.url,
+        tcases: [] as CoverageReport['requirements'][number]['tcases'],
+        counts: emptyCounts(),
+      },
+    ]),
+  );
+  for (const c of covering) {
+    const req = byRequirement.get(c.requirement_id);
+    if (!req) continue;
+    const lastStatus = c.last_status ?? 'open';
+    req.tcases.push({ tcaseId: c.tcase_id, seq: c.seq, title: c.title, lastStatus });
+    addCount(req.counts, lastStatus, 1);
+  }
+  return { requirements: [...byRequirement.values()], uncovered };
+}
+
+const reportRun = (r: repo.ReportRunRow) => {
+  const counts = countsOfRun(r);
+  return { id: r.id, title: r.title, closed: r.closed_at !== null, counts, passRate: passRate(counts) };
+};
+
+/** A milestone's runs with their counters, their sum, and the sum per UTC day of the runs' creation. */
+export async function milestoneReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  milestoneId: number,
+): Promise<MilestoneReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const milestone = await repo.findMilestone(db, actor.tenantId, project.id, milestoneId);
+  if (!milestone) throw notFound(`milestone ${milestoneId} not found in project ${project.code}`);
+  const runs = await repo.listRunsOfMilestone(db, actor.tenantId, project.id, milestoneId);
+  const counts = emptyCounts();
+  for (const r of runs) addCounts(counts, countsOfRun(r));
+  return {
+    milestone: {
+      id: milestone.id,
+      title: milestone.title,
+      archived: milestone.archived_at !== null,
+      createdAt: milestone.created_at,
+    },
+    counts,
+    passRate: passRate(counts),
+    runs: runs.map(reportRun),
+    points: byDay(runs).map(({ date, counts: c }) => ({ date, counts: c })),
+  };
+}
+
+/** A plan's runs with their counters and their sum. */
+export async function planReport(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  planId: number,
+): Promise<PlanReport> {
+  const project = await resolveProject(db, actor, projectRef);
+  const plan = await repo.findPlan(db, actor.tenantId, project.id, planId);
+  if (!plan) throw notFound(`plan ${planId} not found in project ${project.code}`);
+  const runs = await repo.listRunsOfPlan(db, actor.tenantId, project.id, planId);
+  const counts = emptyCounts();
+  for (const r of runs) addCounts(counts, countsOfRun(r));
+  const shownPlan: PlanReport['plan'] = { id: plan.id, title: plan.title, createdAt: plan.created_at };
+  if (plan.milestone_id !== null) shownPlan.milestoneId = plan.milestone_id;
+  return { plan: shownPlan, counts, passRate: passRate(counts), runs: runs.map(reportRun) };
+}
