@@ -30,7 +30,10 @@ import {
   RegisterBody,
   RegisterResponse,
 } from './accounts.schemas.js';
+import type { AccountMail } from './accounts.common.js';
 import * as service from './accounts.service.js';
+import * as invitations from './invitations/invitations.service.js';
+import * as resets from './password-resets/password-resets.service.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
@@ -47,7 +50,7 @@ const tags = ['accounts'];
 /** How the service mails links (AppContext.mailer), with the request's log for a failed send. */
 const mailOf =
   ({ ctx, config }: FastifyInstance) =>
-  (log: FastifyBaseLogger): service.AccountMail => ({ mailer: ctx.mailer, publicUrl: config.publicUrl, log });
+  (log: FastifyBaseLogger): AccountMail => ({ mailer: ctx.mailer, publicUrl: config.publicUrl, log });
 
 /** Accounts: invitations, roles, deactivation, ownership (admin) and one's own password, e-mail and two-factor sign-in. */
 export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -67,7 +70,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: InvitationList, ...errorResponses },
       },
     },
-    async (req) => ({ invitations: await service.listInvitations(db, req.actor) }),
+    async (req) => ({ invitations: await invitations.listInvitations(db, req.actor) }),
   );
 
   app.post(
@@ -82,7 +85,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.sendInvitation(db, req.actor, req.body, mail(req.log))),
+      reply.code(201).send(await invitations.sendInvitation(db, req.actor, req.body, mail(req.log))),
   );
 
   app.delete(
@@ -97,7 +100,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await service.cancelInvitation(db, req.actor, req.params.invitationId);
+      await invitations.cancelInvitation(db, req.actor, req.params.invitationId);
       return { message: 'Invitation cancelled' };
     },
   );
@@ -132,7 +135,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) =>
       reply
         .code(201)
-        .send(await service.sendPasswordResetFor(db, req.actor, req.params.userId, mail(req.log))),
+        .send(await resets.sendPasswordResetFor(db, req.actor, req.params.userId, mail(req.log))),
   );
 
   app.post(
@@ -346,7 +349,8 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: InvitationPreview, ...errorResponses },
       },
     },
-    async (req) => service.previewInvitation(db, (await requestSource(app, req)).tenantId, req.body.token),
+    async (req) =>
+      invitations.previewInvitation(db, (await requestSource(app, req)).tenantId, req.body.token),
   );
 
   app.post(
@@ -361,7 +365,7 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply.code(201).send(await service.acceptInvitation(db, await requestSource(app, req), req.body)),
+      reply.code(201).send(await invitations.acceptInvitation(db, await requestSource(app, req), req.body)),
   );
 
   app.post(
@@ -378,9 +382,9 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const source = await requestSource(app, req);
       // Throttled per address (429) and per account (quietly no more links), the same work whatever the e-mail.
-      const admitted = await service.admitPasswordResetRequest(db, source, req.body.email);
+      const admitted = await resets.admitPasswordResetRequest(db, source, req.body.email);
       // Whether the account exists is found out after the answer: how long it takes tells nothing.
-      if (admitted) inBackground(() => service.mailPasswordReset(db, source, req.body.email, mail(req.log)));
+      if (admitted) inBackground(() => resets.mailPasswordReset(db, source, req.body.email, mail(req.log)));
       return { message: 'If the account exists, a reset link has been issued' };
     },
   );
@@ -397,7 +401,7 @@ export const accountsPrivateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      await service.resetPassword(db, await requestSource(app, req), req.body);
+      await resets.resetPassword(db, await requestSource(app, req), req.body);
       return { message: 'Password reset' };
     },
   );
