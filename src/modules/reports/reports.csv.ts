@@ -8,10 +8,10 @@ import type {
   MilestoneReport,
   PlanReport,
   ReportCounts,
-  RunReport,
   SlowestReport,
   TrendReport,
 } from './reports.schemas.js';
+import type { RunCaseLine } from './reports.service.js';
 
 /** Each report as CSV: one row per item of its main list (docs/api-decisions.md#reports). */
 
@@ -26,24 +26,27 @@ export const trendCsv = (r: TrendReport) =>
     r.points.map((p) => [p.key, p.label, p.at, ...countCells(p.counts), p.passRate]),
   );
 
-/** The run report's items are its failures (the figures above them are in the JSON answer). */
-export const runCsv = (r: RunReport) =>
+/**
+ * The run report's CSV: one row per case of the run with its latest result (extensions.md §7), the figures of the
+ * JSON answer (counts, folders, since) being sums of these rows. An open case has empty result cells.
+ */
+export const runCsv = (lines: RunCaseLine[]) =>
   toCsv(
-    ['seq', 'tcaseId', 'title', 'folderPath', 'status', 'comment', 'links', 'author', 'at', 'newFailure'],
-    r.failures.map((f) => [
-      f.seq,
-      f.tcaseId,
-      f.title,
-      joined(f.folderPath, ' / '),
-      f.status,
-      f.comment,
+    ['seq', 'tcaseId', 'title', 'folderPath', 'status', 'comment', 'links', 'author', 'at', 'timeTakenMs'],
+    lines.map((l) => [
+      l.seq,
+      l.tcaseId,
+      l.title,
+      joined(l.folderPath, ' / '),
+      l.status,
+      l.comment,
       joined(
-        f.links.map((l) => l.url),
+        l.links.map((link) => link.url),
         ' ',
       ),
-      f.author?.name,
-      f.at,
-      r.since === null ? null : r.since.newFailures.includes(f.seq),
+      l.author?.name,
+      l.at,
+      l.timeTaken,
     ]),
   );
 

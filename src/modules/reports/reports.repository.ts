@@ -106,12 +106,15 @@ export const countRunCasesByFolder = (db: Db, tenantId: string, runId: number) =
     .groupBy([sql`1`, 'rt.status'])
     .execute();
 
-/** A run's failed and blocked cases with their latest result and its author (never an e-mail address). */
-export const listRunFailures = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
-  db
+/**
+ * A run's cases with their latest result and its author (never an e-mail address): those in `statuses` (the
+ * failures of the report), or all of them (its CSV: one row per case; an open case has no result).
+ */
+export const listRunCases = (db: Db, tenantId: string, runId: number, statuses?: readonly string[]) => {
+  let query = db
     .selectFrom('run_tcases as rt')
     .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-    .innerJoin('results as r', 'r.id', 'rt.latest_result_id')
+    .leftJoin('results as r', 'r.id', 'rt.latest_result_id')
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'r.author_id').on('u.tenant_id', '=', tenantId))
     .select((eb) => [
       'rt.tcase_id',
@@ -122,28 +125,29 @@ export const listRunFailures = (db: Db, tenantId: string, runId: number, statuse
       'r.id as result_id',
       'r.comment',
       'r.created_at',
+      'r.time_taken',
       'r.author_id',
       'u.name as author_name',
     ])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
-    .where('rt.in_run', '=', 1)
-    .where('rt.status', 'in', statuses)
-    .orderBy('t.seq')
-    .execute();
+    .where('rt.in_run', '=', 1);
+  if (statuses) query = query.where('rt.status', 'in', statuses);
+  return query.orderBy('t.seq').execute();
+};
 
-/** The links of the latest results of a run's cases in `statuses`. */
-export const listRunFailureLinks = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
-  db
+/** The links of the latest results of a run's cases (in `statuses`, when given). */
+export const listRunCaseLinks = (db: Db, tenantId: string, runId: number, statuses?: readonly string[]) => {
+  let query = db
     .selectFrom('run_tcases as rt')
     .innerJoin('result_links as l', 'l.result_id', 'rt.latest_result_id')
     .select(['l.result_id', 'l.text', 'l.url'])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
-    .where('rt.in_run', '=', 1)
-    .where('rt.status', 'in', statuses)
-    .orderBy('l.id')
-    .execute();
+    .where('rt.in_run', '=', 1);
+  if (statuses) query = query.where('rt.status', 'in', statuses);
+  return query.orderBy('l.id').execute();
+};
 
 /** Seq and status of a run's cases in `statuses` (for new failures and fixes). */
 export const listRunStatuses = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>

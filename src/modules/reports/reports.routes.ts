@@ -60,8 +60,13 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { project, run } = req.params;
+      // The CSV lists every case of the run with its latest result; the JSON answer sums and compares them.
+      if (req.query.format === 'csv') {
+        const lines = await service.runCaseLines(db, req.actor, project, run);
+        return answer(reply, 'csv', lines, csv.runCsv, `${project}-run-${run}-report`);
+      }
       const report = await service.runReport(db, req.actor, project, run, req.query.since);
-      return answer(reply, req.query.format, report, csv.runCsv, `${project}-run-${run}-report`);
+      return reply.send(report);
     },
   );
 

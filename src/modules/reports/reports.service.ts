@@ -99,6 +99,69 @@ async function defaultSince(db: Db, tenantId: string, projectId: string, run: re
   return (await repo.findEarlierComparableRun(db, tenantId, projectId, run))?.id ?? null;
 }
 
+/** A run case with its latest result, as the run report's failures and its CSV rows show it. */
+export interface RunCaseLine {
+  tcaseId: string;
+  seq: number;
+  title: string;
+  folderPath: string[];
+  status: string;
+  comment: string | null;
+  links: { text: string; url: string }[];
+  author?: { id: number; name: string };
+  at: string | null;
+  timeTaken: number | null;
+}
+
+function toRunCases(
+  rows: Awaited<ReturnType<typeof repo.listRunCases>>,
+  links: Awaited<ReturnType<typeof repo.listRunCaseLinks>>,
+  pathOf: (folderId: number) => string[],
+): RunCaseLine[] {
+  const linksOf = new Map<number, { text: string; url: string }[]>();
+  for (const l of links) {
+    const list = linksOf.get(l.result_id) ?? [];
+    list.push({ text: l.text, url: l.url });
+    linksOf.set(l.result_id, list);
+  }
+  return rows.map((f) => {
+    const line: RunCaseLine = {
+      tcaseId: f.tcase_id,
+      seq: f.seq,
+      title: f.title,
+      folderPath: pathOf(Number(f.folder_id)),
+      status: f.status,
+      comment: f.comment,
+      links: f.result_id === null ? [] : (linksOf.get(f.result_id) ?? []),
+      at: f.created_at,
+      timeTaken: f.time_taken === null ? null : Number(f.time_taken),
+    };
+    if (f.author_id !== null && f.author_name !== null)
+      line.author = { id: f.author_id, name: f.author_name };
+    return line;
+  });
+}
+
+/**
+ * Every case of a run with its latest result (extensions.md §7, "CSV of a run's results": the run report's CSV),
+ * in seq order; an open case has no result. Bounded by the run's size, not the project's history.
+ */
+export async function runCaseLines(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+): Promise<RunCaseLine[]> {
+  const project = await resolveProject(db, actor, projectRef);
+  const run = await findRunOr404(db, actor.tenantId, project.id, project.code, runId);
+  const [pathOf, rows, links] = await Promise.all([
+    folderPaths(db, actor.tenantId, project.id),
+    repo.listRunCases(db, actor.tenantId, run.id),
+    repo.listRunCaseLinks(db, actor.tenantId, run.id),
+  ]);
+  return toRunCases(rows, links, pathOf);
+}
+
 /** A run's report: counters, folders with whole paths, failures, and what changed since a comparable run. */
 export async function runReport(
   db: Db,
@@ -117,8 +180,8 @@ export async function runReport(
   const [pathOf, byFolder, failureRows, links] = await Promise.all([
     folderPaths(db, tenantId, project.id),
     repo.countRunCasesByFolder(db, tenantId, run.id),
-    repo.listRunFailures(db, tenantId, run.id, FAILING),
-    repo.listRunFailureLinks(db, tenantId, run.id, FAILING),
+    repo.listRunCases(db, tenantId, run.id, FAILING),
+    repo.listRunCaseLinks(db, tenantId, run.id, FAILING),
   ]);
 
   const folderCounts = new Map<number, ReportCounts>();
@@ -131,27 +194,11 @@ export async function runReport(
   const folders = [...folderCounts].map(([id, counts]) => ({ path: pathOf(id), counts }));
   folders.sort((a, b) => comparePaths(a.path, b.path));
 
-  const linksOf = new Map<number, { text: string; url: string }[]>();
-  for (const l of links) {
-    const list = linksOf.get(l.result_id) ?? [];
-    list.push({ text: l.text, url: l.url });
-    linksOf.set(l.result_id, list);
-  }
-  const failures = failureRows.map((f): RunFailure => {
-    const failure: RunFailure = {
-      tcaseId: f.tcase_id,
-      seq: f.seq,
-      title: f.title,
-      folderPath: pathOf(Number(f.folder_id)),
-      status: f.status,
-      comment: f.comment,
-      links: linksOf.get(f.result_id) ?? [],
-      at: f.created_at,
-    };
-    if (f.author_id !== null && f.author_name !== null)
-      failure.author = { id: f.author_id, name: f.author_name };
-    return failure;
-  });
+  const failures = toRunCases(failureRows, links, pathOf).map(({ timeTaken: _, ...f }): RunFailure => ({
+    ...f,
+    comment: f.comment ?? '',
+    at: f.at ?? '',
+  }));
 
   let sinceReport: RunReport['since'] = null;
   if (since !== null) {

@@ -180,14 +180,18 @@ describeEachDb('run report', (t) => {
       expect(r.failures[0].folderPath).toEqual(['A', 'Inner']);
     });
 
-    it('answers the failures as CSV with formula-like text prefixed by an apostrophe', async () => {
+    it('answers every case of the run with its latest result as CSV, formula-like text prefixed by an apostrophe', async () => {
       const p = await createProject(t);
       const folder = await createFolder(t, p, ['Top', '@risk']);
       const c1 = await createTcase(t, p, { folderId: folder, title: '=HYPERLINK("x")' });
       const c2 = await createTcase(t, p, { folderId: folder, title: 'plain, with comma' });
+      const c3 = await createTcase(t, p, { folderId: folder, title: 'passes' });
+      const c4 = await createTcase(t, p, { folderId: folder, title: 'not run yet' });
       const runId = await runWith(t, p, [
         [c1, 'failed', { comment: '-1 crash', links: [{ url: 'https://bugs.example/9', text: 'B' }] }],
         [c2, 'blocked'],
+        [c3, 'passed', { timeTaken: 1500 }],
+        [c4, null],
       ]);
       const res = await t.get(`/project/${p.code}/run/${runId}/report`, { query: { format: 'csv' } });
       expect(res.status).toBe(200);
@@ -195,13 +199,22 @@ describeEachDb('run report', (t) => {
       expect(res.headers['content-disposition']).toBe(
         `attachment; filename="${p.code}-run-${runId}-report.csv"`,
       );
-      const json = (await t.get(`/project/${p.code}/run/${runId}/report`)).body;
       const name = await ownerName(t);
-      const at = json.failures.map((f: { at: string }) => f.at);
+      const at = new Map(
+        (
+          await t.db
+            .selectFrom('results')
+            .select(['tcase_id', 'created_at'])
+            .where('run_id', '=', runId)
+            .execute()
+        ).map((r) => [r.tcase_id, r.created_at]),
+      );
       expect(res.text.split('\r\n')).toEqual([
-        'seq,tcaseId,title,folderPath,status,comment,links,author,at,newFailure',
-        `${c1.seq},${c1.id},"'=HYPERLINK(""x"")",Top / @risk,failed,'-1 crash,https://bugs.example/9,${name},${at[0]},`,
-        `${c2.seq},${c2.id},"plain, with comma",Top / @risk,blocked,,,${name},${at[1]},`,
+        'seq,tcaseId,title,folderPath,status,comment,links,author,at,timeTakenMs',
+        `${c1.seq},${c1.id},"'=HYPERLINK(""x"")",Top / @risk,failed,'-1 crash,https://bugs.example/9,${name},${at.get(c1.id)},`,
+        `${c2.seq},${c2.id},"plain, with comma",Top / @risk,blocked,,,${name},${at.get(c2.id)},`,
+        `${c3.seq},${c3.id},passes,Top / @risk,passed,,,${name},${at.get(c3.id)},1500`,
+        `${c4.seq},${c4.id},not run yet,Top / @risk,open,,,,,`,
         '',
       ]);
     });
