@@ -74,7 +74,8 @@ export const reportSharesPrivateRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.get(
     '/shared-report/:token',
     {
-      config: { access: { public: true } },
+      // The token stays out of the request log (src/http/log-redaction.ts).
+      config: { access: { public: true }, secretParams: ['token'] },
       schema: {
         tags,
         summary: 'The report a shared link opens (web application; public, the token in the path)',
