@@ -115,19 +115,19 @@ export async function generateReportsDataset(
     const start = (i * 137) % Math.max(1, tcaseIds.length - n);
     return { start, ids: tcaseIds.slice(start, start + n) };
   };
-  // Every (runs / resultRuns)-th run holds results; the newest MILESTONE_RUNS of them belong to the milestone.
-  const every = Math.max(1, Math.floor(sizes.runs / sizes.resultRuns));
+  // The newest runs hold the results (so every "last 20 runs" report reads 20 full runs, the heaviest case), the
+  // older ones 20 cases each and none; the newest MILESTONE_RUNS with results belong to the milestone.
   const regular = sizes.runs - PLAN_RUNS;
   const regularWithResults = sizes.resultRuns - PLAN_RUNS;
-  const withResults = (i: number) => i % every === every - 1 && Math.floor(i / every) < regularWithResults;
-  const lastResultIdx = (regularWithResults - 1) * every + every - 1;
+  const withResults = (i: number) => i >= regular - regularWithResults;
+  const lastResultIdx = regular - 1;
   const runs = await mapLimit(
     Array.from({ length: regular }, (_, i) => i),
     8,
     async (i) => {
       const full = withResults(i);
       const { start, ids: caseIds } = slice(i, full ? sizes.perRun : 20);
-      const inMilestone = full && lastResultIdx - i < MILESTONE_RUNS * every;
+      const inMilestone = lastResultIdx - i < MILESTONE_RUNS;
       const res = await client.post<{ id: number }>(`/project/${code}/run`, {
         title: `Nightly ${i}`,
         type: 'static_struct',
