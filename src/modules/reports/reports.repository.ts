@@ -225,23 +225,20 @@ export const listRunsOfLastDays = async (
     .execute();
 };
 
-export const listRunsOfMilestone = (db: Db, tenantId: string, projectId: string, milestoneId: number) =>
+/** The runs of one milestone or one plan, by id. */
+export const listRunsOf = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  of: 'milestone_id' | 'plan_id',
+  id: number,
+) =>
   db
     .selectFrom('runs')
     .select(runColumns)
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
-    .where('milestone_id', '=', milestoneId)
-    .orderBy('id')
-    .execute();
-
-export const listRunsOfPlan = (db: Db, tenantId: string, projectId: string, planId: number) =>
-  db
-    .selectFrom('runs')
-    .select(runColumns)
-    .where('tenant_id', '=', tenantId)
-    .where('project_id', '=', projectId)
-    .where('plan_id', '=', planId)
+    .where(of, '=', id)
     .orderBy('id')
     .execute();
 

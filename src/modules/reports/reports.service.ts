@@ -440,7 +440,7 @@ export async function milestoneReport(
   const project = await resolveProject(db, actor, projectRef);
   const milestone = await repo.findMilestone(db, actor.tenantId, project.id, milestoneId);
   if (!milestone) throw notFound(`milestone ${milestoneId} not found in project ${project.code}`);
-  const runs = await repo.listRunsOfMilestone(db, actor.tenantId, project.id, milestoneId);
+  const runs = await repo.listRunsOf(db, actor.tenantId, project.id, 'milestone_id', milestoneId);
   const counts = emptyCounts();
   for (const r of runs) addCounts(counts, countsOfRun(r));
   return {
@@ -467,7 +467,7 @@ export async function planReport(
   const project = await resolveProject(db, actor, projectRef);
   const plan = await repo.findPlan(db, actor.tenantId, project.id, planId);
   if (!plan) throw notFound(`plan ${planId} not found in project ${project.code}`);
-  const runs = await repo.listRunsOfPlan(db, actor.tenantId, project.id, planId);
+  const runs = await repo.listRunsOf(db, actor.tenantId, project.id, 'plan_id', planId);
   const counts = emptyCounts();
   for (const r of runs) addCounts(counts, countsOfRun(r));
   const shownPlan: PlanReport['plan'] = { id: plan.id, title: plan.title, createdAt: plan.created_at };
