@@ -18,6 +18,7 @@ import { analyzePostgres, postgresCpuMs } from './lib/postgres.js';
 import { fmt, log, ms, type Row } from './lib/report.js';
 import { freePort, startBenchServer, type BenchServer } from './lib/server.js';
 import { startWebhookReceiver } from './lib/webhook-receiver.js';
+import { runReportScenarios, wantReports } from './reports.js';
 
 /* The scenarios of `npm run bench` (bench/run.ts), run against one database: its server, its data set, its rows. */
 
@@ -403,6 +404,19 @@ export async function runOn(
       }
       const spread = Math.max(...perCase) / Math.min(...perCase);
       rows[rows.length - 1].met = spread <= 2 ? 'yes' : 'NO';
+    }
+
+    if (wantReports()) {
+      await runReportScenarios({
+        dbName,
+        databaseUrl,
+        client,
+        api,
+        auth,
+        baselineP50: baseline.p50,
+        sequential,
+        add,
+      });
     }
 
     const rss = Math.max(peakBeforeRestart, server.peakRssMb());
