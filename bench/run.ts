@@ -8,6 +8,8 @@
  *   npm run bench -- --db sqlite     one database
  *   npm run bench -- --quick         a small data set, short runs (a smoke run of the harness)
  *   npm run bench -- --only list-run,record-batch
+ *   npm run bench -- --only reports         every report endpoint on the reports data set (bench/reports.ts);
+ *                                           reports-run, reports-flaky, ... one of them
  *   npm run bench -- --only webhook-batch   result batches with one webhook subscribed, and 10,000 events delivered
  *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),

@@ -18,6 +18,7 @@ import { analyzePostgres, postgresCpuMs } from './lib/postgres.js';
 import { fmt, log, ms, type Row } from './lib/report.js';
 import { freePort, startBenchServer, type BenchServer } from './lib/server.js';
 import { startWebhookReceiver } from './lib/webhook-receiver.js';
+import { runReportScenarios, wantReports } from './reports.js';
 
 /* The scenarios of `npm run bench` (bench/run.ts), run against one database: its server, its data set, its rows. */
 
@@ -411,6 +412,21 @@ export async function runOn(
       target: '≤ 300 MB',
       met: rss <= 300,
     });
+
+    // After the memory row: the reports' data set is a second, larger project, and the 300 MB target is the
+    // standard data set's.
+    if (wantReports()) {
+      await runReportScenarios({
+        dbName,
+        databaseUrl,
+        client,
+        api,
+        auth,
+        baselineP50: baseline.p50,
+        sequential,
+        add,
+      });
+    }
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -301,8 +301,10 @@ export const listFlakyTcases = async (
     held as (
       select rt.tcase_id, rt.run_id, rt.status,
         case when rt.status = 'passed' then 1 when rt.status in ${FAILING_SQL} then 0 end as ok
-      from run_tcases rt join recent on recent.id = rt.run_id
-      where rt.tenant_id = ${tenantId} and rt.in_run = 1),
+      -- recent first (a CROSS JOIN keeps SQLite's order): look the last runs' cases up by run, rather than walk
+      -- every run_tcases row of the project's history and keep those of the last runs.
+      from recent cross join run_tcases rt
+      where rt.run_id = recent.id and rt.tenant_id = ${tenantId} and rt.in_run = 1),
     ordered as (
       select tcase_id, ok, lag(ok) over (partition by tcase_id order by run_id) as prev
       from held where ok is not null),
