@@ -7,6 +7,7 @@ import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { InstanceTables } from './tables/instance.js';
+import type { ReportsTables } from './tables/reports.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -336,4 +337,5 @@ export type Database = CoreTables &
   OAuthTables &
   JobsTables &
   IdempotencyTables &
-  InstanceTables;
+  InstanceTables &
+  ReportsTables;

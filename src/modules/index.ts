@@ -25,6 +25,7 @@ import { oauthRoutes } from './oauth/oauth.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { jobsRoutes } from './jobs/jobs.routes.js';
 import { reportsRoutes } from './reports/reports.routes.js';
+import { reportSharesPrivateRoutes, reportSharesRoutes } from './reports/shares/shares.routes.js';
 import type { JobDefinition } from '../outbox/handler.js';
 import { webhookFanoutJob } from './webhooks/webhook-fanout.job.js';
 import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
@@ -59,6 +60,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   webhooksRoutes,
   jobsRoutes,
   reportsRoutes,
+  reportSharesRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
@@ -67,6 +69,7 @@ export const privateApiRoutes: FastifyPluginAsync[] = [
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,
+  reportSharesPrivateRoutes,
 ];
 
 /**

@@ -208,6 +208,16 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   },
 
   // ---- device sign-in (`qasphere auth login`, RFC 8628) ----
+  'GET /api/shared-report/:token': {
+    auth: 'public',
+    prepare: async (c) => {
+      const made = await c.asOwner('POST', `${c.p}/report/share`, {
+        body: { report: 'run', params: { runId: c.fx.runId } },
+      });
+      return { path: `/api/shared-report/${made.body.token}` };
+    },
+    ok: 200,
+  },
   'GET /api/check-tenant': {
     auth: 'public',
     prepare: () => ({ path: '/api/check-tenant', query: { name: 'Default' } }),
@@ -1237,5 +1247,30 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     project: 'read',
     prepare: (c) => ({ path: `${c.p}/plan/${c.fx.planId}/report` }),
     ok: 200,
+  },
+  // ---- shared report links (extensions.md §6: test-runner and up; revoked by the creator or an admin) ----
+  'POST /api/public/v0/project/:project/report/share': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({ path: `${c.p}/report/share`, body: { report: 'run', params: { runId: c.fx.runId } } }),
+    ok: 201,
+  },
+  'GET /api/public/v0/project/:project/report/share': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/share` }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/report/share/:id': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      // The caller's own link, which it may revoke; the owner's when the caller may not make one (refused anyway).
+      const body = { report: 'dashboard' };
+      const own = await c.asOwner('POST', `${c.p}/report/share`, { body, key: c.actor.key });
+      const made = own.status === 201 ? own : await c.asOwner('POST', `${c.p}/report/share`, { body });
+      return { path: `${c.p}/report/share/${made.body.id}` };
+    },
+    ok: 204,
   },
 };

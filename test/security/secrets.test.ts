@@ -118,6 +118,20 @@ describeEachDb('secrets in logs and storage', (t) => {
     });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
 
+    // A shared report link: its token is answered once, then kept as a hash and read in the API's address.
+    const project = await call('POST', `${api}/project`, {
+      key: t.ownerKey,
+      body: { code: 'SEC', title: 'S' },
+    });
+    expect(project.status).toBe(201);
+    const share = await call('POST', `${api}/project/SEC/report/share`, {
+      key: t.ownerKey,
+      body: { report: 'dashboard' },
+    });
+    expect(share.status).toBe(201);
+    secrets.reportShareToken = share.body.token;
+    expect((await call('GET', `/api/shared-report/${secrets.reportShareToken}`)).status).toBe(200);
+
     // Tokens in addresses: the pages of invitation, reset and shared links, and device codes in queries.
     secrets.resetToken = 'reset-token-in-a-page-address-0042';
     secrets.sharedToken = 'shared-report-token-in-an-address-77';
@@ -158,6 +172,7 @@ describeEachDb('secrets in logs and storage', (t) => {
         '/Invite/****',
         '/reset-password/****?from=mail',
         '/shared/****',
+        '/api/shared-report/****',
         '/device?user_code=****',
         '/api/oauth/device?user_code=****',
         '/api/oauth/token?device_code=****&client_id=qas-cli',

@@ -17,6 +17,7 @@ import * as m0015 from './0015_stale_custom_values.js';
 import * as m0016 from './0016_instance_settings.js';
 import * as m0017 from './0017_account_throttle.js';
 import * as m0018 from './0018_report_indexes.js';
+import * as m0019 from './0019_report_shares.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_instance_settings': m0016,
   '0017_account_throttle': m0017,
   '0018_report_indexes': m0018,
+  '0019_report_shares': m0019,
 };

@@ -246,8 +246,10 @@ describeEachDb('run report', (t) => {
   describe('the OpenAPI document', () => {
     it('describes every report answer as JSON and as text/csv, with format, last and limit parameters', async () => {
       const doc = (await t.request('GET', '/api/public/v0/openapi.json', { key: null })).body;
+      // Shared report links (report/share) are links to reports, not reports: they have no CSV.
       const reports = Object.entries(doc.paths as Record<string, { get?: any }>).filter(
-        ([path]) => path.endsWith('/report') || path.includes('/report/'),
+        ([path]) =>
+          (path.endsWith('/report') || path.includes('/report/')) && !path.includes('/report/share'),
       );
       expect(reports.map(([path]) => path).sort()).toEqual([
         '/api/public/v0/project/{project}/milestone/{milestone}/report',

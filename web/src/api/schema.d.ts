@@ -31083,6 +31083,658 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v0/project/{project}/report/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's shared report links (never their tokens) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            shares: {
+                                id: number;
+                                /** @description which report the link opens */
+                                report: "run" | "plan" | "milestone" | "dashboard";
+                                params: {
+                                    runId?: number;
+                                    planId?: number;
+                                    milestoneId?: number;
+                                    /** @description run report: the run to compare with */
+                                    since?: number;
+                                };
+                                createdBy: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                createdAt: string;
+                                expiresAt: string;
+                                revoked: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an expiring, read-only link to one report that opens without signing in */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description which report the link opens */
+                        report: "run" | "plan" | "milestone" | "dashboard";
+                        params?: {
+                            runId?: number;
+                            planId?: number;
+                            milestoneId?: number;
+                            /** @description run report: the run to compare with */
+                            since?: number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description when the link stops working; at most 90 days ahead, 30 days by default
+                         */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @description shown once; only its hash is kept */
+                            token: string;
+                            /** @description the read-only page of the report: <public URL>/shared/<token> */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v0/project/{project}/report/share/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a shared report link (its creator or an admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -33909,6 +34561,480 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared-report/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report a shared link opens (web application; public, the token in the path) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description which report the link opens */
+                            report: "run" | "plan" | "milestone" | "dashboard";
+                            params: {
+                                runId?: number;
+                                planId?: number;
+                                milestoneId?: number;
+                                /** @description run report: the run to compare with */
+                                since?: number;
+                            };
+                            project: {
+                                code: string;
+                                title: string;
+                            };
+                            expiresAt: string;
+                            data: {
+                                run: {
+                                    id: number;
+                                    title: string;
+                                    closed: boolean;
+                                    createdAt: string;
+                                    closedAt: string | null;
+                                };
+                                counts: {
+                                    all: number;
+                                    open: number;
+                                    passed: number;
+                                    failed: number;
+                                    blocked: number;
+                                    skipped: number;
+                                    custom1: number;
+                                    custom2: number;
+                                    custom3: number;
+                                    custom4: number;
+                                };
+                                /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                passRate: number | null;
+                                /** @description milliseconds: the sum of the run's results' timeTaken (0 when none) */
+                                timeSpent: number;
+                                folders: {
+                                    path: string[];
+                                    counts: {
+                                        all: number;
+                                        open: number;
+                                        passed: number;
+                                        failed: number;
+                                        blocked: number;
+                                        skipped: number;
+                                        custom1: number;
+                                        custom2: number;
+                                        custom3: number;
+                                        custom4: number;
+                                    };
+                                }[];
+                                failures: {
+                                    tcaseId: string;
+                                    seq: number;
+                                    title: string;
+                                    folderPath: string[];
+                                    status: string;
+                                    /** @description the latest result’s comment (HTML) */
+                                    comment: string;
+                                    links: {
+                                        text: string;
+                                        url: string;
+                                    }[];
+                                    author?: {
+                                        id: number;
+                                        name: string;
+                                    };
+                                    /** @description when the latest result was recorded */
+                                    at: string;
+                                }[];
+                                since: {
+                                    runId: number;
+                                    /** @description seqs failing here and not in that run */
+                                    newFailures: number[];
+                                    /** @description seqs failing in that run and passed here */
+                                    fixed: number[];
+                                } | null;
+                            } | {
+                                plan: {
+                                    id: number;
+                                    title: string;
+                                    milestoneId?: number;
+                                    createdAt: string;
+                                };
+                                counts: {
+                                    all: number;
+                                    open: number;
+                                    passed: number;
+                                    failed: number;
+                                    blocked: number;
+                                    skipped: number;
+                                    custom1: number;
+                                    custom2: number;
+                                    custom3: number;
+                                    custom4: number;
+                                };
+                                /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                passRate: number | null;
+                                runs: {
+                                    id: number;
+                                    title: string;
+                                    closed: boolean;
+                                    counts: {
+                                        all: number;
+                                        open: number;
+                                        passed: number;
+                                        failed: number;
+                                        blocked: number;
+                                        skipped: number;
+                                        custom1: number;
+                                        custom2: number;
+                                        custom3: number;
+                                        custom4: number;
+                                    };
+                                    /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                    passRate: number | null;
+                                }[];
+                            } | {
+                                milestone: {
+                                    id: number;
+                                    title: string;
+                                    archived: boolean;
+                                    createdAt: string;
+                                };
+                                counts: {
+                                    all: number;
+                                    open: number;
+                                    passed: number;
+                                    failed: number;
+                                    blocked: number;
+                                    skipped: number;
+                                    custom1: number;
+                                    custom2: number;
+                                    custom3: number;
+                                    custom4: number;
+                                };
+                                /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                passRate: number | null;
+                                runs: {
+                                    id: number;
+                                    title: string;
+                                    closed: boolean;
+                                    counts: {
+                                        all: number;
+                                        open: number;
+                                        passed: number;
+                                        failed: number;
+                                        blocked: number;
+                                        skipped: number;
+                                        custom1: number;
+                                        custom2: number;
+                                        custom3: number;
+                                        custom4: number;
+                                    };
+                                    /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                    passRate: number | null;
+                                }[];
+                                points: {
+                                    date: string;
+                                    counts: {
+                                        all: number;
+                                        open: number;
+                                        passed: number;
+                                        failed: number;
+                                        blocked: number;
+                                        skipped: number;
+                                        custom1: number;
+                                        custom2: number;
+                                        custom3: number;
+                                        custom4: number;
+                                    };
+                                }[];
+                            } | {
+                                trend: {
+                                    points: {
+                                        /** @description the run id (by run) or the UTC date YYYY-MM-DD (by day) */
+                                        key: string;
+                                        label: string;
+                                        at: string;
+                                        counts: {
+                                            all: number;
+                                            open: number;
+                                            passed: number;
+                                            failed: number;
+                                            blocked: number;
+                                            skipped: number;
+                                            custom1: number;
+                                            custom2: number;
+                                            custom3: number;
+                                            custom4: number;
+                                        };
+                                        /** @description passed ÷ (all − open − skipped); null when nothing counts */
+                                        passRate: number | null;
+                                    }[];
+                                };
+                                flaky: {
+                                    tcases: {
+                                        tcaseId: string;
+                                        seq: number;
+                                        title: string;
+                                        flips: number;
+                                        runs: number;
+                                        lastStatus: string;
+                                    }[];
+                                };
+                                failing: {
+                                    tcases: {
+                                        tcaseId: string;
+                                        seq: number;
+                                        title: string;
+                                        failures: number;
+                                        runs: number;
+                                        lastFailedAt: string;
+                                    }[];
+                                };
+                                slowest: {
+                                    tcases: {
+                                        tcaseId: string;
+                                        seq: number;
+                                        title: string;
+                                        medianMs: number;
+                                        maxMs: number;
+                                        samples: number;
+                                    }[];
+                                };
+                                coverage: {
+                                    requirements: {
+                                        id: string;
+                                        text: string;
+                                        url: string;
+                                        tcases: {
+                                            tcaseId: string;
+                                            seq: number;
+                                            title: string;
+                                            lastStatus: string;
+                                        }[];
+                                        counts: {
+                                            all: number;
+                                            open: number;
+                                            passed: number;
+                                            failed: number;
+                                            blocked: number;
+                                            skipped: number;
+                                            custom1: number;
+                                            custom2: number;
+                                            custom3: number;
+                                            custom4: number;
+                                        };
+                                    }[];
+                                    /** @description test cases of the project that cover no requirement */
+                                    uncovered: number;
+                                };
+                                defects: {
+                                    defects: {
+                                        url: string;
+                                        text: string;
+                                        tcases: number[];
+                                        runs: number[];
+                                        firstAt: string;
+                                        lastAt: string;
+                                    }[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
