@@ -67,4 +67,12 @@ export const queryKeys = {
     ['projects', P(code), 'run-preview', type, queryPlans] as const,
   plans: (code: string) => ['projects', P(code), 'plans'] as const,
   plan: (code: string, planId: number) => ['projects', P(code), 'plans', planId] as const,
+
+  // Reports: everything a recorded result can change sits under `reports(code)`.
+  reports: (code: string) => ['projects', P(code), 'reports'] as const,
+  report: (code: string, kind: string, params: object) =>
+    ['projects', P(code), 'reports', kind, params] as const,
+  reportShares: (code: string) => ['projects', P(code), 'report-shares'] as const,
+  /** A shared link's report, read without a session. */
+  sharedReport: (token: string) => ['shared-report', token] as const,
 };

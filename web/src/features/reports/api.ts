@@ -1,0 +1,111 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
+import type { paths } from '../../api/schema';
+
+/** The JSON answer of a report endpoint (its 200 body), by path. */
+type Json<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer T } } } };
+}
+  ? T
+  : never;
+
+const V0 = '/api/public/v0/project/{project}' as const;
+
+export type TrendReport = Json<`${typeof V0}/report/trend`>;
+export type RunReport = Json<`${typeof V0}/run/{run}/report`>;
+export type FlakyReport = Json<`${typeof V0}/report/flaky`>;
+export type FailingReport = Json<`${typeof V0}/report/failing`>;
+export type SlowestReport = Json<`${typeof V0}/report/slowest`>;
+export type CoverageReport = Json<`${typeof V0}/report/coverage`>;
+export type DefectsReport = Json<`${typeof V0}/report/defects`>;
+export type MilestoneReport = Json<`${typeof V0}/milestone/{milestone}/report`>;
+export type PlanReport = Json<`${typeof V0}/plan/{plan}/report`>;
+export type SharedReport = Json<'/api/shared-report/{token}'>;
+export type ReportShare = Json<`${typeof V0}/report/share`>['shares'][number];
+
+export interface TrendParams {
+  by: 'run' | 'day';
+  last?: number;
+  milestoneId?: number;
+  configurationId?: string;
+}
+export interface ListParams {
+  last?: number;
+  limit?: number;
+}
+
+export const trendQuery = (code: string, p: TrendParams) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'trend', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/trend`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const runReportQuery = (code: string, runId: number, since?: number) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'run', { runId, since }),
+    queryFn: () =>
+      unwrap(
+        api.GET(`${V0}/run/{run}/report`, {
+          params: { path: { project: code, run: runId }, query: since === undefined ? {} : { since } },
+        }),
+      ),
+  });
+
+export const flakyQuery = (code: string, p: ListParams = {}) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'flaky', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/flaky`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const failingQuery = (code: string, p: ListParams = {}) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'failing', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/failing`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const slowestQuery = (code: string, p: ListParams = {}) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'slowest', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/slowest`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const coverageQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'coverage', {}),
+    queryFn: () => unwrap(api.GET(`${V0}/report/coverage`, { params: { path: { project: code } } })),
+  });
+
+export const defectsQuery = (code: string, p: ListParams = {}) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'defects', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/defects`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const milestoneReportQuery = (code: string, milestoneId: number) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'milestone', { milestoneId }),
+    queryFn: () =>
+      unwrap(
+        api.GET(`${V0}/milestone/{milestone}/report`, {
+          params: { path: { project: code, milestone: milestoneId } },
+        }),
+      ),
+  });
+
+export const planReportQuery = (code: string, planId: number) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'plan', { planId }),
+    queryFn: () =>
+      unwrap(api.GET(`${V0}/plan/{plan}/report`, { params: { path: { project: code, plan: planId } } })),
+  });
+
+/**
+ * The address of a report's CSV (`?format=csv`): a plain link downloads it with the session cookie, so the
+ * browser streams it to disk instead of the page holding it.
+ */
+export function reportCsvUrl(path: string, query: Record<string, string | number | undefined> = {}): string {
+  const q = new URLSearchParams({ format: 'csv' });
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+  return `/api/public/v0${path}?${q.toString()}`;
+}
