@@ -78,7 +78,10 @@ describeEachDb('metrics when off (the default)', (t) => {
     expect(t.config.metricsToken).toBeUndefined();
     const res = await t.get('/metrics', { key: null, headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: 'NOT_FOUND', message: expect.stringContaining('CASEBOOK_METRICS_TOKEN') });
+    expect(res.body).toEqual({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('CASEBOOK_METRICS_TOKEN'),
+    });
   });
 });
 
@@ -89,7 +92,12 @@ describeEachDb(
       t.get('/metrics', { key: null, headers: authorization ? { authorization } : {} });
 
     it('refuses a missing or wrong token with 401 and shows nothing', async () => {
-      for (const auth of [undefined, `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `ApiKey ${t.ownerKey}`]) {
+      for (const auth of [
+        undefined,
+        `Bearer ${TOKEN}x`,
+        `Bearer ${TOKEN.slice(1)}`,
+        `ApiKey ${t.ownerKey}`,
+      ]) {
         const res = await scrape(auth);
         expect(res.status, String(auth)).toBe(401);
         expect(res.body.code).toBe('UNAUTHORIZED');
@@ -116,7 +124,9 @@ describeEachDb(
         new RegExp(`casebook_http_request_duration_seconds_count\\{method="GET",${route}\\} 4\\n`),
       );
       expect(res.text).toMatch(
-        new RegExp(`casebook_http_request_duration_seconds_bucket\\{le="\\+Inf",method="GET",${route}\\} 4\\n`),
+        new RegExp(
+          `casebook_http_request_duration_seconds_bucket\\{le="\\+Inf",method="GET",${route}\\} 4\\n`,
+        ),
       );
       expect(res.text).not.toContain('/project/MET');
       // The job queues, read at scrape time, per kind.

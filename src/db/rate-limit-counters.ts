@@ -9,7 +9,9 @@ export type RateLimitCounter = (bucket: string, windowMs: number) => Promise<{ h
  * one machine counts in memory (a write per request would cost more there than it shares).
  */
 export function sharedRateLimitCounter(db: Db): RateLimitCounter | undefined {
-  return dialectOf(db) === 'postgres' ? (bucket, windowMs) => countRateLimitHit(db, bucket, windowMs) : undefined;
+  return dialectOf(db) === 'postgres'
+    ? (bucket, windowMs) => countRateLimitHit(db, bucket, windowMs)
+    : undefined;
 }
 
 /**
@@ -45,7 +47,11 @@ export async function purgeExpiredRateLimits(db: Db, nowMs: number, batchSize = 
       .where(
         'bucket',
         'in',
-        db.selectFrom('rate_limit_counters').select('bucket').where('expires_at', '<', nowMs).limit(batchSize),
+        db
+          .selectFrom('rate_limit_counters')
+          .select('bucket')
+          .where('expires_at', '<', nowMs)
+          .limit(batchSize),
       )
       .executeTakeFirst();
     const n = Number(result.numDeletedRows);

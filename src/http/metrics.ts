@@ -22,16 +22,21 @@ export function installMetrics(
 ): void {
   const token = config.metricsToken;
   const expected = token === undefined ? undefined : sha256(`Bearer ${token}`);
-  app.get('/metrics', { config: { access: { public: true } }, schema: { hide: true } }, async (req, reply) => {
-    if (!expected) return send(reply, 'NOT_FOUND', 'metrics are off: set CASEBOOK_METRICS_TOKEN to turn them on');
-    const given = req.headers.authorization ?? '';
-    if (!crypto.timingSafeEqual(sha256(given), expected)) {
-      reply.header('www-authenticate', 'Bearer');
-      return send(reply, 'UNAUTHORIZED', 'metrics need "Authorization: Bearer <CASEBOOK_METRICS_TOKEN>"');
-    }
-    const text = await read();
-    return reply.type(metrics.registry.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    { config: { access: { public: true } }, schema: { hide: true } },
+    async (req, reply) => {
+      if (!expected)
+        return send(reply, 'NOT_FOUND', 'metrics are off: set CASEBOOK_METRICS_TOKEN to turn them on');
+      const given = req.headers.authorization ?? '';
+      if (!crypto.timingSafeEqual(sha256(given), expected)) {
+        reply.header('www-authenticate', 'Bearer');
+        return send(reply, 'UNAUTHORIZED', 'metrics need "Authorization: Bearer <CASEBOOK_METRICS_TOKEN>"');
+      }
+      const text = await read();
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+  );
   if (!expected) return;
 
   // A callback hook, not an async one: no promise per response.

@@ -48,7 +48,11 @@ export async function readiness(
   reply: FastifyReply,
 ) {
   if (drain.draining) {
-    return send(reply, 'NOT_READY', 'The service is shutting down: requests in flight are finished, send new ones elsewhere.');
+    return send(
+      reply,
+      'NOT_READY',
+      'The service is shutting down: requests in flight are finished, send new ones elsewhere.',
+    );
   }
   let applied: string | undefined;
   try {

@@ -38,7 +38,8 @@ export interface JobRunnerOptions {
  * lease lasts, so a job runs again only when its runner died mid-way (at least once).
  */
 export class JobRunner {
-  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers' | 'onFailure'>> & JobRunnerOptions;
+  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers' | 'onFailure'>> &
+    JobRunnerOptions;
   private readonly batchKinds: string[];
   private readonly singleKinds: string[];
   private readonly inFlight = new Set<Promise<void>>();

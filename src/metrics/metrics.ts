@@ -70,9 +70,17 @@ export function createMetrics(db: Db, jobKinds: readonly string[]): Metrics {
           this.set(read());
         },
       });
-    poolGauge('casebook_db_pool_connections', 'PostgreSQL connections open in the pool.', () => pool.totalCount);
+    poolGauge(
+      'casebook_db_pool_connections',
+      'PostgreSQL connections open in the pool.',
+      () => pool.totalCount,
+    );
     poolGauge('casebook_db_pool_idle', 'PostgreSQL connections open and idle.', () => pool.idleCount);
-    poolGauge('casebook_db_pool_waiting', 'Queries waiting for a free PostgreSQL connection.', () => pool.waitingCount);
+    poolGauge(
+      'casebook_db_pool_waiting',
+      'Queries waiting for a free PostgreSQL connection.',
+      () => pool.waitingCount,
+    );
   }
 
   return {

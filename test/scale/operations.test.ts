@@ -63,7 +63,8 @@ describe('serve --workers 2: metrics summed across workers, and draining on SIGT
       const res = await get(`${server.url}/api/public/v0/project`, { authorization: `ApiKey ${key}` });
       expect(res.status).toBe(200);
     }
-    const pattern = /casebook_http_requests_total\{method="GET",route="\/api\/public\/v0\/project",status="200"\} (\d+)/;
+    const pattern =
+      /casebook_http_requests_total\{method="GET",route="\/api\/public\/v0\/project",status="200"\} (\d+)/;
     // Every scrape, whichever worker takes it, sees the whole service.
     for (let i = 0; i < 4; i++) {
       const scrape = await get(`${server.url}/metrics`, { authorization: `Bearer ${TOKEN}` });

@@ -23,7 +23,11 @@ const LIMIT = 6;
 const REDIS_URL = process.env.CASEBOOK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
 async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     return (await redis.ping()) === 'PONG';
@@ -143,32 +147,35 @@ pgSuite(
 );
 
 const redisSuite = REDIS_UP ? describe : describe.skip;
-redisSuite(REDIS_UP ? 'rate limits shared through Redis' : `rate limits shared through Redis (${REDIS_SKIP_NOTE})`, () => {
-  // A key prefix of this run's own: nothing else in that Redis is read or removed.
-  const prefix = `casebook-test-${newId(8)}:`;
-  const removeKeys = async () => {
-    const redis = new Redis(REDIS_URL);
-    try {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-    } finally {
-      redis.disconnect();
-    }
-  };
-  const env = () => ({ CASEBOOK_REDIS_URL: REDIS_URL, CASEBOOK_REDIS_PREFIX: prefix });
-  // SQLite's processes count in memory unless Redis is configured: with it they share too.
-  afterAll(removeKeys);
-  sharedLimit('two instances on one SQLite file', 'sqlite-file', env);
-  if (POSTGRES_URL) sharedLimit('two instances on one PostgreSQL database', 'postgres', env);
+redisSuite(
+  REDIS_UP ? 'rate limits shared through Redis' : `rate limits shared through Redis (${REDIS_SKIP_NOTE})`,
+  () => {
+    // A key prefix of this run's own: nothing else in that Redis is read or removed.
+    const prefix = `casebook-test-${newId(8)}:`;
+    const removeKeys = async () => {
+      const redis = new Redis(REDIS_URL);
+      try {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    };
+    const env = () => ({ CASEBOOK_REDIS_URL: REDIS_URL, CASEBOOK_REDIS_PREFIX: prefix });
+    // SQLite's processes count in memory unless Redis is configured: with it they share too.
+    afterAll(removeKeys);
+    sharedLimit('two instances on one SQLite file', 'sqlite-file', env);
+    if (POSTGRES_URL) sharedLimit('two instances on one PostgreSQL database', 'postgres', env);
 
-  it('kept the counters in Redis, under the configured prefix', async () => {
-    const redis = new Redis(REDIS_URL);
-    try {
-      const keys = await redis.keys(`${prefix}*`);
-      expect(keys.length).toBeGreaterThan(0);
-      expect(keys.every((k) => k.startsWith(`${prefix}rate-limit:`))).toBe(true);
-    } finally {
-      redis.disconnect();
-    }
-  });
-});
+    it('kept the counters in Redis, under the configured prefix', async () => {
+      const redis = new Redis(REDIS_URL);
+      try {
+        const keys = await redis.keys(`${prefix}*`);
+        expect(keys.length).toBeGreaterThan(0);
+        expect(keys.every((k) => k.startsWith(`${prefix}rate-limit:`))).toBe(true);
+      } finally {
+        redis.disconnect();
+      }
+    });
+  },
+);
