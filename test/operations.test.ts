@@ -161,9 +161,23 @@ describeEachDb(
   { env: { CASEBOOK_METRICS_TOKEN: TOKEN } },
 );
 
-describe('metrics token setting', () => {
-  it('refuses a short token at start', async () => {
+describe('operations settings', () => {
+  it('drains 5 s by default, takes a whole number of seconds, and refuses anything else at start', async () => {
+    const { loadConfig } = await import('../src/config.js');
+    expect(loadConfig({}).drainSeconds).toBe(5);
+    expect(loadConfig({ CASEBOOK_DRAIN_SECONDS: '0' }).drainSeconds).toBe(0);
+    expect(() => loadConfig({ CASEBOOK_DRAIN_SECONDS: '2.5' })).toThrow(
+      /CASEBOOK_DRAIN_SECONDS must be a whole number/,
+    );
+  });
+
+  it('refuses a short metrics token and a Redis address that is not redis:// at start', async () => {
     const { loadConfig } = await import('../src/config.js');
     expect(() => loadConfig({ CASEBOOK_METRICS_TOKEN: 'short' })).toThrow(/at least 16 characters/);
+    expect(() => loadConfig({ CASEBOOK_REDIS_URL: 'http://user:secret@cache:6379' })).toThrow(
+      /CASEBOOK_REDIS_URL must be redis:\/\/.*got "http:\/\/\*\*\*\*@cache:6379"/,
+    );
+    const config = loadConfig({ CASEBOOK_REDIS_URL: 'redis://cache:6379/2' });
+    expect([config.redisUrl, config.redisPrefix]).toEqual(['redis://cache:6379/2', 'casebook:']);
   });
 });
