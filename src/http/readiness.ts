@@ -33,11 +33,12 @@ async function freeBytes(dir: string): Promise<number | undefined> {
 }
 
 /**
- * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 NOT_READY while the process drains (SIGTERM) or when
- * the database's newest migration is not the code's (the body says which is behind); 503 DATABASE_UNAVAILABLE
- * when the database does not answer; 507 STORAGE_FULL when the data directory's disk (files, SQLite) has under 1 MiB free, or when a write met
- * a full disk in the last 30 s and no write has succeeded since: then a probe write to the database (whose disk,
- * on PostgreSQL, is not visible from here) tells whether it takes writes again.
+ * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 NOT_READY while the process drains (SIGTERM) or
+ * when the database's newest migration is not the code's (the body says which is behind); 503
+ * DATABASE_UNAVAILABLE when the database does not answer; 507 STORAGE_FULL when the data directory's disk (files,
+ * SQLite) has under 1 MiB free, or when a write met a full disk in the last 30 s and no write has succeeded since:
+ * then a probe write to the database (whose disk, on PostgreSQL, is not visible from here) tells whether it takes
+ * writes again.
  */
 export async function readiness(
   db: Db,
