@@ -173,10 +173,8 @@ export async function runReport(
   const project = await resolveProject(db, actor, projectRef);
   const { tenantId } = actor;
   const run = await findRunOr404(db, tenantId, project.id, project.code, runId);
-  const sinceId =
-    sinceRunId !== undefined ? sinceRunId : await defaultSince(db, tenantId, project.id, run);
-  const since =
-    sinceId === null ? null : await findRunOr404(db, tenantId, project.id, project.code, sinceId);
+  const sinceId = sinceRunId !== undefined ? sinceRunId : await defaultSince(db, tenantId, project.id, run);
+  const since = sinceId === null ? null : await findRunOr404(db, tenantId, project.id, project.code, sinceId);
   const [pathOf, byFolder, failureRows, links] = await Promise.all([
     folderPaths(db, tenantId, project.id),
     repo.countRunCasesByFolder(db, tenantId, run.id),

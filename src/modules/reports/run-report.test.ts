@@ -143,7 +143,12 @@ describeEachDb('run report', (t) => {
 
       const given = (await t.get(`/project/${p.code}/run/${current}/report`, { query: { since: older } }))
         .body;
-      expect(given.since).toMatchObject({ runId: older, newFailures: [c2.seq, c3.seq], fixed: [], fixedCases: [] });
+      expect(given.since).toMatchObject({
+        runId: older,
+        newFailures: [c2.seq, c3.seq],
+        fixed: [],
+        fixedCases: [],
+      });
     });
 
     it('compares a plan run by default with the run of the same title in the newest earlier plan', async () => {
