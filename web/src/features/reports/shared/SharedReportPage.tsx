@@ -78,7 +78,7 @@ export function SharedReportPage() {
           <Loading label="Loading the shared report…" />
         ) : shared.isError ? (
           isApiError(shared.error, 404) ? (
-            <div className="status-empty">
+            <div className="status-empty shared-gone">
               <h1 className="page-title">This link has expired or was revoked</h1>
               <p>Ask the person who shared it for a new link.</p>
             </div>
