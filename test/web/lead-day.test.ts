@@ -248,6 +248,15 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
     const dialog = page.getByRole('dialog', { name: 'Share this run report' });
     await dialog.getByLabel('The link expires after').selectOption('7');
     a11y.push(...(await inspect(page, 'share-dialog')));
+    // A refusal is said in words in the dialog, which keeps the choice for another try.
+    const shareApi = '**/api/public/v0/project/LEAD/report/share';
+    await page.route(shareApi, (route) =>
+      route.fulfill({ status: 403, json: { code: 'FORBIDDEN', message: 'project LEAD is archived' } }),
+    );
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Project LEAD is archived.' }).waitFor();
+    await page.unroute(shareApi);
+    expect(await dialog.getByLabel('The link expires after').inputValue()).toBe('7');
     await dialog.getByRole('button', { name: 'Create link' }).click();
     const field = dialog.getByLabel('Link to this run report');
     await field.waitFor();
@@ -301,6 +310,19 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
     expect(await visit.getByText('Nightly 42').count()).toBe(0);
     a11y.push(...(await inspect(visit, 'shared-report-gone')));
     await stranger.close();
+  });
+
+  it('offers no Share to a viewer, whom the API would refuse', async () => {
+    // The role as the page learns it (GET /users/me): the API's own refusal is tested with the shares module.
+    await page.route('**/api/public/v0/users/me', async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      await route.fulfill({ response: res, json: { ...body, user: { ...body.user, role: 'viewer' } } });
+    });
+    await page.goto(url(`/project/LEAD/run/${runs['Nightly 42']}/report`));
+    await page.getByRole('link', { name: 'Download CSV' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Share' }).count()).toBe(0);
+    await page.unroute('**/api/public/v0/users/me');
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {
