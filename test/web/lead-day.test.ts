@@ -283,7 +283,8 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
     visit.on('response', (r) => {
       if (r.status() === 401 || r.status() === 403) refused.push(r.url());
     });
-    await visit.goto(sharedUrl);
+    const opened = await visit.goto(sharedUrl);
+    expect(opened?.headers()).toMatchObject({ 'x-robots-tag': 'noindex', 'referrer-policy': 'no-referrer' });
     await visit.getByRole('heading', { name: /Nightly 42/, level: 1 }).waitFor();
     expect(await visit.locator('header').first().textContent()).toMatch(
       /^Shared report · Checkout service · expires /,
