@@ -45,7 +45,7 @@ function databaseStore(count: RateLimitCounter) {
 function storeOptions(app: FastifyInstance, config: Config, db: Db): Partial<RateLimitPluginOptions> {
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, {
-      // A request waits for Redis at most one reconnection, then fails (500) rather than hanging.
+      // A request waits for Redis at most one reconnection, then goes on uncounted (skipOnError below).
       maxRetriesPerRequest: 1,
       connectTimeout: 5_000,
       lazyConnect: false,
@@ -54,7 +54,8 @@ function storeOptions(app: FastifyInstance, config: Config, db: Db): Partial<Rat
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
-    return { redis, nameSpace: `${config.redisPrefix}rate-limit:` };
+    // Fail open: a limit protects the service, so Redis being away must not take the API down with it (logged).
+    return { redis, nameSpace: `${config.redisPrefix}rate-limit:`, skipOnError: true };
   }
   const shared = sharedRateLimitCounter(db);
   return shared ? { store: databaseStore(shared) as unknown as RateLimitPluginOptions['store'] } : {};

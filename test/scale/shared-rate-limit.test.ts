@@ -179,3 +179,43 @@ redisSuite(
     });
   },
 );
+
+describe('rate limits when Redis cannot be reached', () => {
+  it('serves requests uncounted instead of failing them (the limit fails open)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-rl-down-'));
+    const url = `sqlite:${path.join(dataDir, 'casebook.db')}`;
+    // Port 1 on loopback: nothing listens, so every connection is refused at once.
+    const config = loadConfig({
+      CASEBOOK_LOG_LEVEL: 'silent',
+      CASEBOOK_DATA_DIR: dataDir,
+      CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_PUBLIC_URL: 'http://casebook.test',
+      CASEBOOK_SECRET_KEY: 'test-secret-key-0123456789',
+      CASEBOOK_RATE_LIMIT: '2',
+      CASEBOOK_REDIS_URL: 'redis://127.0.0.1:1/0',
+    });
+    const db = createDb(url, { poolSize: 1 });
+    try {
+      await migrateToLatest(db);
+      const first = await firstStart(db, config);
+      const app = await buildApp({ config, db, webRoot: null });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const res = await app.inject({
+            method: 'GET',
+            url: '/api/public/v0/project',
+            headers: { authorization: `ApiKey ${first!.apiKey}` },
+          });
+          statuses.push(res.statusCode);
+        }
+        expect(statuses).toEqual([200, 200, 200]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
