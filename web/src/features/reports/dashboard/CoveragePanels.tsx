@@ -36,7 +36,7 @@ export function CoveragePanel({
         coverage === undefined ? (
           <Loading label="Loading the coverage…" />
         ) : all.length === 0 ? (
-          <p className="muted">
+          <p className="muted dash-note">
             No requirements yet. Link test cases to requirements in their editor to see coverage here.
             {coverage.uncovered > 0 && ` ${formatNumber(coverage.uncovered)} test cases cover none.`}
           </p>

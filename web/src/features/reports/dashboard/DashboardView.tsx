@@ -61,7 +61,7 @@ export function DashboardView(props: DashboardViewProps) {
         </>
       )}
       <FoldersPanel code={code} linked={linked} statuses={statuses} folders={data.folders} />
-      <TopPanels code={code} linked={linked} data={data} />
+      <TopPanels code={code} linked={linked} statuses={statuses} data={data} />
       <CoveragePanel code={code} linked={linked} statuses={statuses} coverage={data.coverage} />
       <DefectsPanel code={code} linked={linked} defects={data.defects} />
     </div>

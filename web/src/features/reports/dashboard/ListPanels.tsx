@@ -111,7 +111,7 @@ function TopList<T extends TopItem>({
       {items === undefined ? (
         <Loading label={`Loading ${title.toLowerCase()}…`} />
       ) : top.length === 0 ? (
-        <p className="muted">{empty}</p>
+        <p className="muted dash-note">{empty}</p>
       ) : (
         <ol className="dash-top" aria-label={title}>
           {top.map((t) => (
@@ -134,11 +134,8 @@ function TopList<T extends TopItem>({
   );
 }
 
-export function TopPanels({
-  code,
-  linked,
-  data,
-}: Omit<Common, 'statuses'> & { data: Partial<DashboardData> }) {
+export function TopPanels({ code, linked, statuses, data }: Common & { data: Partial<DashboardData> }) {
+  const nameOf = (id: string) => statuses.find((s) => s.id === id)?.name.toLowerCase() ?? id;
   return (
     <>
       <TopList
@@ -162,7 +159,9 @@ export function TopPanels({
         items={data.flaky?.tcases}
         figureHead="Flips"
         figure={(t) => `${formatNumber(t.flips)} ⇄`}
-        detail={(t) => `${formatNumber(t.flips)} flips in ${formatNumber(t.runs)} runs · now ${t.lastStatus}`}
+        detail={(t) =>
+          `${formatNumber(t.flips)} flips in ${formatNumber(t.runs)} runs · now ${nameOf(t.lastStatus)}`
+        }
         empty="No case flipped between passed and failed in the last 20 runs."
       />
       <TopList
