@@ -77,6 +77,7 @@ export async function dashboardRows(browser: Browser, baseUrl: string, rows: Ben
 
   const times: number[] = [];
   let scripts: Response[] = [];
+  let wire = 0;
   for (let i = 0; i < COLD_LOADS; i++) {
     const cold = await browser.newContext({ viewport: { width: 1280, height: 800 }, storageState });
     const cp = await cold.newPage();
@@ -91,11 +92,10 @@ export async function dashboardRows(browser: Browser, baseUrl: string, rows: Ben
     if (i === 0) {
       await cp.waitForLoadState('networkidle');
       scripts = seen;
+      for (const r of seen) wire += (await r.request().sizes()).responseBodySize;
     }
     await cold.close();
   }
-  let wire = 0;
-  for (const r of scripts) wire += (await r.request().sizes()).responseBodySize;
   const sorted = [...times].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   rows.push({

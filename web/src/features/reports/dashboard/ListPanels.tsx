@@ -172,7 +172,9 @@ export function TopPanels({ code, linked, statuses, data }: Common & { data: Par
         items={data.slowest?.tcases}
         figureHead="Median time"
         figure={(t) => formatMs(t.medianMs)}
-        detail={(t) => `median of ${formatNumber(t.samples)} results · longest ${formatMs(t.maxMs)}`}
+        detail={(t) =>
+          `median of ${formatNumber(t.samples)} ${t.samples === 1 ? 'result' : 'results'} · longest ${formatMs(t.maxMs)}`
+        }
         empty="No result recorded a time in the last 20 runs."
       />
     </>
