@@ -111,13 +111,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       csv.slowestCsv,
     ],
     ['defects', 'Defects linked from results', DefectsReport, service.defectsReport, csv.defectsCsv],
-    [
-      'folders',
-      'Failures per folder, with whole folder paths,',
-      FolderReport,
-      folderReport,
-      csv.foldersCsv,
-    ],
+    ['folders', 'Failures per folder, with whole folder paths,', FolderReport, folderReport, csv.foldersCsv],
   ] as const;
   for (const [name, summary, schema, build, toCsv] of lastReports) {
     app.get(
