@@ -120,7 +120,7 @@ export function DefectsPanel({
       {defects === undefined ? (
         <Loading label="Loading the defects…" />
       ) : list.length === 0 ? (
-        <p className="muted">
+        <p className="muted dash-note">
           No result of the last 20 runs links a defect. Add an issue link when recording a failure.
         </p>
       ) : (
@@ -146,7 +146,7 @@ export function DefectsPanel({
           ))}
         </ul>
       )}
-      {linked && <FullListLink code={code} section="defects" label="All defects" />}
+      {linked && list.length > 0 && <FullListLink code={code} section="defects" label="All defects" />}
     </section>
   );
 }

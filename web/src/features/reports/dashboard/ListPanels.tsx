@@ -69,7 +69,7 @@ export function FoldersPanel({
           />
         )
       }
-      footer={linked && <FullListLink code={code} section="folders" label="All folders" />}
+      footer={linked && list.length > 0 && <FullListLink code={code} section="folders" label="All folders" />}
     />
   );
 }
@@ -129,7 +129,9 @@ function TopList<T extends TopItem>({
           ))}
         </ol>
       )}
-      {linked && <FullListLink code={code} section={id} label={`All ${title.toLowerCase()}`} />}
+      {linked && top.length > 0 && (
+        <FullListLink code={code} section={id} label={`All ${title.toLowerCase()}`} />
+      )}
     </section>
   );
 }
