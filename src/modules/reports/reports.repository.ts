@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { inFewIds } from '../../db/dialect.js';
 
 /*
  * The reports' reads. A deliberate cross-module read (docs/architecture.md, "Which module owns which table"):
@@ -323,7 +324,8 @@ export const listFlakyTcases = async (
 
 /**
  * Cases failing (failed, blocked) in any of the last `last` runs, with how many of those runs hold them and the
- * time of the latest result of their newest failing run; most failures first. Counted in the database.
+ * time of the latest result of their newest failing run; most failures first. Counted in the database, and only
+ * the failing rows look up their result: the run cases of the last runs are read once, through the run index.
  */
 export const listFailingTcases = async (
   db: Db,
@@ -341,44 +343,63 @@ export const listFailingTcases = async (
       runs: number | string;
       last_failed_at: string;
     }>`
-    with recent as (${recentRunsSql(tenantId, projectId, last)})
-    select rt.tcase_id, t.seq, t.title,
-      sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) as failures,
-      count(*) as runs,
-      max(r.created_at) as last_failed_at
-    from run_tcases rt
-      join recent on recent.id = rt.run_id
-      join tcases t on t.id = rt.tcase_id
-      left join results r on r.id = rt.latest_result_id and rt.status in ${FAILING_SQL}
-    where rt.tenant_id = ${tenantId} and rt.in_run = 1
-    group by rt.tcase_id, t.seq, t.title
-    having sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) > 0
-    order by failures desc, last_failed_at desc, t.seq
+    with held as (
+      select rt.tcase_id, rt.status, rt.latest_result_id from run_tcases rt
+      where rt.tenant_id = ${tenantId} and rt.in_run = 1
+        and ${inFewIds(db, 'rt.run_id', recentRunsSql(tenantId, projectId, last))}),
+    failing as (
+      select tcase_id, sum(case when status in ${FAILING_SQL} then 1 else 0 end) as failures, count(*) as runs
+      from held group by tcase_id
+      having sum(case when status in ${FAILING_SQL} then 1 else 0 end) > 0),
+    failed_at as (
+      select h.tcase_id, max(r.created_at) as last_failed_at
+      from held h join results r on r.id = h.latest_result_id
+      where h.status in ${FAILING_SQL}
+      group by h.tcase_id)
+    select f.tcase_id, t.seq, t.title, f.failures, f.runs, a.last_failed_at
+    from failing f
+      join tcases t on t.id = f.tcase_id
+      left join failed_at a on a.tcase_id = f.tcase_id
+    order by f.failures desc, a.last_failed_at desc, t.seq
     limit ${limit}`.execute(db)
   ).rows;
 
-/** Every timed result of the last `last` runs (index results_run_tcase_idx by run). */
+/**
+ * Every timed result of the last `last` runs, by case id only (index results_run_tcase_idx by run); the few cases
+ * the report shows get their seq and title from listTcaseNames, rather than every result joining its case.
+ */
 export const listRecentTimes = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
-    .with('recent', () => recentRuns(db, tenantId, projectId, last))
     .selectFrom('results as r')
-    .innerJoin('recent', 'recent.id', 'r.run_id')
-    .innerJoin('tcases as t', 't.id', 'r.tcase_id')
-    .select(['r.tcase_id', 't.seq', 't.title', 'r.time_taken'])
+    .select(['r.tcase_id', 'r.time_taken'])
     .where('r.tenant_id', '=', tenantId)
+    .where(inFewIds(db, 'r.run_id', recentRuns(db, tenantId, projectId, last)))
     .where('r.time_taken', 'is not', null)
     .execute();
 
-/** Every link of the results of the last `last` runs, oldest result first. */
+/** Seq and title of the given cases (a report's shown ones: at most its limit). */
+export const listTcaseNames = (db: Db, tenantId: string, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('tcases')
+        .select(['id', 'seq', 'title'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+
+/**
+ * Every link of the results of the last `last` runs, oldest result first: read by run (index
+ * result_links_run_idx, migration 0020), never through all the history's results or links.
+ */
 export const listRecentLinks = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
-    .with('recent', () => recentRuns(db, tenantId, projectId, last))
-    .selectFrom('results as r')
-    .innerJoin('recent', 'recent.id', 'r.run_id')
-    .innerJoin('result_links as l', 'l.result_id', 'r.id')
+    .selectFrom('result_links as l')
+    .innerJoin('results as r', 'r.id', 'l.result_id')
     .innerJoin('tcases as t', 't.id', 'r.tcase_id')
-    .select(['l.url', 'l.text', 't.seq', 'r.run_id', 'r.created_at', 'r.id as result_id'])
-    .where('r.tenant_id', '=', tenantId)
+    .select(['l.url', 'l.text', 't.seq', 'l.run_id', 'r.created_at', 'r.id as result_id'])
+    .where('l.tenant_id', '=', tenantId)
+    .where(inFewIds(db, 'l.run_id', recentRuns(db, tenantId, projectId, last)))
     .orderBy('r.id')
     .orderBy('l.id')
     .execute();

@@ -337,20 +337,50 @@ export async function slowestReport(
   limit: number,
 ): Promise<SlowestReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const byCase = new Map<string, { seq: number; title: string; times: number[] }>();
+  const timesOf = new Map<string, number[]>();
   for (const r of await repo.listRecentTimes(db, actor.tenantId, project.id, last)) {
-    const entry = byCase.get(r.tcase_id) ?? { seq: r.seq, title: r.title, times: [] };
-    entry.times.push(Number(r.time_taken));
-    byCase.set(r.tcase_id, entry);
+    const times = timesOf.get(r.tcase_id) ?? [];
+    times.push(Number(r.time_taken));
+    timesOf.set(r.tcase_id, times);
   }
-  const tcases = [...byCase].map(([tcaseId, e]) => ({
+  const ranked = [...timesOf].map(([tcaseId, times]) => ({
     tcaseId,
-    seq: e.seq,
-    title: e.title,
-    medianMs: median(e.times),
-    maxMs: Math.max(...e.times),
-    samples: e.times.length,
+    medianMs: median(times),
+    maxMs: Math.max(...times),
+    samples: times.length,
   }));
+  // Ties on both times go by seq: every tied case at the cut is named before the list is cut.
+  ranked.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs);
+  const cut = ranked.slice(0, limit);
+  const lastShown = cut[cut.length - 1];
+  for (let i = limit; lastShown && i < ranked.length; i++) {
+    if (ranked[i].medianMs !== lastShown.medianMs || ranked[i].maxMs !== lastShown.maxMs) break;
+    cut.push(ranked[i]);
+  }
+  const names = new Map(
+    (
+      await repo.listTcaseNames(
+        db,
+        actor.tenantId,
+        cut.map((t) => t.tcaseId),
+      )
+    ).map((t) => [t.id, t]),
+  );
+  const tcases = cut.flatMap((t) => {
+    const name = names.get(t.tcaseId);
+    return name
+      ? [
+          {
+            tcaseId: t.tcaseId,
+            seq: name.seq,
+            title: name.title,
+            medianMs: t.medianMs,
+            maxMs: t.maxMs,
+            samples: t.samples,
+          },
+        ]
+      : [];
+  });
   tcases.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs || a.seq - b.seq);
   return { tcases: tcases.slice(0, limit) };
 }
