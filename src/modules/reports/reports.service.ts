@@ -283,6 +283,35 @@ function byDay(runs: repo.ReportRunRow[]) {
 }
 
 /**
+ * The first `limit` of `sorted`, and every one after them that ties with the last (`same`): ties are then ordered
+ * by seq, which only the shown cases are named with.
+ */
+function cutWithTies<T>(sorted: T[], limit: number, same: (a: T, b: T) => boolean): T[] {
+  const cut = sorted.slice(0, limit);
+  const lastShown = cut[cut.length - 1];
+  for (let i = limit; lastShown !== undefined && i < sorted.length && same(sorted[i], lastShown); i++)
+    cut.push(sorted[i]);
+  return cut;
+}
+
+/** The cases with their seq and title, read for them alone (a deleted case's rows are gone with it). */
+async function withNames<T extends { tcaseId: string }>(db: Db, tenantId: string, cases: T[]) {
+  const names = new Map(
+    (
+      await repo.listTcaseNames(
+        db,
+        tenantId,
+        cases.map((c) => c.tcaseId),
+      )
+    ).map((t) => [t.id, t]),
+  );
+  return cases.flatMap((c) => {
+    const name = names.get(c.tcaseId);
+    return name ? [{ ...c, seq: name.seq, title: name.title }] : [];
+  });
+}
+
+/**
  * Cases that flip between passed and failing (failed or blocked) among the project's last N runs, from one run
  * holding the case to the next that has either (other statuses neither flip nor break a sequence); most first.
  */
@@ -294,17 +323,34 @@ export async function flakyReport(
   limit: number,
 ): Promise<FlakyReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const rows = await repo.listFlakyTcases(db, actor.tenantId, project.id, last, limit);
-  return {
-    tcases: rows.map((r) => ({
-      tcaseId: r.tcase_id,
-      seq: r.seq,
-      title: r.title,
-      flips: Number(r.flips),
-      runs: Number(r.runs),
-      lastStatus: r.last_status,
-    })),
-  };
+  const held = new Map<string, { runId: number; status: string }[]>();
+  for (const r of await repo.listRecentRunStatuses(db, actor.tenantId, project.id, last)) {
+    const runs = held.get(r.tcase_id) ?? [];
+    runs.push({ runId: r.run_id, status: r.status });
+    held.set(r.tcase_id, runs);
+  }
+  const flaky: { tcaseId: string; flips: number; runs: number; lastStatus: string }[] = [];
+  for (const [tcaseId, runs] of held) {
+    runs.sort((a, b) => a.runId - b.runId);
+    let flips = 0;
+    let prev: boolean | undefined;
+    for (const { status } of runs) {
+      const ok = status === 'passed' ? true : FAILING.includes(status) ? false : undefined;
+      if (ok === undefined) continue;
+      if (prev !== undefined && ok !== prev) flips++;
+      prev = ok;
+    }
+    if (flips > 0)
+      flaky.push({ tcaseId, flips, runs: runs.length, lastStatus: runs[runs.length - 1].status });
+  }
+  flaky.sort((a, b) => b.flips - a.flips || b.runs - a.runs);
+  const shown = await withNames(
+    db,
+    actor.tenantId,
+    cutWithTies(flaky, limit, (a, b) => a.flips === b.flips && a.runs === b.runs),
+  );
+  shown.sort((a, b) => b.flips - a.flips || b.runs - a.runs || a.seq - b.seq);
+  return { tcases: shown.slice(0, limit) };
 }
 
 /** Cases failing most often among the project's last N runs. */
@@ -349,38 +395,12 @@ export async function slowestReport(
     maxMs: Math.max(...times),
     samples: times.length,
   }));
-  // Ties on both times go by seq: every tied case at the cut is named before the list is cut.
   ranked.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs);
-  const cut = ranked.slice(0, limit);
-  const lastShown = cut[cut.length - 1];
-  for (let i = limit; lastShown && i < ranked.length; i++) {
-    if (ranked[i].medianMs !== lastShown.medianMs || ranked[i].maxMs !== lastShown.maxMs) break;
-    cut.push(ranked[i]);
-  }
-  const names = new Map(
-    (
-      await repo.listTcaseNames(
-        db,
-        actor.tenantId,
-        cut.map((t) => t.tcaseId),
-      )
-    ).map((t) => [t.id, t]),
+  const tcases = await withNames(
+    db,
+    actor.tenantId,
+    cutWithTies(ranked, limit, (a, b) => a.medianMs === b.medianMs && a.maxMs === b.maxMs),
   );
-  const tcases = cut.flatMap((t) => {
-    const name = names.get(t.tcaseId);
-    return name
-      ? [
-          {
-            tcaseId: t.tcaseId,
-            seq: name.seq,
-            title: name.title,
-            medianMs: t.medianMs,
-            maxMs: t.maxMs,
-            samples: t.samples,
-          },
-        ]
-      : [];
-  });
   tcases.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs || a.seq - b.seq);
   return { tcases: tcases.slice(0, limit) };
 }
