@@ -189,6 +189,9 @@ export const listLastRuns = (
   return q.orderBy('id', 'desc').limit(last).execute();
 };
 
+/** A run with any result (its counters other than open). */
+const HAS_RESULTS = sql<boolean>`(cnt_passed + cnt_failed + cnt_blocked + cnt_skipped + cnt_custom1 + cnt_custom2 + cnt_custom3 + cnt_custom4) > 0`;
+
 /**
  * The runs created on the last `last` UTC days that have any result (a day is the run's creation date: the
  * counters are per run), filtered like listLastRuns. Bounded by the project's runs, never by its results.
@@ -204,18 +207,30 @@ export const listRunsOfLastDays = async (
     .selectFrom('runs')
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
-    .where(
-      sql<boolean>`(cnt_passed + cnt_failed + cnt_blocked + cnt_skipped + cnt_custom1 + cnt_custom2 + cnt_custom3 + cnt_custom4) > 0`,
-    );
+    .where(HAS_RESULTS);
   if (filter.milestoneId !== undefined) base = base.where('milestone_id', '=', filter.milestoneId);
   if (filter.configurationId !== undefined)
     base = base.where('configuration_id', '=', filter.configurationId);
-  const days = await base
-    .select(sql<string>`substr(created_at, 1, 10)`.as('day'))
-    .distinct()
-    .orderBy('day', 'desc')
-    .limit(last)
-    .execute();
+  // The last days, newest first, one index probe each (runs_project_created_idx): the newest run before the day
+  // found last, rather than every run of the history grouped by day.
+  const conditions = [
+    sql`tenant_id = ${tenantId}`,
+    sql`project_id = ${projectId}`,
+    HAS_RESULTS,
+    ...(filter.milestoneId !== undefined ? [sql`milestone_id = ${filter.milestoneId}`] : []),
+    ...(filter.configurationId !== undefined ? [sql`configuration_id = ${filter.configurationId}`] : []),
+  ];
+  const where = sql.join(conditions, sql` and `);
+  const days = (
+    await sql<{ day: string }>`
+      with recursive days (day, n) as (
+        select (select substr(created_at, 1, 10) from runs where ${where} order by created_at desc limit 1), 1
+        union all
+        select (select substr(created_at, 1, 10) from runs where ${where} and created_at < days.day
+                order by created_at desc limit 1), n + 1
+        from days where days.day is not null and n < ${last})
+      select day from days where day is not null order by day desc`.execute(db)
+  ).rows;
   if (days.length === 0) return [];
   const oldest = days[days.length - 1].day;
   return base
