@@ -42,7 +42,9 @@ export function ReportSection<T>({
           </h2>
           <p className="muted report-note">{about}</p>
         </div>
-        <CsvLink href={csv} label={`Download CSV: ${title}`} />
+        {query.data !== undefined && !isEmpty(query.data) && (
+          <CsvLink href={csv} label={`Download CSV: ${title}`} />
+        )}
       </div>
       {controls}
       {query.isPending ? (

@@ -67,7 +67,7 @@ export function Summary({
  */
 export function CsvLink({ href, label }: { href: string; label?: string }) {
   return (
-    <a className="btn btn-secondary no-print" href={href} download aria-label={label}>
+    <a className="btn btn-secondary report-csv no-print" href={href} download aria-label={label}>
       Download CSV
     </a>
   );
