@@ -7,6 +7,7 @@ import {
   hasChromium,
   inspect,
   launchChromium,
+  SCREENSHOTS,
   sessionApi,
   signIn,
   startService,
@@ -57,6 +58,15 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
       .getByRole('cell')
       .allInnerTexts()
       .then((cells) => cells.map((x) => x.replace(/\s+/g, ' ').trim()));
+
+  /** The whole page at both sizes, to look at every section (inspect saves what the window shows). */
+  const fullPage = async (name: string) => {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}-full-${size}.png`, fullPage: true });
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
+  };
 
   beforeAll(async () => {
     ensureBuilt();
@@ -173,6 +183,7 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
       `/project/REP/tcase/${c.logout.seq}`,
     );
     a11y.push(...(await inspect(page, 'reports-page', { dark: true })));
+    await fullPage('reports-page');
   });
 
   it('looks at fewer runs when the choice changes, and keeps the choice in the address', async () => {
@@ -272,6 +283,14 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
       `/api/public/v0/project/REP/milestone/${milestoneId}/report?format=csv`,
     );
     a11y.push(...(await inspect(page, 'milestone-report', { dark: true })));
+    await fullPage('milestone-report');
+    // On paper: the report and its tables, without the app's header, the breadcrumb or the buttons.
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('link', { name: 'Download CSV' }).isVisible()).toBe(false);
+    expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).isVisible()).toBe(false);
+    expect(await runs.isVisible()).toBe(true);
+    await page.screenshot({ path: `${SCREENSHOTS}/milestone-report-print.png`, fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
   });
 
   it("shows a plan's report from the plan page: its totals and its runs with their pass rates", async () => {

@@ -55,6 +55,7 @@ export function FailingSection({ code, last }: Props) {
     {
       key: 'last',
       header: 'Last failed',
+      nowrap: true,
       cell: (t) => formatDateTime(t.lastFailedAt),
       sortBy: (t) => t.lastFailedAt,
     },
@@ -240,8 +241,20 @@ export function DefectsSection({ code, last }: Props) {
       ),
       sortBy: (d) => d.runs.length,
     },
-    { key: 'first', header: 'First seen', cell: (d) => formatDateTime(d.firstAt), sortBy: (d) => d.firstAt },
-    { key: 'last', header: 'Last seen', cell: (d) => formatDateTime(d.lastAt), sortBy: (d) => d.lastAt },
+    {
+      key: 'first',
+      header: 'First seen',
+      nowrap: true,
+      cell: (d) => formatDateTime(d.firstAt),
+      sortBy: (d) => d.firstAt,
+    },
+    {
+      key: 'last',
+      header: 'Last seen',
+      nowrap: true,
+      cell: (d) => formatDateTime(d.lastAt),
+      sortBy: (d) => d.lastAt,
+    },
   ];
   return (
     <ReportSection

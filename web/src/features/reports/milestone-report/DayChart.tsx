@@ -18,7 +18,8 @@ export function DayChart({
   statuses: StatusSetting[];
 }) {
   const max = Math.max(1, ...points.map((p) => p.counts.all ?? 0));
-  const step = W / Math.max(points.length, 1);
+  // At most 64 units a day: a few days stand at the left as bars, not as a wall across the chart.
+  const step = Math.min(64, W / Math.max(points.length, 1));
   const barWidth = Math.max(2, Math.min(48, step - GAP));
   const first = points[0];
   const last = points[points.length - 1];

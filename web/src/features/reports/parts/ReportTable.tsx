@@ -7,6 +7,8 @@ export interface Column<T> {
   /** The value a sortable column sorts by; columns without one keep the report's own order. */
   sortBy?: (row: T) => number | string;
   numeric?: boolean;
+  /** Kept on one line (dates, durations): a phone scrolls the table rather than stacking them. */
+  nowrap?: boolean;
 }
 
 type Sort = { key: string; dir: 'ascending' | 'descending' } | null;
@@ -76,7 +78,12 @@ export function ReportTable<T>({
           {shown.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((c) => (
-                <td key={c.key} className={c.numeric ? 'num' : undefined}>
+                <td
+                  key={c.key}
+                  className={
+                    [c.numeric && 'num', c.nowrap && 'nowrap'].filter(Boolean).join(' ') || undefined
+                  }
+                >
                   {c.cell(row)}
                 </td>
               ))}
