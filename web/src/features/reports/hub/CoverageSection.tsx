@@ -18,6 +18,7 @@ export function CoverageSection({ code, statuses }: { code: string; statuses: St
       header: 'Requirement',
       cell: (r) => <OutLink url={r.url} text={r.text} />,
       sortBy: (r) => r.text,
+      ascendingFirst: true,
     },
     {
       key: 'cases',

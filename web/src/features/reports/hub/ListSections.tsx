@@ -36,7 +36,8 @@ export function FailingSection({ code, last }: Props) {
       key: 'case',
       header: 'Test case',
       cell: (t) => <CaseLink code={code} seq={t.seq} title={t.title} />,
-      sortBy: (t) => -t.seq,
+      sortBy: (t) => t.seq,
+      ascendingFirst: true,
     },
     {
       key: 'failures',
@@ -94,7 +95,8 @@ export function FlakySection({ code, last, statuses }: Props) {
       key: 'case',
       header: 'Test case',
       cell: (t) => <CaseLink code={code} seq={t.seq} title={t.title} />,
-      sortBy: (t) => -t.seq,
+      sortBy: (t) => t.seq,
+      ascendingFirst: true,
     },
     {
       key: 'flips',
@@ -148,7 +150,8 @@ export function SlowestSection({ code, last }: Props) {
       key: 'case',
       header: 'Test case',
       cell: (t) => <CaseLink code={code} seq={t.seq} title={t.title} />,
-      sortBy: (t) => -t.seq,
+      sortBy: (t) => t.seq,
+      ascendingFirst: true,
     },
     {
       key: 'median',
@@ -209,6 +212,7 @@ export function DefectsSection({ code, last }: Props) {
       header: 'Defect',
       cell: (d) => <OutLink url={d.url} text={d.text} />,
       sortBy: (d) => d.text || d.url,
+      ascendingFirst: true,
     },
     {
       key: 'cases',

@@ -51,8 +51,15 @@ export function TrendSection({
             </Link>
           ),
           sortBy: (p) => Number(p.key),
+          ascendingFirst: true,
         }
-      : { key: 'day', header: 'Day (UTC)', cell: (p) => formatDay(p.key), sortBy: (p) => p.key },
+      : {
+          key: 'day',
+          header: 'Day (UTC)',
+          cell: (p) => formatDay(p.key),
+          sortBy: (p) => p.key,
+          ascendingFirst: true,
+        },
     ...statusColumns(
       statuses,
       points.map((p) => p.counts),

@@ -6,6 +6,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** The value a sortable column sorts by; columns without one keep the report's own order. */
   sortBy?: (row: T) => number | string;
+  /** Names and keys read A→Z first; counts, times and dates the most first. */
+  ascendingFirst?: boolean;
   numeric?: boolean;
   /** Kept on one line (dates, durations): a phone scrolls the table rather than stacking them. */
   nowrap?: boolean;
@@ -15,8 +17,8 @@ type Sort = { key: string; dir: 'ascending' | 'descending' } | null;
 
 /**
  * A report's list as a table. Rows come in the report's own order (most failing first, …); a column header
- * with a sort value is a button that sorts by it, descending first (the most, the slowest, the newest), and
- * says so through `aria-sort`.
+ * with a sort value is a button that sorts by it — the most, the slowest, the newest first, or names A→Z —
+ * and says so through `aria-sort`.
  */
 export function ReportTable<T>({
   caption,
@@ -41,11 +43,11 @@ export function ReportTable<T>({
             typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
           return sort!.dir === 'ascending' ? order : -order;
         });
-  const press = (key: string) =>
+  const press = (c: Column<T>) =>
     setSort((s) =>
-      s?.key === key
-        ? { key, dir: s.dir === 'descending' ? 'ascending' : 'descending' }
-        : { key, dir: 'descending' },
+      s?.key === c.key
+        ? { key: c.key, dir: s.dir === 'descending' ? 'ascending' : 'descending' }
+        : { key: c.key, dir: c.ascendingFirst ? 'ascending' : 'descending' },
     );
   return (
     <div className="report-table-wrap">
@@ -61,7 +63,7 @@ export function ReportTable<T>({
                 aria-sort={c.sortBy && sort?.key === c.key ? sort.dir : undefined}
               >
                 {c.sortBy ? (
-                  <button type="button" className="report-sort" onClick={() => press(c.key)}>
+                  <button type="button" className="report-sort" onClick={() => press(c)}>
                     {c.header}
                     <span aria-hidden="true" className="report-sort-mark">
                       {sort?.key === c.key ? (sort.dir === 'descending' ? '▼' : '▲') : '↕'}

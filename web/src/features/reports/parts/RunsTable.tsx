@@ -33,6 +33,7 @@ export function RunsTable({
       header: 'Run',
       cell: (r) => (runLink ? runLink(r) : r.title),
       sortBy: (r) => r.title,
+      ascendingFirst: true,
     },
     { key: 'state', header: 'State', cell: (r) => (r.closed ? 'Closed' : 'Open') },
     ...statusColumns(
