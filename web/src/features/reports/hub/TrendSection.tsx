@@ -102,7 +102,12 @@ export function TrendSection({
         body: narrowed ? (
           <p>Choose “All” for the milestone and the configuration to see every run.</p>
         ) : (
-          <p>Create a run (or upload results with the CLI): each run adds a row here.</p>
+          <p>
+            <Link to="/project/$code/runs" params={{ code }}>
+              Create a run
+            </Link>{' '}
+            (or upload results with the CLI): each run adds a row here.
+          </p>
         ),
       }}
       controls={
