@@ -324,6 +324,37 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
     await page.getByText('The report of milestone 999999 could not be shown.').waitFor();
   });
 
+  it('shows the first 100 cases of a long report and more on request', async () => {
+    await api('POST', '/project', { code: 'LONG', title: 'Long' });
+    await api('POST', '/project/LONG/tcase/bulk', {
+      folderPath: ['All'],
+      tcases: Array.from({ length: 101 }, (_, i) => ({ title: `Case ${i + 1}` })),
+    });
+    const all = (await api('GET', '/project/LONG/tcase?limit=200')).data as { id: string }[];
+    const runId = (
+      await api('POST', '/project/LONG/run', {
+        title: 'Everything fails',
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds: all.map((t) => t.id) }],
+      })
+    ).id;
+    await api('POST', `/project/LONG/run/${runId}/result/batch`, {
+      items: all.map((t) => ({ tcaseId: t.id, status: 'failed' })),
+    });
+    await page.goto(url('/project/LONG/reports'));
+    const failing = page.getByRole('table', { name: 'Most failing cases' });
+    await expect.poll(() => failing.getByRole('row').count()).toBe(1 + 100);
+    await page.locator('#failing').getByText('The first 100 are shown.').waitFor();
+    await page.locator('#failing').getByRole('button', { name: 'Show up to 500' }).click();
+    await expect.poll(() => failing.getByRole('row').count()).toBe(1 + 101);
+    expect(
+      await page
+        .locator('#failing')
+        .getByRole('button', { name: /Show up to/ })
+        .count(),
+    ).toBe(0);
+  });
+
   it('has no serious accessibility violation and no script error', () => {
     expect(a11y).toEqual([]);
     expect(pageErrors).toEqual([]);
