@@ -230,7 +230,7 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
     await page.goto(url('/project/REP/reports'));
     const failing = page.getByRole('table', { name: 'Most failing cases' });
     await failing.getByRole('row').nth(3).waitFor();
-    const titles = () => failing.locator('.report-case-title').allInnerTexts();
+    const titles = () => failing.locator('.rep-case-title').allInnerTexts();
     const sortState = () =>
       failing.getByRole('columnheader', { name: /Test case/ }).getAttribute('aria-sort');
     // The report's own order: the most failures first.
@@ -272,7 +272,7 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
     await page.goto(url('/project/REP/milestones'));
     await page.getByRole('link', { name: 'Beta: report' }).click();
     await page.getByRole('heading', { name: 'Beta: report', level: 1 }).waitFor();
-    const summary = page.locator('.report-summary');
+    const summary = page.locator('.rep-summary');
     await expect
       .poll(() => summary.innerText())
       .toMatch(/Pass rate\s+62\.5%\s+Cases\s+8\s+Passed\s+5\s+Failed\s+3/);
@@ -302,15 +302,29 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
     await page.goto(url(`/project/REP/plan/${planId}`));
     await page.getByRole('link', { name: 'Report' }).click();
     await page.getByRole('heading', { name: 'Sprint 9: report', level: 1 }).waitFor();
-    await expect
-      .poll(() => page.locator('.report-summary').innerText())
-      .toMatch(/Pass rate\s+50%\s+Cases\s+3/);
+    await expect.poll(() => page.locator('.rep-summary').innerText()).toMatch(/Pass rate\s+50%\s+Cases\s+3/);
     const runs = page.getByRole('table', { name: 'Runs of the plan' });
     expect(await row(runs, 'API')).toEqual(['API', 'Open', '0', '1', '0', '1', '0', '2', '50%']);
     expect(await row(runs, 'UI')).toEqual(['UI', 'Open', '1', '0', '0', '0', '0', '1', '—']);
     const csv = await page.request.get(url(`/api/public/v0/project/REP/plan/${planId}/report?format=csv`));
     expect((await csv.text()).trim().split('\r\n')).toHaveLength(3);
     a11y.push(...(await inspect(page, 'plan-report')));
+  });
+
+  it('opens a shared milestone report without a session, its runs named but linking nowhere', async () => {
+    const { url: link } = await api('POST', '/project/REP/report/share', {
+      report: 'milestone',
+      params: { milestoneId },
+    });
+    const anonymous = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const shared = await anonymous.newPage();
+    await shared.goto(url(new URL(link).pathname));
+    await shared.getByRole('heading', { name: 'Beta: milestone report', level: 1 }).waitFor();
+    const runs = shared.getByRole('table', { name: 'Runs of the milestone' });
+    expect(await row(runs, 'Release 1')).toEqual(['Release 1', 'Open', '0', '3', '1', '0', '0', '4', '75%']);
+    expect(await runs.getByRole('link').count()).toBe(0);
+    expect(await shared.locator('a[href^="/project"]').count()).toBe(0);
+    await anonymous.close();
   });
 
   it('says what to do on a project without results, and names an unknown milestone', async () => {

@@ -27,7 +27,7 @@ export function CoverageSection({ code, statuses }: { code: string; statuses: St
         r.tcases.length === 0 ? (
           <span className="muted">No live case covers it.</span>
         ) : (
-          <ul className="report-case-list">
+          <ul className="rep-case-list">
             {r.tcases.map((t) => (
               <li key={t.tcaseId}>
                 <CaseLink code={code} seq={t.seq} title={t.title} />
@@ -64,7 +64,7 @@ export function CoverageSection({ code, statuses }: { code: string; statuses: St
     >
       {(d) => (
         <>
-          <p className="report-uncovered">
+          <p className="rep-uncovered">
             <strong>{formatCount(d.uncovered)}</strong> {d.uncovered === 1 ? 'case covers' : 'cases cover'} no
             requirement.
           </p>

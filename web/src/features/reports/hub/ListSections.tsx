@@ -218,7 +218,7 @@ export function DefectsSection({ code, last }: Props) {
       key: 'cases',
       header: 'Cases',
       cell: (d) => (
-        <span className="report-chips">
+        <span className="rep-chips">
           {d.tcases.map((seq) => (
             <CaseLink key={seq} code={code} seq={seq} />
           ))}
@@ -230,7 +230,7 @@ export function DefectsSection({ code, last }: Props) {
       key: 'runs',
       header: 'Runs',
       cell: (d) => (
-        <span className="report-chips">
+        <span className="rep-chips">
           {d.runs.map((id) => (
             <Link
               key={id}

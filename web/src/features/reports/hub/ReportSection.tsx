@@ -34,13 +34,13 @@ export function ReportSection<T>({
   children: (data: T) => ReactNode;
 }) {
   return (
-    <section className="panel report-section" aria-labelledby={`${id}-title`} id={id}>
-      <div className="report-section-head">
+    <section className="panel rep-section" aria-labelledby={`${id}-title`} id={id}>
+      <div className="rep-section-head">
         <div>
-          <h2 id={`${id}-title`} className="panel-title report-section-title" tabIndex={-1}>
+          <h2 id={`${id}-title`} className="panel-title rep-section-title" tabIndex={-1}>
             {title}
           </h2>
-          <p className="muted report-note">{about}</p>
+          <p className="muted rep-note">{about}</p>
         </div>
         {query.data !== undefined && !isEmpty(query.data) && (
           <CsvLink href={csv} label={`Download CSV: ${title}`} />
@@ -77,7 +77,7 @@ export function MoreRows({
   if (shown < limit || limit >= MAX_LIMIT) return null;
   const next = Math.min(limit * 5, MAX_LIMIT);
   return (
-    <div className="report-more no-print">
+    <div className="rep-more no-print">
       <span className="muted">The first {shown} are shown.</span>
       <Button variant="ghost" onPress={() => onMore(next)}>
         Show up to {next}
@@ -89,11 +89,11 @@ export function MoreRows({
 /** A test case as its key and title, linked to its page. */
 export function CaseLink({ code, seq, title }: { code: string; seq: number; title?: string }) {
   return (
-    <Link to="/project/$code/tcase/$seq" params={{ code, seq: String(seq) }} className="report-case">
-      <span className="report-case-key">
+    <Link to="/project/$code/tcase/$seq" params={{ code, seq: String(seq) }} className="rep-case">
+      <span className="rep-case-key">
         {code}-{seq}
       </span>
-      {title !== undefined && <span className="report-case-title">{title}</span>}
+      {title !== undefined && <span className="rep-case-title">{title}</span>}
     </Link>
   );
 }
@@ -102,7 +102,7 @@ export function CaseLink({ code, seq, title }: { code: string; seq: number; titl
 export function OutLink({ url, text }: { url: string; text: string }) {
   if (!/^https?:\/\//i.test(url)) return <span>{text || url}</span>;
   return (
-    <a href={url} target="_blank" rel="noreferrer noopener" className="report-out">
+    <a href={url} target="_blank" rel="noreferrer noopener" className="rep-out">
       {text || url}
     </a>
   );

@@ -8,6 +8,7 @@ import { DefectsSection, FailingSection, FlakySection, SlowestSection } from './
 import { DEFAULT_LAST, LAST_CHOICES } from './search';
 import { TrendSection } from './TrendSection';
 import '../parts/report-pages.css';
+import '../print.css';
 
 const SECTIONS = [
   ['trend', 'Pass rate trend'],
@@ -33,7 +34,7 @@ export function ReportsPage() {
   const last = search.last ?? DEFAULT_LAST;
   const props = { code: project, last, statuses };
   return (
-    <div className="page report-page">
+    <div className="page rep-page report">
       <nav aria-label="Breadcrumb" className="breadcrumb no-print">
         <Link to="/">Projects</Link>
         <span aria-hidden="true">/</span>
@@ -43,11 +44,11 @@ export function ReportsPage() {
         <span aria-hidden="true">/</span>
         <span aria-current="page">Reports</span>
       </nav>
-      <div className="page-header report-header">
+      <div className="page-header rep-header">
         <h1 className="page-title">Reports</h1>
       </div>
-      <div className="report-toolbar no-print">
-        <nav aria-label="Reports on this page" className="report-jump">
+      <div className="rep-toolbar no-print">
+        <nav aria-label="Reports on this page" className="rep-jump">
           {SECTIONS.map(([id, label]) => (
             <a
               key={id}
@@ -65,7 +66,7 @@ export function ReportsPage() {
             </a>
           ))}
         </nav>
-        <label className="report-last">
+        <label className="rep-last">
           <span className="field-label">Runs looked at</span>
           <select
             className="field-input"
@@ -87,7 +88,7 @@ export function ReportsPage() {
           </select>
         </label>
       </div>
-      <p className="print-only report-print-note">
+      <p className="print-only rep-print-note">
         {project} · the last {last} runs · printed {new Date().toLocaleString()}
       </p>
       <TrendSection {...props} search={search} />

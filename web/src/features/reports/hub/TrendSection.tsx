@@ -111,7 +111,7 @@ export function TrendSection({
         ),
       }}
       controls={
-        <div className="report-controls no-print">
+        <div className="rep-controls no-print">
           <label className="field">
             <span className="field-label">Group by</span>
             <select

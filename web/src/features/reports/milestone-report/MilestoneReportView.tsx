@@ -6,6 +6,7 @@ import { ReportTable, type Column } from '../parts/ReportTable';
 import { RunsTable, type RunLink } from '../parts/RunsTable';
 import { DayChart } from './DayChart';
 import '../parts/report-pages.css';
+import '../print.css';
 
 type Point = MilestoneReport['points'][number];
 
@@ -23,10 +24,13 @@ export function MilestoneReportView({
   data,
   statuses,
   runLink,
+  titled = false,
 }: {
   data: MilestoneReport;
   statuses: StatusSetting[];
   runLink?: RunLink;
+  /** A page of its own (a shared link) names the report; the signed-in page's frame does that already. */
+  titled?: boolean;
 }) {
   const dayColumns: Column<Point>[] = [
     { key: 'date', header: 'Day', cell: (p) => formatDay(p.date), sortBy: (p) => p.date },
@@ -43,19 +47,20 @@ export function MilestoneReportView({
     { key: 'rate', header: 'Pass rate', numeric: true, cell: (p) => formatPassRate(passRate(p.counts)) },
   ];
   return (
-    <div className="report-view">
-      <section className="panel report-section" aria-labelledby="ms-summary">
+    <div className="rep-view report">
+      {titled && <h1 className="page-title">{data.milestone.title}: milestone report</h1>}
+      <section className="panel rep-section" aria-labelledby="ms-summary">
         <h2 id="ms-summary" className="panel-title">
           Summary
         </h2>
         <Summary counts={data.counts} passRate={data.passRate} statuses={statuses}>
-          <div className="report-stat">
+          <div className="rep-stat">
             <dt>Runs</dt>
             <dd>{formatCount(data.runs.length)}</dd>
           </div>
         </Summary>
       </section>
-      <section className="panel report-section" aria-labelledby="ms-runs">
+      <section className="panel rep-section" aria-labelledby="ms-runs">
         <h2 id="ms-runs" className="panel-title">
           Runs <span className="count">{data.runs.length}</span>
         </h2>
@@ -67,7 +72,7 @@ export function MilestoneReportView({
           <RunsTable caption="Runs of the milestone" runs={data.runs} statuses={statuses} runLink={runLink} />
         )}
       </section>
-      <section className="panel report-section" aria-labelledby="ms-days">
+      <section className="panel rep-section" aria-labelledby="ms-days">
         <h2 id="ms-days" className="panel-title">
           Day by day
         </h2>
@@ -77,9 +82,7 @@ export function MilestoneReportView({
           </p>
         ) : (
           <>
-            <p className="muted report-note">
-              Cases of the runs created each day (UTC), by their status now.
-            </p>
+            <p className="muted rep-note">Cases of the runs created each day (UTC), by their status now.</p>
             <DayChart points={data.points} statuses={statuses} />
             <ReportTable
               caption="Cases per day"

@@ -21,7 +21,7 @@ export function ReportPageFrame({
   children: ReactNode;
 }) {
   return (
-    <div className="page report-page">
+    <div className="page rep-page">
       <nav aria-label="Breadcrumb" className="breadcrumb no-print">
         <Link to="/">Projects</Link>
         <span aria-hidden="true">/</span>
@@ -31,24 +31,23 @@ export function ReportPageFrame({
         <span aria-hidden="true">/</span>
         {crumbs}
       </nav>
-      <div className="page-header report-header">
+      <div className="page-header rep-header">
         <div>
           <h1 className="page-title">{title}</h1>
           {subtitle && <p className="page-subtitle">{subtitle}</p>}
         </div>
-        {actions && <div className="report-actions no-print">{actions}</div>}
+        {actions && <div className="rep-actions no-print">{actions}</div>}
       </div>
       {children}
     </div>
   );
 }
 
-/**
- * A run's title as a link to its report. A plain link until the run report's route is in this router (issue
- * 26 builds it beside these pages); the address is the one it answers.
- */
+/** A run's title as a link to its run report (on the pages behind sign-in; a shared page passes none). */
 export function runReportLink(project: string) {
   return (run: { id: number; title: string }) => (
-    <a href={`/project/${project}/run/${run.id}/report`}>{run.title}</a>
+    <Link to="/project/$code/run/$runId/report" params={{ code: project, runId: String(run.id) }}>
+      {run.title}
+    </Link>
   );
 }

@@ -50,8 +50,8 @@ export function ReportTable<T>({
         : { key: c.key, dir: c.ascendingFirst ? 'ascending' : 'descending' },
     );
   return (
-    <div className="report-table-wrap">
-      <table className="report-table">
+    <div className="rep-table-wrap">
+      <table className="rep-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -63,9 +63,9 @@ export function ReportTable<T>({
                 aria-sort={c.sortBy && sort?.key === c.key ? sort.dir : undefined}
               >
                 {c.sortBy ? (
-                  <button type="button" className="report-sort" onClick={() => press(c)}>
+                  <button type="button" className="rep-sort" onClick={() => press(c)}>
                     {c.header}
-                    <span aria-hidden="true" className="report-sort-mark">
+                    <span aria-hidden="true" className="rep-sort-mark">
                       {sort?.key === c.key ? (sort.dir === 'descending' ? '▼' : '▲') : '↕'}
                     </span>
                   </button>

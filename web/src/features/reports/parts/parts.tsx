@@ -8,12 +8,8 @@ export type Counts = Record<string, number>;
 export function StatusName({ id, statuses }: { id: string; statuses: StatusSetting[] }) {
   const s = statuses.find((x) => x.id === id);
   return (
-    <span className="report-status">
-      <span
-        className="report-dot"
-        aria-hidden="true"
-        style={{ background: STATUS_FILL[s?.color ?? 'gray'] }}
-      />
+    <span className="rep-status">
+      <span className="rep-dot" aria-hidden="true" style={{ background: STATUS_FILL[s?.color ?? 'gray'] }} />
       {s?.name ?? id}
     </span>
   );
@@ -37,19 +33,19 @@ export function Summary({
   children?: ReactNode;
 }) {
   return (
-    <dl className="report-summary">
-      <div className="report-stat">
+    <dl className="rep-summary">
+      <div className="rep-stat">
         <dt>Pass rate</dt>
         <dd>{formatPassRate(passRate)}</dd>
       </div>
-      <div className="report-stat">
+      <div className="rep-stat">
         <dt>Cases</dt>
         <dd>{formatCount(counts.all ?? 0)}</dd>
       </div>
       {statuses
         .filter((s) => (counts[s.id] ?? 0) > 0)
         .map((s) => (
-          <div key={s.id} className="report-stat">
+          <div key={s.id} className="rep-stat">
             <dt>
               <StatusName id={s.id} statuses={statuses} />
             </dt>
@@ -67,7 +63,7 @@ export function Summary({
  */
 export function CsvLink({ href, label }: { href: string; label?: string }) {
   return (
-    <a className="btn btn-secondary report-csv no-print" href={href} download aria-label={label}>
+    <a className="btn btn-secondary rep-csv no-print" href={href} download aria-label={label}>
       Download CSV
     </a>
   );
