@@ -13,7 +13,8 @@ import { projectFoldersQuery, statusesQuery } from '../api/queries';
 import { ErrorState, Loading } from '../components/Status';
 import { meQuery, safeReturnTo } from '../session/session';
 import { SignInPage } from '../features/auth/SignInPage';
-import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
+import { projectsQuery } from '../features/projects/api';
+import { prefetchDashboard } from '../features/reports/dashboard/queries';
 import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../features/repository/api';
 import { validateReportsSearch } from '../features/reports/hub/search';
 import { validateRepositorySearch } from '../features/repository/search';
@@ -77,14 +78,9 @@ const projectsRoute = createRoute({
 const projectRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code',
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(projectQuery(params.code));
-    void context.queryClient.prefetchQuery(projectCountsQuery(params.code));
-  },
-  component: lazyRouteComponent(
-    () => import('../features/projects/ProjectOverviewPage'),
-    'ProjectOverviewPage',
-  ),
+  // The dashboard's requests start together here, while its chunk (with uPlot) loads.
+  loader: ({ context, params }) => prefetchDashboard(context.queryClient, params.code.toUpperCase()),
+  component: lazyRouteComponent(() => import('../features/reports/dashboard/DashboardPage'), 'DashboardPage'),
 });
 
 const runRoute = createRoute({
