@@ -164,6 +164,12 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
       .poll(() => row(slowest, 'Log in'))
       .toEqual([`REP-${c.login.seq} Log in`, '2.5 s', '1 min 30 s', '3']);
 
+    // Auth's cases over the 15 runs: 15 failed or blocked (Logout 12, Sign up 2, Log in 1) of 23 with a result.
+    const folders = page.getByRole('table', { name: 'Failures by folder' });
+    await expect
+      .poll(() => row(folders, 'Auth').then((cells) => cells.slice(0, 3)))
+      .toEqual(['Auth', '15', '23']);
+
     const coverage = page.locator('#coverage');
     await coverage.getByText('2 cases cover no requirement.').waitFor();
     const requirement = (await row(coverage.getByRole('table', { name: 'Requirements' }), 'R1 Sign-in')).join(

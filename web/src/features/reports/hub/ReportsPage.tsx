@@ -4,6 +4,7 @@ import { statusesQuery } from '../../../api/queries';
 import { recordable } from '../../../api/statuses';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { CoverageSection } from './CoverageSection';
+import { FoldersSection } from './FoldersSection';
 import { DefectsSection, FailingSection, FlakySection, SlowestSection } from './ListSections';
 import { DEFAULT_LAST, LAST_CHOICES } from './search';
 import { TrendSection } from './TrendSection';
@@ -15,6 +16,7 @@ const SECTIONS = [
   ['failing', 'Most failing'],
   ['flaky', 'Flaky'],
   ['slowest', 'Slowest'],
+  ['folders', 'By folder'],
   ['coverage', 'Coverage'],
   ['defects', 'Defects'],
 ] as const;
@@ -95,6 +97,7 @@ export function ReportsPage() {
       <FailingSection {...props} />
       <FlakySection {...props} />
       <SlowestSection {...props} />
+      <FoldersSection {...props} />
       <CoverageSection code={project} statuses={statuses} />
       <DefectsSection {...props} />
     </div>
