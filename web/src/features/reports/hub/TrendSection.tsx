@@ -46,7 +46,7 @@ export function TrendSection({
           key: 'run',
           header: 'Run',
           cell: (p) => (
-            <Link to="/project/$code/run/$runId" params={{ code, runId: p.key }}>
+            <Link to="/project/$code/run/$runId/report" params={{ code, runId: p.key }}>
               {p.label}
             </Link>
           ),
