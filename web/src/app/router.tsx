@@ -16,6 +16,7 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { projectsQuery } from '../features/projects/api';
 import { prefetchDashboard } from '../features/reports/dashboard/queries';
 import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../features/repository/api';
+import { validateReportsSearch } from '../features/reports/hub/search';
 import { validateRepositorySearch } from '../features/repository/search';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
 import { validateRunPageSearch, validateRunsPageSearch } from '../features/runs/search';
@@ -154,6 +155,32 @@ const milestonesRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/milestones/MilestonesPage'), 'MilestonesPage'),
 });
 
+// ---- reports: the project's list reports, a milestone's and a plan's (issue 26) ----
+const reportsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/reports',
+  validateSearch: validateReportsSearch,
+  component: lazyRouteComponent(() => import('../features/reports/hub/ReportsPage'), 'ReportsPage'),
+});
+const milestoneReportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/milestone/$milestoneId/report',
+  component: lazyRouteComponent(
+    () => import('../features/reports/milestone-report/MilestoneReportPage'),
+    'MilestoneReportPage',
+  ),
+});
+const planReportRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/project/$code/plan/$planId/report',
+  component: lazyRouteComponent(
+    () => import('../features/reports/plan-report/PlanReportPage'),
+    'PlanReportPage',
+  ),
+});
+const reportRoutes = [reportsRoute, milestoneReportRoute, planReportRoute] as const;
+// ---- end of reports ----
+
 const testCaseRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code/tcase/$seq',
@@ -255,6 +282,7 @@ const routeTree = rootRoute.addChildren([
     testCaseRoute,
     repositoryRoute,
     ...accountAppRoutes,
+    ...reportRoutes,
   ]),
 ]);
 

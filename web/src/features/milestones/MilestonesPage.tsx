@@ -42,7 +42,14 @@ export function MilestonesPage() {
     return (
       <li key={m.id} className="runs-item">
         <div className="runs-main">
-          <span className="runs-title">{m.title}</span>
+          <Link
+            to="/project/$code/milestone/$milestoneId/report"
+            params={{ code: project, milestoneId: String(m.id) }}
+            className="runs-title"
+            aria-label={`${m.title}: report`}
+          >
+            {m.title}
+          </Link>
           <span className="muted runs-meta">
             {under.length} {under.length === 1 ? 'run' : 'runs'} · {under.filter((r) => !r.closedAt).length}{' '}
             open

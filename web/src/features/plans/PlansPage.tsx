@@ -266,6 +266,13 @@ export function PlanPage() {
       </nav>
       <div className="page-header">
         <h1 className="page-title">{p.title}</h1>
+        <Link
+          to="/project/$code/plan/$planId/report"
+          params={{ code: project, planId: String(p.id) }}
+          className="btn btn-secondary"
+        >
+          Report
+        </Link>
       </div>
       <section className="panel" aria-labelledby="plan-progress">
         <h2 id="plan-progress" className="panel-title">

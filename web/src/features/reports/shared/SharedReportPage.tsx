@@ -4,7 +4,15 @@ import { useParams } from '@tanstack/react-router';
 import { isApiError } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { sharedReportQuery, type RunReport, type SharedReport } from '../api';
+import {
+  sharedReportQuery,
+  type MilestoneReport,
+  type PlanReport,
+  type RunReport,
+  type SharedReport,
+} from '../api';
+import { MilestoneReportView } from '../milestone-report/MilestoneReportView';
+import { PlanReportView } from '../plan-report/PlanReportView';
 import { RunReportView } from '../run-report/RunReportView';
 import { formatDateTime } from '../run-report/format';
 import '../print.css';
@@ -31,8 +39,8 @@ const VIEWS: Record<SharedReport['report'], (r: SharedReport) => ReactNode> = {
       sinceChosen={r.params.since !== undefined}
     />
   ),
-  plan: () => <NotYet what="test plan report" />,
-  milestone: () => <NotYet what="milestone report" />,
+  plan: (r) => <PlanReportView data={r.data as PlanReport} statuses={r.statuses} titled />,
+  milestone: (r) => <MilestoneReportView data={r.data as MilestoneReport} statuses={r.statuses} titled />,
   dashboard: () => <NotYet what="project dashboard" />,
 };
 
