@@ -73,9 +73,22 @@ const projectsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/projects/ProjectsPage'), 'ProjectsPage'),
 });
 
+/**
+ * Every page of one project sits under this layout: the project's navigation bar above the page. Its children's
+ * paths are relative, so their route ids (`/app/project/$code/runs`, …) stay what the pages' `useParams` name.
+ */
 const projectRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code',
+  // The bar names the project from the list the project switcher reads anyway: no request of its own.
+  loader: ({ context }) => void context.queryClient.prefetchQuery(projectsQuery),
+  component: lazyRouteComponent(() => import('./shell/ProjectLayout'), 'ProjectLayout'),
+});
+
+/** The project's home. */
+const projectHomeRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/',
   loader: ({ context, params }) => {
     void context.queryClient.prefetchQuery(projectQuery(params.code));
     void context.queryClient.prefetchQuery(projectCountsQuery(params.code));
@@ -87,8 +100,8 @@ const projectRoute = createRoute({
 });
 
 const runRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/run/$runId',
+  getParentRoute: () => projectRoute,
+  path: 'run/$runId',
   validateSearch: validateRunPageSearch,
   // Filters change the address, and every change runs the loader again: it only starts what is not cached yet,
   // so a filter never refetches the run's 10,000 cases (the page keeps them current through its changes cursor).
@@ -109,33 +122,33 @@ const runRoute = createRoute({
 });
 
 const runsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/runs',
+  getParentRoute: () => projectRoute,
+  path: 'runs',
   validateSearch: validateRunsPageSearch,
   component: lazyRouteComponent(() => import('../features/runs/list/RunsPage'), 'RunsPage'),
 });
 
 const plansRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/plans',
+  getParentRoute: () => projectRoute,
+  path: 'plans',
   component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlansPage'),
 });
 
 const planRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/plan/$planId',
+  getParentRoute: () => projectRoute,
+  path: 'plan/$planId',
   component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlanPage'),
 });
 
 const milestonesRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/milestones',
+  getParentRoute: () => projectRoute,
+  path: 'milestones',
   component: lazyRouteComponent(() => import('../features/milestones/MilestonesPage'), 'MilestonesPage'),
 });
 
 const testCaseRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/tcase/$seq',
+  getParentRoute: () => projectRoute,
+  path: 'tcase/$seq',
   loader: ({ context, params }) =>
     void context.queryClient.prefetchQuery(testCaseQuery(params.code, params.seq)),
   component: lazyRouteComponent(() => import('../features/repository/TestCasePage'), 'TestCasePage'),
@@ -143,8 +156,8 @@ const testCaseRoute = createRoute({
 
 // ---- repository page (folder tree + test case list) ----
 const repositoryRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/repository',
+  getParentRoute: () => projectRoute,
+  path: 'repository',
   validateSearch: validateRepositorySearch,
   // The tree, the tags and (unless a folder narrows the list) the first page start with the page's code.
   loaderDeps: ({ search }) => ({ search }),
@@ -161,8 +174,8 @@ const repositoryRoute = createRoute({
 
 // --- test case editor: a new case in a folder (`n` elsewhere comes here) ---
 const newTestCaseRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/tcase/new',
+  getParentRoute: () => projectRoute,
+  path: 'tcase/new',
   validateSearch: (search: Record<string, unknown>): { folder?: number } => {
     const folder = Number(search.folder);
     return Number.isInteger(folder) && folder > 0 ? { folder } : {};
@@ -170,6 +183,22 @@ const newTestCaseRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/repository/NewTestCasePage'), 'NewTestCasePage'),
 });
 // --- end test case editor ---
+
+// ---- project reports and settings ----
+const reportsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'reports',
+  component: lazyRouteComponent(() => import('../features/reports/hub/ReportsPage'), 'ReportsPage'),
+});
+const projectSettingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'settings',
+  component: lazyRouteComponent(
+    () => import('../features/projects/settings/ProjectSettingsPage'),
+    'ProjectSettingsPage',
+  ),
+});
+// ---- end of project reports and settings ----
 
 // ---- account pages: invitation, password reset, own settings, device sign-in ----
 const invitationRoute = createRoute({
@@ -222,15 +251,19 @@ const routeTree = rootRoute.addChildren([
   ...accountRoutes,
   appRoute.addChildren([
     projectsRoute,
-    projectRoute,
-    runRoute,
-    runsRoute,
-    plansRoute,
-    planRoute,
-    milestonesRoute,
-    newTestCaseRoute,
-    testCaseRoute,
-    repositoryRoute,
+    projectRoute.addChildren([
+      projectHomeRoute,
+      runRoute,
+      runsRoute,
+      plansRoute,
+      planRoute,
+      milestonesRoute,
+      newTestCaseRoute,
+      testCaseRoute,
+      repositoryRoute,
+      reportsRoute,
+      projectSettingsRoute,
+    ]),
     ...accountAppRoutes,
   ]),
 ]);
