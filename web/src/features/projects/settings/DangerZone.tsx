@@ -37,7 +37,7 @@ export function ArchiveProject({ project }: { project: Project }) {
   return (
     <div className="danger-row">
       <div>
-        <h3 className="panel-subtitle">{archived ? 'Unarchive this project' : 'Archive this project'}</h3>
+        <h3 className="danger-title">{archived ? 'Unarchive this project' : 'Archive this project'}</h3>
         <p className="muted">
           {archived
             ? 'Makes it writable again: test cases can be changed and results recorded.'
@@ -90,7 +90,7 @@ export function DeleteProject({ project }: { project: Project }) {
   return (
     <div className="danger-row">
       <div>
-        <h3 className="panel-subtitle">Delete this project</h3>
+        <h3 className="danger-title">Delete this project</h3>
         <p className="muted">Deletes it with everything in it, for good.</p>
       </div>
       <Button variant="danger" onPress={() => setOpen(true)}>

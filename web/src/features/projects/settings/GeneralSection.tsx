@@ -127,8 +127,19 @@ function EditGeneral({ project }: { project: Project }) {
     },
     errors: projectErrorsOf,
   });
-  const update = (key: number, patch: Partial<LinkRow>) =>
+  // A refused value's message goes once the value is changed: React Aria keeps a server error as the input's
+  // validity until then, and the browser would refuse the next submission over it.
+  const edited = (name: string) => {
+    if (!form.fieldErrors[name]) return;
+    form.showErrors((e) => ({
+      ...e,
+      fields: Object.fromEntries(Object.entries(e.fields).filter(([k]) => k !== name)),
+    }));
+  };
+  const update = (key: number, i: number, patch: Partial<LinkRow>) => {
+    for (const field of Object.keys(patch)) edited(`link-${field}-${i}`);
     setLinks((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  };
 
   return (
     <>
@@ -143,12 +154,24 @@ function EditGeneral({ project }: { project: Project }) {
             <span className="muted">Test case and run addresses use it, so it never changes.</span>
           </p>
         </div>
-        <TextField label="Title" name="title" isRequired value={title} onChange={setTitle} />
+        <TextField
+          label="Title"
+          name="title"
+          isRequired
+          value={title}
+          onChange={(v) => {
+            edited('title');
+            setTitle(v);
+          }}
+        />
         <TextField
           label="Overview heading"
           name="overviewTitle"
           value={overviewTitle}
-          onChange={setOverviewTitle}
+          onChange={(v) => {
+            edited('overviewTitle');
+            setOverviewTitle(v);
+          }}
         />
         <RichTextField
           label="Description"
@@ -167,13 +190,13 @@ function EditGeneral({ project }: { project: Project }) {
                 type="url"
                 isRequired
                 value={l.url}
-                onChange={(url) => update(l.key, { url })}
+                onChange={(url) => update(l.key, i, { url })}
               />
               <TextField
                 label={`Link ${i + 1} text`}
                 name={`link-text-${i}`}
                 value={l.text}
-                onChange={(text) => update(l.key, { text })}
+                onChange={(text) => update(l.key, i, { text })}
               />
               <Button
                 variant="ghost"
