@@ -174,6 +174,7 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     expect(await row.getByRole('link', { name: `run ${runId}` }).getAttribute('href')).toBe(
       `/project/NAV/run/${runId}`,
     );
+    await section.scrollIntoViewIfNeeded();
     a11y.push(...(await inspect(page, 'project-settings-links')));
 
     await row.getByRole('button', { name: `Revoke the link to run ${runId}` }).click();
@@ -211,7 +212,7 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
       expect(await viewer.getByRole('navigation', { name: 'Settings sections' }).textContent()).toBe(
         'General',
       );
-      a11y.push(...(await inspect(viewer, 'project-settings-viewer')));
+      a11y.push(...(await inspect(viewer, 'project-settings-viewer', { dark: true })));
     } finally {
       await viewerCtx.close();
     }

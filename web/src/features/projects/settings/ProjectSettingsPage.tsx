@@ -62,15 +62,17 @@ export function ProjectSettingsPage() {
         <h1 className="page-title">Settings</h1>
       </div>
       <div className="project-settings-layout">
-        <nav aria-label="Settings sections" className="settings-nav">
-          <ul>
-            {sections.map((s) => (
-              <li key={s.id}>
-                <a href={`#${s.id}`}>{s.title}</a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {sections.length > 1 && (
+          <nav aria-label="Settings sections" className="settings-nav">
+            <ul>
+              {sections.map((s) => (
+                <li key={s.id}>
+                  <a href={`#${s.id}`}>{s.title}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
         <div className="project-settings-sections">
           {sections.map(({ id, title, Body }) => (
             <section key={id} id={id} aria-labelledby={`${id}-title`} className="panel settings-section">
