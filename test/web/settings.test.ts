@@ -356,9 +356,10 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await edit.getByLabel('Link 1 text').fill('Wiki');
     await look(page, 'project-edit');
     await edit.getByRole('button', { name: 'Save' }).click();
-    // The browser refuses a malformed address next to the field; a correct one saves.
-    await edit.getByLabel('Link 1 address').fill('https://wiki.example.com/payments');
+    // A malformed address is refused next to the field, nothing is stored; a correct one saves.
+    await edit.getByText('Link url must be an absolute http(s) URL of at most 255 characters.').waitFor();
     expect((await (await apiCall('GET', '/project/ADM')).json()).title).toBe('Admin project');
+    await edit.getByLabel('Link 1 address').fill('https://wiki.example.com/payments');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.getByText('Saved.').waitFor();
     expect(await (await apiCall('GET', '/project/ADM')).json()).toMatchObject({

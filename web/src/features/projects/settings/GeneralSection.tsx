@@ -87,13 +87,16 @@ interface LinkRow {
 }
 let nextKey = 0;
 
-/** `/links/2/url` names one link's field (`link-url-2`); the rest name a top-level field. */
-function projectErrorsOf(e: unknown): FormErrors {
+/**
+ * `/links/2/url` names the third link sent, which is row `rows[2]` of the form (rows without an address are not
+ * sent): its field is `link-url-<row>`; the rest name a top-level field.
+ */
+function projectErrorsOf(e: unknown, rows: number[]): FormErrors {
   if (!isApiError(e)) return { form: 'The service could not be reached. Try again.', fields: {} };
   const fields: Record<string, string> = {};
   for (const d of e.body.details ?? []) {
     const m = /^\/links\/(\d+)\/(url|text)$/.exec(d.path);
-    fields[m ? `link-${m[2]}-${m[1]}` : (d.path.split('/')[1] ?? '')] = sentence(d.message);
+    fields[m ? `link-${m[2]}-${rows[Number(m[1])]}` : (d.path.split('/')[1] ?? '')] = sentence(d.message);
   }
   return Object.keys(fields).length ? { fields } : { form: sentence(e.message), fields: {} };
 }
@@ -125,10 +128,13 @@ function EditGeneral({ project }: { project: Project }) {
       setSaved('');
       return save.mutateAsync();
     },
-    errors: projectErrorsOf,
+    errors: (e) =>
+      projectErrorsOf(
+        e,
+        links.flatMap((l, i) => (l.url.trim() ? [i] : [])),
+      ),
   });
-  // A refused value's message goes once the value is changed: React Aria keeps a server error as the input's
-  // validity until then, and the browser would refuse the next submission over it.
+  // A refused value's message goes as soon as the value is changed.
   const edited = (name: string) => {
     if (!form.fieldErrors[name]) return;
     form.showErrors((e) => ({
@@ -144,7 +150,14 @@ function EditGeneral({ project }: { project: Project }) {
   return (
     <>
       <FormError message={form.formError} />
-      <Form className="form" validationErrors={form.fieldErrors} onSubmit={form.handleSubmit}>
+      {/* The service checks every value and its errors stay until the value changes (not until the field is
+          left: a message vanishing under the pointer moved the Save button away from a click). */}
+      <Form
+        className="form"
+        validationBehavior="aria"
+        validationErrors={form.fieldErrors}
+        onSubmit={form.handleSubmit}
+      >
         <div className="field">
           <span className="field-label" id="project-code-label">
             Code
@@ -187,8 +200,8 @@ function EditGeneral({ project }: { project: Project }) {
               <TextField
                 label={`Link ${i + 1} address`}
                 name={`link-url-${i}`}
-                type="url"
-                isRequired
+                inputMode="url"
+                description={l.url.trim() ? undefined : 'A link without an address is not saved.'}
                 value={l.url}
                 onChange={(url) => update(l.key, i, { url })}
               />
