@@ -80,8 +80,9 @@ const projectsRoute = createRoute({
 const projectRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code',
-  // The bar names the project from the list the project switcher reads anyway: no request of its own.
-  loader: ({ context }) => void context.queryClient.prefetchQuery(projectsQuery),
+  // The bar names the project from the list the project switcher reads anyway: no request of its own. Only
+  // what is not cached is started: this loader runs again on every address change (a run page's filters).
+  loader: ({ context }) => void context.queryClient.ensureQueryData(projectsQuery).catch(() => undefined),
   component: lazyRouteComponent(() => import('./shell/ProjectLayout'), 'ProjectLayout'),
 });
 
