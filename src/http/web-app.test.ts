@@ -94,6 +94,17 @@ describe('the web application served by the service', () => {
     expect(res.headers['content-security-policy']).toBeDefined();
   });
 
+  it('answers a shared report page with noindex and no-referrer, and other pages without them', async () => {
+    const shared = await app.inject({ method: 'GET', url: '/shared/some-token', headers: html });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.body).toBe(INDEX);
+    expect(shared.headers['x-robots-tag']).toBe('noindex');
+    expect(shared.headers['referrer-policy']).toBe('no-referrer');
+    const other = await app.inject({ method: 'GET', url: '/project/ABC/run/12/report', headers: html });
+    expect(other.headers['x-robots-tag']).toBeUndefined();
+    expect(other.headers['referrer-policy']).toBe('same-origin');
+  });
+
   it('answers an application address asked for as JSON with the D7 404', async () => {
     const res = await app.inject({
       method: 'GET',

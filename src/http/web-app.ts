@@ -68,13 +68,13 @@ export async function installWebApp(app: FastifyInstance, root: string): Promise
     decorateReply: false,
   });
 
-  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply, referrer = 'same-origin') => {
     reply
       .header('cache-control', 'no-cache')
       .header('etag', etag)
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
+      .header('referrer-policy', referrer)
       .header('vary', 'accept');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('text/html; charset=utf-8').send(index);
@@ -87,7 +87,10 @@ export async function installWebApp(app: FastifyInstance, root: string): Promise
     const wantsHtml = (request.headers.accept ?? '').includes('text/html');
     // APIs, assets and docs keep their JSON 404 (D7); so does anything that did not ask for a page.
     if (NOT_APP.test(pathname) || !wantsHtml) return reply.callNotFound();
-    return sendIndex(request, reply);
+    // A shared report's page: kept out of search engines even by those that run no script (the page's own
+    // robots meta), and its token out of the Referer of any link it shows.
+    if (pathname.startsWith('/shared/')) reply.header('x-robots-tag', 'noindex');
+    return sendIndex(request, reply, pathname.startsWith('/shared/') ? 'no-referrer' : 'same-origin');
   });
   app.log.info({ webRoot: root }, 'serving the web application');
 }

@@ -108,7 +108,11 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     });
     await page.reload();
     const open = page.getByRole('list', { name: 'Open runs' });
-    await open.getByRole('link', { name: 'Login regression' }).waitFor();
+    await open.getByRole('link', { name: 'Login regression', exact: true }).waitFor();
+    // Each run links its report too.
+    expect(await open.getByRole('link', { name: 'Report of Login regression' }).getAttribute('href')).toBe(
+      `/project/RUNS/run/${run.id}/report`,
+    );
     // The statuses' names arrive with their own request: the label is read once they are in.
     await expect
       .poll(() => open.getByRole('img').first().getAttribute('aria-label'))
@@ -123,7 +127,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     a11y.push(...(await inspect(page, 'runs-close')));
     await confirm.getByRole('button', { name: 'Close run' }).click();
     await expect.poll(async () => (await runs()).filter((r) => r.closedAt).length).toBe(1);
-    await page.getByRole('list', { name: 'Closed runs' }).getByRole('link').waitFor();
+    await page.getByRole('list', { name: 'Closed runs' }).getByRole('link').first().waitFor();
     a11y.push(...(await inspect(page, 'runs-list', { dark: true })));
   });
 

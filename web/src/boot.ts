@@ -79,8 +79,8 @@ function warmIntl(): void {
   }
 }
 
-/** Pages that are open without a session: nothing to ask for. */
-const OPEN = /^\/(sign-in|invite\/|reset-password)/;
+/** Pages that are open without a session (a shared report link among them): nothing to ask for. */
+const OPEN = /^\/(sign-in|invite\/|reset-password|shared\/)/;
 
 function preload(preloads: Map<string, Preloaded>, path: string): Promise<Response> {
   const url = new URL(path, location.origin).href;

@@ -149,12 +149,12 @@ export const listRunCaseLinks = (db: Db, tenantId: string, runId: number, status
   return query.orderBy('l.id').execute();
 };
 
-/** Seq and status of a run's cases in `statuses` (for new failures and fixes). */
+/** Seq, title and status of a run's cases in `statuses` (for new failures and fixes). */
 export const listRunStatuses = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
   db
     .selectFrom('run_tcases as rt')
     .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-    .select(['rt.tcase_id', 't.seq', 'rt.status'])
+    .select(['rt.tcase_id', 't.seq', 't.title', 'rt.status'])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
     .where('rt.in_run', '=', 1)

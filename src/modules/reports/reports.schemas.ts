@@ -124,8 +124,14 @@ export const RunReport = Type.Object({
   since: Type.Union([
     Type.Object({
       runId: Type.Integer(),
+      title: Type.String({
+        description: 'the compared run’s title, so a reader knows what it is compared with',
+      }),
       newFailures: Type.Array(Type.Integer(), { description: 'seqs failing here and not in that run' }),
       fixed: Type.Array(Type.Integer(), { description: 'seqs failing in that run and passed here' }),
+      fixedCases: Type.Array(Type.Object({ seq: Type.Integer(), title: Type.String() }), {
+        description: 'the fixed cases with their titles (the failures list has those of new failures)',
+      }),
     }),
     Type.Null(),
   ]),

@@ -173,10 +173,8 @@ export async function runReport(
   const project = await resolveProject(db, actor, projectRef);
   const { tenantId } = actor;
   const run = await findRunOr404(db, tenantId, project.id, project.code, runId);
-  const since =
-    sinceRunId !== undefined
-      ? (await findRunOr404(db, tenantId, project.id, project.code, sinceRunId)).id
-      : await defaultSince(db, tenantId, project.id, run);
+  const sinceId = sinceRunId !== undefined ? sinceRunId : await defaultSince(db, tenantId, project.id, run);
+  const since = sinceId === null ? null : await findRunOr404(db, tenantId, project.id, project.code, sinceId);
   const [pathOf, byFolder, failureRows, links] = await Promise.all([
     folderPaths(db, tenantId, project.id),
     repo.countRunCasesByFolder(db, tenantId, run.id),
@@ -202,16 +200,19 @@ export async function runReport(
 
   let sinceReport: RunReport['since'] = null;
   if (since !== null) {
-    const before = await repo.listRunStatuses(db, tenantId, since, [...FAILING, 'passed']);
+    const before = await repo.listRunStatuses(db, tenantId, since.id, [...FAILING, 'passed']);
     const failedBefore = new Set(before.filter((r) => FAILING.includes(r.status)).map((r) => r.tcase_id));
     const passedNow = await repo.listRunStatuses(db, tenantId, run.id, ['passed']);
+    const fixedCases = passedNow
+      .filter((r) => failedBefore.has(r.tcase_id))
+      .map((r) => ({ seq: r.seq, title: r.title }))
+      .sort((a, b) => a.seq - b.seq);
     sinceReport = {
-      runId: since,
+      runId: since.id,
+      title: since.title,
       newFailures: failureRows.filter((f) => !failedBefore.has(f.tcase_id)).map((f) => f.seq),
-      fixed: passedNow
-        .filter((r) => failedBefore.has(r.tcase_id))
-        .map((r) => r.seq)
-        .sort((a, b) => a - b),
+      fixed: fixedCases.map((c) => c.seq),
+      fixedCases,
     };
   }
 

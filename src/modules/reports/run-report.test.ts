@@ -114,7 +114,7 @@ describeEachDb('run report', (t) => {
           [c3, 'passed'],
           [c4, 'passed'],
         ],
-        same,
+        { ...same, title: 'Nightly 41' },
       );
       // Newer than `previous` but another configuration, or no milestone: not comparable.
       await runWith(t, p, [[c1, 'passed']], { milestoneId: m, configurationId: y });
@@ -131,12 +131,24 @@ describeEachDb('run report', (t) => {
         same,
       );
       const r = (await t.get(`/project/${p.code}/run/${current}/report`)).body;
-      expect(r.since).toEqual({ runId: previous, newFailures: [c3.seq], fixed: [c1.seq] });
+      // The compared run is named, and the fixed cases carry their titles (the failures list has the others').
+      expect(r.since).toEqual({
+        runId: previous,
+        title: 'Nightly 41',
+        newFailures: [c3.seq],
+        fixed: [c1.seq],
+        fixedCases: [{ seq: c1.seq, title: expect.any(String) }],
+      });
       expect(older).toBeLessThan(previous);
 
       const given = (await t.get(`/project/${p.code}/run/${current}/report`, { query: { since: older } }))
         .body;
-      expect(given.since).toEqual({ runId: older, newFailures: [c2.seq, c3.seq], fixed: [] });
+      expect(given.since).toMatchObject({
+        runId: older,
+        newFailures: [c2.seq, c3.seq],
+        fixed: [],
+        fixedCases: [],
+      });
     });
 
     it('compares a plan run by default with the run of the same title in the newest earlier plan', async () => {
@@ -158,7 +170,12 @@ describeEachDb('run report', (t) => {
       await addResult(t, p, third.Smoke, c1.id, 'passed');
       await addResult(t, p, third.Smoke, c2.id, 'failed');
       const smoke = (await t.get(`/project/${p.code}/run/${third.Smoke}/report`)).body;
-      expect(smoke.since).toEqual({ runId: first.Smoke, newFailures: [c2.seq], fixed: [c1.seq] });
+      expect(smoke.since).toMatchObject({
+        runId: first.Smoke,
+        title: 'Smoke',
+        newFailures: [c2.seq],
+        fixed: [c1.seq],
+      });
       const full = (await t.get(`/project/${p.code}/run/${third.Full}/report`)).body;
       expect(full.since.runId).toBe(second.Full);
       // No earlier plan has a run of that title: the milestone and configuration rule applies (both none).

@@ -8,6 +8,14 @@ import type { paths } from './schema';
  * `['projects', CODE, 'tags']` returning different shapes handed each page the other's data).
  */
 
+/** One project: its code, title and description. */
+export const projectQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.project(code),
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}', { params: { path: { project: code } } })),
+  });
+
 /** A project's tags, by title. */
 export const projectTagsQuery = (code: string) =>
   queryOptions({

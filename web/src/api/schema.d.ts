@@ -28187,10 +28187,17 @@ export interface paths {
                             }[];
                             since: {
                                 runId: number;
+                                /** @description the compared run’s title, so a reader knows what it is compared with */
+                                title: string;
                                 /** @description seqs failing here and not in that run */
                                 newFailures: number[];
                                 /** @description seqs failing in that run and passed here */
                                 fixed: number[];
+                                /** @description the fixed cases with their titles (the failures list has those of new failures) */
+                                fixedCases: {
+                                    seq: number;
+                                    title: string;
+                                }[];
                             } | null;
                         };
                         "text/csv": string;
@@ -34607,6 +34614,17 @@ export interface paths {
                                 title: string;
                             };
                             expiresAt: string;
+                            /** @description the tenant’s statuses: the page names and colours the counts as its members see them */
+                            statuses: {
+                                /** @enum {string} */
+                                id: "open" | "passed" | "failed" | "blocked" | "skipped" | "custom1" | "custom2" | "custom3" | "custom4";
+                                name: string;
+                                /** @enum {string} */
+                                color: "blue" | "gray" | "red" | "orange" | "yellow" | "green" | "teal" | "indigo" | "purple" | "pink";
+                                isActive: boolean;
+                                /** @description true for the five built-in statuses, which cannot be changed */
+                                isDefault: boolean;
+                            }[];
                             data: {
                                 run: {
                                     id: number;
@@ -34667,10 +34685,17 @@ export interface paths {
                                 }[];
                                 since: {
                                     runId: number;
+                                    /** @description the compared run’s title, so a reader knows what it is compared with */
+                                    title: string;
                                     /** @description seqs failing here and not in that run */
                                     newFailures: number[];
                                     /** @description seqs failing in that run and passed here */
                                     fixed: number[];
+                                    /** @description the fixed cases with their titles (the failures list has those of new failures) */
+                                    fixedCases: {
+                                        seq: number;
+                                        title: string;
+                                    }[];
                                 } | null;
                             } | {
                                 plan: {

@@ -122,6 +122,31 @@ const runRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/runs/RunPage'), 'RunPage'),
 });
 
+// ---- run report; the public page of a shared report link ----
+const runReportRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'run/$runId/report',
+  // The compared run lives in the address, so a reload, a bookmark or a shared address compares the same.
+  validateSearch: (search: Record<string, unknown>): { since?: number } => {
+    const since = Number(search.since);
+    return Number.isInteger(since) && since > 0 ? { since } : {};
+  },
+  component: lazyRouteComponent(
+    () => import('../features/reports/run-report/RunReportPage'),
+    'RunReportPage',
+  ),
+});
+// Outside `appRoute`: no session, no application frame (the token is the page's only credential).
+const sharedReportRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/shared/$token',
+  component: lazyRouteComponent(
+    () => import('../features/reports/shared/SharedReportPage'),
+    'SharedReportPage',
+  ),
+});
+// ---- end of reports ----
+
 const runsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'runs',
@@ -250,11 +275,13 @@ const accountAppRoutes = [settingsRoute, peopleRoute, deviceRoute] as const;
 const routeTree = rootRoute.addChildren([
   signInRoute,
   ...accountRoutes,
+  sharedReportRoute,
   appRoute.addChildren([
     projectsRoute,
     projectRoute.addChildren([
       projectHomeRoute,
       runRoute,
+      runReportRoute,
       runsRoute,
       plansRoute,
       planRoute,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ProjectParams } from '../../../http/schemas.js';
+import { Status } from '../../statuses/statuses.schemas.js';
 import {
   CoverageReport,
   DefectsReport,
@@ -90,6 +91,9 @@ export const SharedReport = Type.Object({
   params: ShareParams,
   project: Type.Object({ code: Type.String(), title: Type.String() }),
   expiresAt: Type.String(),
+  statuses: Type.Array(Status, {
+    description: 'the tenant’s statuses: the page names and colours the counts as its members see them',
+  }),
   data: Type.Union([RunReport, PlanReport, MilestoneReport, DashboardReport]),
 });
 export type SharedReport = Static<typeof SharedReport>;

@@ -8,6 +8,7 @@ import { parseJson } from '../../../lib/json.js';
 import { nowIso } from '../../../lib/time.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { resolveProject } from '../../projects/projects.service.js';
+import { listStatuses } from '../../statuses/statuses.service.js';
 import * as reportsRepo from '../reports.repository.js';
 import * as reports from '../reports.service.js';
 import * as repo from './shares.repository.js';
@@ -171,6 +172,7 @@ export async function readShared(
     params,
     project: { code: project.code, title: project.title },
     expiresAt: share.expires_at,
+    statuses: await listStatuses(db, source.tenantId),
     data: await sharedData(db, reader, project.id, kind, params),
   };
 }

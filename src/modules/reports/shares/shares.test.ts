@@ -167,6 +167,8 @@ describeEachDb('shared report links', (t) => {
         params: { runId },
         project: { code: p.code, title: p.title },
         expiresAt: expect.any(String),
+        // The page shows the counts in the tenant's own status names and colours.
+        statuses: (await t.get('/settings/preferences/status')).body.statuses,
         data: authenticated.body,
       });
       expect(res.body.data.failures[0].links).toEqual([{ text: 'BUG-1', url: 'https://bugs.test/1' }]);

@@ -14,12 +14,8 @@ export const projectsQuery = queryOptions({
   queryFn: async () => (await unwrap(api.GET('/api/public/v0/project'))).projects,
 });
 
-export const projectQuery = (code: string) =>
-  queryOptions({
-    queryKey: queryKeys.project(code),
-    queryFn: () =>
-      unwrap(api.GET('/api/public/v0/project/{project}', { params: { path: { project: code } } })),
-  });
+// One project: read by several features (its pages, its reports), so defined in the shared home.
+export { projectQuery } from '../../api/queries';
 
 /** What the overview counts: every test case, and the runs still open (newest first). */
 export const projectCountsQuery = (code: string) =>

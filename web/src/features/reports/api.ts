@@ -44,12 +44,13 @@ export const trendQuery = (code: string, p: TrendParams) =>
 export const runReportQuery = (code: string, runId: number, since?: number) =>
   queryOptions({
     queryKey: queryKeys.report(code, 'run', { runId, since }),
+    // Without `format=csv` the answer is JSON (the typed union also holds the CSV's text).
     queryFn: () =>
       unwrap(
         api.GET(`${V0}/run/{run}/report`, {
           params: { path: { project: code, run: runId }, query: since === undefined ? {} : { since } },
         }),
-      ),
+      ) as Promise<RunReport>,
   });
 
 export const flakyQuery = (code: string, p: ListParams = {}) =>
@@ -109,3 +110,20 @@ export function reportCsvUrl(path: string, query: Record<string, string | number
   for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
   return `/api/public/v0${path}?${q.toString()}`;
 }
+
+// ---- shared links: made from a report page's "Share", read by the public /shared/{token} page ----
+
+export type ShareBody = NonNullable<
+  paths[`${typeof V0}/report/share`]['post']['requestBody']
+>['content']['application/json'];
+
+/** Makes an expiring, read-only link to one report (test-runner and up); its URL is answered once. */
+export const createReportShare = (code: string, body: ShareBody) =>
+  unwrap(api.POST(`${V0}/report/share`, { params: { path: { project: code } }, body }));
+
+/** The report a shared link opens, read without a session; unknown, expired and revoked links are one 404. */
+export const sharedReportQuery = (token: string) =>
+  queryOptions({
+    queryKey: queryKeys.sharedReport(token),
+    queryFn: () => unwrap(api.GET('/api/shared-report/{token}', { params: { path: { token } } })),
+  });

@@ -254,7 +254,16 @@ export function RunPage() {
           </h1>
           {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
         </div>
-        {!closed && <Button onPress={() => setEditing(true)}>Edit run</Button>}
+        <div className="run-actions">
+          <Link
+            className="btn btn-secondary"
+            to="/project/$code/run/$runId/report"
+            params={{ code: project, runId: String(r.id) }}
+          >
+            Report
+          </Link>
+          {!closed && <Button onPress={() => setEditing(true)}>Edit run</Button>}
+        </div>
       </div>
       {r.description && <SafeHtml className="prose run-description" html={r.description} />}
       <EditRunDialog code={project} run={editing ? r : undefined} onClose={() => setEditing(false)} />

@@ -86,6 +86,14 @@ export function RunsPage() {
           </div>
           <Progress counts={r.statusCounts as Record<string, number> | null} statuses={statuses} />
           <div className="runs-actions">
+            <Link
+              to="/project/$code/run/$runId/report"
+              params={{ code: project, runId: String(r.id) }}
+              className="btn btn-ghost"
+              aria-label={`Report of ${r.title}`}
+            >
+              Report
+            </Link>
             {!r.planId && (
               <Button
                 variant="ghost"
