@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
+          // Servers the tests start close at once on SIGTERM (a test that checks the drain sets its own).
+          env: { CASEBOOK_DRAIN_SECONDS: '0' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -4,7 +4,8 @@
  * cache); the repository page on a generated project of 10,000 cases in 500 folders (first cases shown, filtering,
  * rows in the DOM while scrolling it all) and the same page on 50,000 cases (`BENCH_WEB_50K=0` skips that part);
  * the run page on a run of the 10,000 cases (first rows, scrolling, status filter, 50 results by keyboard, results
- * from the API appearing).
+ * from the API appearing); the project dashboard (charts drawn after a cold navigation, bench/web-dashboard.ts).
+ * `BENCH_WEB_DASHBOARD=0` / `BENCH_WEB_REPOSITORY=0` skip those parts.
  */
 import os from 'node:os';
 import type { Browser, Page, Response } from 'playwright-core';
@@ -16,6 +17,7 @@ import {
   OWNER,
   startService,
 } from '../test/web/browser-env.js';
+import { dashboardRows } from './web-dashboard.js';
 
 interface Row {
   measure: string;
@@ -87,7 +89,8 @@ async function main(): Promise<void> {
       met: '',
     });
 
-    await repositoryRows(browser, service.baseUrl, rows);
+    if (process.env.BENCH_WEB_DASHBOARD !== '0') await dashboardRows(browser, service.baseUrl, rows);
+    if (process.env.BENCH_WEB_REPOSITORY !== '0') await repositoryRows(browser, service.baseUrl, rows);
   } finally {
     await browser.close();
     await service.stop();

@@ -10,7 +10,11 @@ import {
   installErrorHandling,
   StorageHealth,
 } from './http/error-handler.js';
-import { readiness } from './http/readiness.js';
+import { Drain, readiness } from './http/readiness.js';
+import { installMetrics } from './http/metrics.js';
+import { createMetrics } from './metrics/metrics.js';
+import { clusterMetricsReader } from './metrics/cluster.js';
+import { queuedJobKinds } from './jobs/index.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { hardenSchema } from './http/hostile-input.js';
@@ -27,6 +31,8 @@ declare module 'fastify' {
     config: Config;
     /** Built once here and handed to the services that need it (context.ts). */
     ctx: AppContext;
+    /** Set at SIGTERM (main.ts): `/readyz` answers 503 from then on. */
+    drain: Drain;
   }
 }
 
@@ -40,6 +46,8 @@ export interface BuildAppOptions {
    * tests must not depend on whether the web application happens to be built).
    */
   webRoot?: string | null;
+  /** A worker of `serve --workers N` (main.ts): `/metrics` answers the sum of every worker's. */
+  clusterWorker?: boolean;
 }
 
 /** Logs never carry credentials: the Authorization and Cookie headers and Set-Cookie are redacted. */
@@ -60,6 +68,7 @@ export async function buildApp({
   db,
   logStream,
   webRoot,
+  clusterWorker = false,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -88,8 +97,10 @@ export async function buildApp({
 
   app.decorate('db', db);
   app.decorate('config', config);
-  const ctx = createContext(config, db);
+  const ctx = createContext(config, db, createMetrics(db, queuedJobKinds));
   app.decorate('ctx', ctx);
+  const drain = new Drain();
+  app.decorate('drain', drain);
   app.addHook('onClose', async () => ctx.mailer?.close());
   app.setValidatorCompiler(validatorCompiler);
   // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
@@ -126,14 +137,21 @@ export async function buildApp({
   await app.register(cookie);
   installAuth(app, db, config);
   // D14: after authentication, so the limit counts per authenticated key.
-  await installRateLimit(app, config);
+  await installRateLimit(app, config, db);
   await installOpenApi(app, config.publicUrl);
 
   app.get('/healthz', { config: { access: { public: true } }, schema: { hide: true } }, async () => ({
     status: 'ok',
   }));
   app.get('/readyz', { config: { access: { public: true } }, schema: { hide: true } }, async (req, reply) =>
-    readiness(db, config.dataDir, storage, req, reply),
+    readiness(db, config.dataDir, storage, drain, req, reply),
+  );
+  const registry = ctx.metrics.registry;
+  installMetrics(
+    app,
+    config,
+    ctx.metrics,
+    clusterWorker && config.metricsToken ? clusterMetricsReader(registry) : () => registry.metrics(),
   );
   app.get(OPENAPI_PATH, { config: { access: { public: true } }, schema: { hide: true } }, async () =>
     app.swagger(),

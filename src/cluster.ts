@@ -5,6 +5,7 @@ import { prepareStart } from './bootstrap.js';
 import { createDb } from './db/create-db.js';
 import { startServer } from './main.js';
 import { withServerFlags } from './server-flags.js';
+import { answerMetricsRequests } from './metrics/cluster.js';
 
 /**
  * The number of workers when neither `--workers` nor CASEBOOK_WORKERS is given: one per core on PostgreSQL,
@@ -21,8 +22,9 @@ export function defaultWorkers(databaseUrl: string): number {
  * `casebook serve --workers N`: the primary migrates and bootstraps once (so the first-start banner is printed
  * once), then forks N workers that share the listening port (node:cluster). A worker that dies after it served
  * is replaced; one that dies before it ever listened (port taken, database unreachable) stops the service with
- * exit code 1 rather than being restarted in a loop. SIGTERM/SIGINT stop the workers gracefully; the primary
- * exits 0 when every worker did. State lives only in the database, so workers need no coordination beyond it.
+ * exit code 1 rather than being restarted in a loop. SIGTERM/SIGINT stop the workers gracefully (each drains:
+ * main.ts); the primary exits 0 when every worker did. `/metrics` in any worker answers the sum of all
+ * (metrics/cluster.ts). State lives only in the database, so workers need no coordination beyond it.
  */
 export async function serve(config: Config): Promise<void> {
   if (config.workers > 1 && config.databaseUrl === 'sqlite::memory:') {
@@ -52,10 +54,12 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     if (alive.size === 0) process.exit(failed ? 1 : 0);
     for (const w of alive) w.process.kill(signal);
-    setTimeout(() => process.exit(1), 15_000).unref();
+    // Each worker drains, then has 10 s to close.
+    setTimeout(() => process.exit(1), (config.drainSeconds + 15) * 1000).unref();
   };
 
   cluster.setupPrimary({ execArgv: withServerFlags(process.execArgv) });
+  if (config.metricsToken) answerMetricsRequests();
   const fork = () => {
     const worker = cluster.fork();
     alive.add(worker);

@@ -59,6 +59,17 @@ export interface Config {
   smtpUrl?: string;
   /** The sender of that mail (`Name <address>` or an address). */
   mailFrom: string;
+  /**
+   * After SIGTERM, seconds the process keeps serving while `/readyz` answers 503, so the load balancer stops
+   * sending before it closes (CASEBOOK_DRAIN_SECONDS, default 5; 0 closes at once).
+   */
+  drainSeconds: number;
+  /** CASEBOOK_METRICS_TOKEN: `/metrics` answers only with `Authorization: Bearer <token>`; unset, it is off (404). */
+  metricsToken?: string;
+  /** CASEBOOK_REDIS_URL: rate-limit counters live in this Redis (shared by every process and machine). */
+  redisUrl?: string;
+  /** CASEBOOK_REDIS_PREFIX: the prefix of every key written there (several services may share one Redis). */
+  redisPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -171,9 +182,23 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       `CASEBOOK_MAIL_FROM must be an e-mail address (optionally "Name <address>"), got "${mailFrom}"`,
     );
   }
+  const metricsToken = env.CASEBOOK_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigError('CASEBOOK_METRICS_TOKEN must be at least 16 characters without spaces');
+  }
+  const redisUrl = env.CASEBOOK_REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError(
+      `CASEBOOK_REDIS_URL must be redis://[user:pass@]host[:port][/db] or rediss://…, got "${redisUrl.replace(/\/\/[^@]*@/, '//****@')}"`,
+    );
+  }
   return {
     smtpUrl,
     mailFrom,
+    drainSeconds: intSetting('CASEBOOK_DRAIN_SECONDS', env.CASEBOOK_DRAIN_SECONDS, 5, 0, 3600),
+    metricsToken,
+    redisUrl,
+    redisPrefix: env.CASEBOOK_REDIS_PREFIX || 'casebook:',
     port,
     host,
     databaseUrl,

@@ -9,6 +9,7 @@ import { onTcasesChanged } from './modules/runs/propagation/propagation.service.
 import { ResultGroupCommit } from './modules/runs/results/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 import { bindJobWakers, JobWakers } from './outbox/wakers.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 
 /**
  * What services are handed beyond `db` and the caller: how modules that must not know each other are wired.
@@ -28,14 +29,22 @@ export interface AppContext {
   outboundGuard: OutboundGuard;
   /** This app's job runners, woken at once by its enqueues (outbox/wakers.ts). */
   jobWakers: JobWakers;
+  /** This app's Prometheus metrics (metrics/metrics.ts); counted only while `/metrics` is on. */
+  metrics: Metrics;
 }
 
-export function createContext(config: Config, db: Db): AppContext {
+/** `metrics`: buildApp's, which measures the job kinds' queues; others (CLI, tests) get one that measures none. */
+export function createContext(config: Config, db: Db, metrics = createMetrics(db, [])): AppContext {
   const jobWakers = new JobWakers();
   bindJobWakers(db, jobWakers);
+  const countGroups = config.metricsToken !== undefined;
   return {
     tcasesChanged: onTcasesChanged,
-    resultGroupCommit: new ResultGroupCommit(db),
+    resultGroupCommit: new ResultGroupCommit(
+      db,
+      countGroups ? (size) => metrics.groupCommitSize.observe(size) : undefined,
+    ),
+    metrics,
     files: {
       storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
       publicUrl: config.publicUrl,

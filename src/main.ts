@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { prepareStart } from './bootstrap.js';
@@ -9,10 +10,14 @@ export interface RunningServer {
   app: FastifyInstance;
   db: Db;
   address: string;
-  close: () => Promise<void>;
+  /** Closes after `drainSeconds` of draining (none unless given: tests and the CLI close at once). */
+  close: (drainSeconds?: number) => Promise<void>;
 }
 
-/** Process entry for `serve`: config → db → migrate → secret key → first start → app → listen; closes cleanly on SIGTERM/SIGINT. */
+/**
+ * Process entry for `serve`: config → db → migrate → secret key → first start → app → listen. On SIGTERM/SIGINT it
+ * drains (CASEBOOK_DRAIN_SECONDS: not ready, still serving), then closes cleanly and exits 0.
+ */
 export async function startServer(
   given: Config,
   options: { handleSignals?: boolean } = {},
@@ -25,28 +30,37 @@ export async function startServer(
     await db.destroy();
     throw err;
   }
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, clusterWorker: cluster.isWorker });
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');
   // Job kinds and retention passes (audit events, Idempotency-Key records, finished jobs and deliveries).
   const stopJobs = startJobs(db, config, app.ctx, app.log);
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (drainSeconds = 0) =>
     (closing ??= (async () => {
+      if (drainSeconds > 0) {
+        // Not ready at once, so the balancer stops sending here; requests that still come are served meanwhile.
+        app.drain.draining = true;
+        app.log.info({ seconds: drainSeconds }, 'draining: /readyz answers 503, requests are still served');
+        await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
+      }
+      app.log.info('closing: no new connections, finishing requests in flight');
       // Stop accepting connections, let in-flight requests finish, then release the database.
       await app.close();
       await stopJobs();
       await db.destroy();
+      app.log.info('closed');
     })());
 
   if (options.handleSignals !== false) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
         app.log.info({ signal }, 'shutting down');
-        const timer = setTimeout(() => process.exit(1), 10_000);
+        // The drain, then 10 s for requests in flight and jobs to finish.
+        const timer = setTimeout(() => process.exit(1), (config.drainSeconds + 10) * 1000);
         timer.unref();
-        close().then(
+        close(config.drainSeconds).then(
           () => process.exit(0),
           (err) => {
             app.log.error({ err }, 'shutdown failed');

@@ -52,6 +52,7 @@ const EARLY_PAGES: Record<string, string> = {
   projects: 'src/features/projects/ProjectsPage.tsx',
   repository: 'src/features/repository/RepositoryPage.tsx',
   run: 'src/features/runs/RunPage.tsx',
+  dashboard: 'src/features/reports/dashboard/DashboardPage.tsx',
 };
 
 type Chunk = Rolldown.OutputChunk;

@@ -96,6 +96,8 @@ export async function startBenchServer(options: {
         CASEBOOK_DATABASE_URL: options.databaseUrl,
         CASEBOOK_DATA_DIR: options.dataDir,
         CASEBOOK_LOG_LEVEL: 'warn',
+        // Stopped between scenarios: no balancer to drain for.
+        CASEBOOK_DRAIN_SECONDS: '0',
         CASEBOOK_WORKERS: String(options.workers ?? 1),
         CASEBOOK_OWNER_EMAIL: 'bench@example.com',
         CASEBOOK_OWNER_PASSWORD: 'bench-password',

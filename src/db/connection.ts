@@ -51,6 +51,9 @@ export const attachPgPool = (db: Db, pool: pg.Pool): void => {
   pgPools.set(db, pool);
 };
 
+/** The pool behind a PostgreSQL database (its use is a metric), undefined on SQLite. */
+export const pgPoolOf = (db: Db): pg.Pool | undefined => pgPools.get(db);
+
 /** A query's rows as they arrive (pgRowStream). */
 export type RowStream = AsyncIterableIterator<Record<string, unknown>>;
 

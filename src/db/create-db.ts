@@ -10,7 +10,6 @@ import {
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
-  sql,
   type DatabaseConnection,
   type LogConfig,
   type PostgresDialectConfig,
@@ -216,11 +215,6 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
   // With a query log (bench/trace.ts, tests) every statement goes through Kysely, so the log sees it.
   if (!options.log) attachPgPool(db, pool);
   return db;
-}
-
-/** One trivial statement: the readiness check's proof that the database answers. */
-export async function pingDatabase(db: Db): Promise<void> {
-  await sql`select 1`.execute(db);
 }
 
 /** Redacts the password of a database URL for logs and messages. */

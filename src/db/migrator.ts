@@ -1,4 +1,4 @@
-import { Migrator, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
 import { migrations } from './migrations/index.js';
 
@@ -20,4 +20,22 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 export async function migrateDownAll(db: Db): Promise<string[]> {
   const { NO_MIGRATIONS } = await import('kysely');
   return unwrap(await migrator(db).migrateTo(NO_MIGRATIONS));
+}
+
+/** The newest migration this code ships. */
+export const LATEST_MIGRATION = Object.keys(migrations).sort().at(-1)!;
+
+/**
+ * The newest migration the database has applied (undefined on an empty one), in one indexed read of Kysely's
+ * own table: `/readyz` asks it on every probe.
+ */
+export async function latestAppliedMigration(db: Db): Promise<string | undefined> {
+  try {
+    const row = await sql<{ name: string }>`select max(name) as name from kysely_migration`.execute(db);
+    return row.rows[0]?.name ?? undefined;
+  } catch (err) {
+    // No migration table yet: nothing applied. Anything else (the database is down) is the caller's to answer.
+    if (/kysely_migration/.test(String((err as Error).message))) return undefined;
+    throw err;
+  }
 }

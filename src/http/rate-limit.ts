@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Db } from '../db/create-db.js';
+import { sharedRateLimitCounter, type RateLimitCounter } from '../db/rate-limit-counters.js';
 import { AppError } from '../errors.js';
 import { addressKey } from '../lib/ip.js';
 
@@ -17,19 +20,61 @@ function bucketOf(request: FastifyRequest): string {
   return `ip:${addressKey(request.ip)}`;
 }
 
+type StoreResult = { current: number; ttl: number };
+
+/**
+ * @fastify/rate-limit's store interface over the `rate_limit_counters` table (PostgreSQL): every process and
+ * machine on the database counts a bucket together, one upsert per request. Routes have no limits of their own,
+ * so `child` (a route's own store) is never asked for; it answers the same counters.
+ */
+function databaseStore(count: RateLimitCounter) {
+  return class DatabaseStore {
+    incr(bucket: string, cb: (err: Error | null, res?: StoreResult) => void, timeWindow: number): void {
+      count(bucket, timeWindow).then(
+        ({ hits, ttlMs }) => cb(null, { current: hits, ttl: ttlMs }),
+        (err: Error) => cb(err),
+      );
+    }
+    child() {
+      return this;
+    }
+  };
+}
+
+/** Where the counters live: Redis when configured, the database on PostgreSQL, else (SQLite) this process. */
+function storeOptions(app: FastifyInstance, config: Config, db: Db): Partial<RateLimitPluginOptions> {
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, {
+      // A request waits for Redis at most one reconnection, then goes on uncounted (skipOnError below).
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5_000,
+      lazyConnect: false,
+    });
+    redis.on('error', (err) => app.log.warn({ err }, 'Redis (rate limits) unavailable'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+    // Fail open: a limit protects the service, so Redis being away must not take the API down with it (logged).
+    return { redis, nameSpace: `${config.redisPrefix}rate-limit:`, skipOnError: true };
+  }
+  const shared = sharedRateLimitCounter(db);
+  return shared ? { store: databaseStore(shared) as unknown as RateLimitPluginOptions['store'] } : {};
+}
+
 /**
  * D14: rate limiting, off unless `rateLimitPerMinute` > 0; over the limit → 429 with `Retry-After` and the
- * D7 body. Only the APIs count (not health checks or docs). The counters live in each process's memory:
- * with N processes behind a balancer a key can make up to N × the limit; a shared store (Redis, which
- * the plugin supports) would be needed for an exact cluster-wide limit.
+ * D7 body. Only the APIs count (not health checks or docs). The counters are shared by every process and machine:
+ * in Redis when CASEBOOK_REDIS_URL is set, else in PostgreSQL; SQLite (one machine) counts in each process's
+ * memory, so `serve --workers N` on SQLite lets a key make up to N × the limit.
  */
-export async function installRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+export async function installRateLimit(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   if (config.rateLimitPerMinute <= 0) return;
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: bucketOf,
+    ...storeOptions(app, config, db),
     allowList: (request) => !(request.routeOptions.url ?? '').startsWith('/api/'),
     errorResponseBuilder: (_request, context) =>
       new AppError(

@@ -1,8 +1,9 @@
 import fsp from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pingDatabase, type Db } from '../db/create-db.js';
+import type { Db } from '../db/create-db.js';
 import { isStorageFull } from '../db/dialect.js';
 import { writeSetting } from '../db/instance-settings.js';
+import { LATEST_MIGRATION, latestAppliedMigration } from '../db/migrator.js';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -12,6 +13,14 @@ import {
 
 /** Below this much free space in the data directory, writes are about to fail: not ready. */
 export const MIN_FREE_BYTES = 1024 * 1024;
+
+/**
+ * Whether this process drains: set at SIGTERM (main.ts), after which `/readyz` answers 503 while requests are still
+ * served, so the load balancer takes the instance out before it closes.
+ */
+export class Drain {
+  draining = false;
+}
 
 /** Free bytes for this process in `dir`'s file system; undefined when it cannot be told (no such folder). */
 async function freeBytes(dir: string): Promise<number | undefined> {
@@ -24,24 +33,50 @@ async function freeBytes(dir: string): Promise<number | undefined> {
 }
 
 /**
- * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 DATABASE_UNAVAILABLE when the database does not
- * answer; 507 STORAGE_FULL when the data directory's disk (files, SQLite) has under 1 MiB free, or when a write met
- * a full disk in the last 30 s and no write has succeeded since: then a probe write to the database (whose disk,
- * on PostgreSQL, is not visible from here) tells whether it takes writes again.
+ * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 NOT_READY while the process drains (SIGTERM) or
+ * when the database's newest migration is not the code's (the body says which is behind); 503
+ * DATABASE_UNAVAILABLE when the database does not answer; 507 STORAGE_FULL when the data directory's disk (files,
+ * SQLite) has under 1 MiB free, or when a write met a full disk in the last 30 s and no write has succeeded since:
+ * then a probe write to the database (whose disk, on PostgreSQL, is not visible from here) tells whether it takes
+ * writes again.
  */
 export async function readiness(
   db: Db,
   dataDir: string,
   storage: StorageHealth,
+  drain: Drain,
   req: FastifyRequest,
   reply: FastifyReply,
 ) {
+  if (drain.draining) {
+    return send(
+      reply,
+      'NOT_READY',
+      'The service is shutting down: requests in flight are finished, send new ones elsewhere.',
+    );
+  }
+  let applied: string | undefined;
   try {
-    await pingDatabase(db);
+    // Also the proof that the database answers.
+    applied = await latestAppliedMigration(db);
   } catch (err) {
     req.log.warn({ err }, 'readiness: database unavailable');
     reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return send(reply, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+  }
+  if (applied !== LATEST_MIGRATION) {
+    // Names sort in order (0001_…): the smaller one is behind.
+    const behind = applied === undefined || applied < LATEST_MIGRATION ? 'database' : 'code';
+    return reply.code(503).send({
+      code: 'NOT_READY',
+      message:
+        behind === 'database'
+          ? `The database's migrations are behind this version: it has ${applied ?? 'none'}, this version needs ${LATEST_MIGRATION}. Run \`casebook migrate\` (or start the service, which migrates).`
+          : `This version is behind the database: the database has ${applied}, this version knows up to ${LATEST_MIGRATION}. Upgrade this instance.`,
+      behind,
+      databaseMigration: applied ?? null,
+      codeMigration: LATEST_MIGRATION,
+    });
   }
   const free = await freeBytes(dataDir);
   if (free !== undefined && free < MIN_FREE_BYTES) {

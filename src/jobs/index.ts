@@ -5,6 +5,7 @@ import { jobNotificationsUrl } from '../db/dialect.js';
 import { moduleJobs } from '../modules/index.js';
 import type { JobEnv, JobHandler, JobLog, PeriodicJob } from '../outbox/handler.js';
 import { purgeFinishedJobs } from '../outbox/outbox.js';
+import { purgeExpiredRateLimits } from '../db/rate-limit-counters.js';
 import { startPeriodic } from './periodic.js';
 import { JobRunner, type JobRunnerOptions } from './runner.js';
 
@@ -16,11 +17,14 @@ import { JobRunner, type JobRunnerOptions } from './runner.js';
 const queued = moduleJobs.filter((j) => j.type === 'queued');
 const periodic = moduleJobs.filter((j) => j.type === 'periodic');
 
+/** Every queued job kind: the metrics measure their queues. */
+export const queuedJobKinds = queued.map((j) => j.kind);
+
 /** A runner with every job kind's handler; `ctx` is the app's (its outbound guard, its wakers). */
 export function createJobRunner(
   db: Db,
   config: Config,
-  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers'>,
+  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers'> & Partial<Pick<AppContext, 'metrics'>>,
   options: Partial<JobRunnerOptions> = {},
 ): JobRunner {
   const env: JobEnv = { config, guard: ctx.outboundGuard, log: options.log };
@@ -35,6 +39,10 @@ export function createJobRunner(
     listenUrl,
     pollMs: listenUrl ? 30_000 : 1_000,
     leaseMs: config.jobLeaseSeconds * 1000,
+    onFailure:
+      config.metricsToken !== undefined && ctx.metrics
+        ? (kind, outcome) => ctx.metrics!.jobFailures.inc({ kind, outcome })
+        : undefined,
     ...options,
   });
 }
@@ -57,6 +65,9 @@ const jobRetention: PeriodicJob = {
   async run(db, { config, log }) {
     const jobs = await purgeJobHistory(db, config.jobRetentionDays);
     if (jobs > 0) log?.info({ jobs }, 'finished jobs removed');
+    // Ended rate-limit windows (PostgreSQL keeps the counters: http/rate-limit.ts); a counter a key still uses
+    // is reset by its next request anyway, so this only keeps the table from growing.
+    await purgeExpiredRateLimits(db, Date.now());
   },
 };
 

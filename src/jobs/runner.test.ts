@@ -12,7 +12,7 @@ import { enqueueEvents } from '../modules/webhooks/webhook-events.service.js';
 import { createWebhook } from '../modules/webhooks/webhooks.service.js';
 import { DEFAULT_TENANT_ID } from '../modules/tenants/tenants.service.js';
 import { createContext } from '../context.js';
-import { backoffMs, claimJobs, enqueueJobs } from '../outbox/outbox.js';
+import { backoffMs, claimJobs, enqueueJobs, queueStats } from '../outbox/outbox.js';
 import { createJobRunner } from './index.js';
 import { JobRunner } from './runner.js';
 
@@ -74,6 +74,34 @@ for (const target of databaseTargets()) {
       await runner.stop();
       expect(ran).toEqual(Array.from({ length: total }, (_, n) => n));
     }, 60_000);
+
+    // The metrics count failed attempts per kind (webhook delivery failures among them) and read the queue.
+    it('tells each failed attempt (retry, then failed once attempts are used up) and the queue shrinks to none', async () => {
+      let clock = Date.now();
+      const told: string[] = [];
+      await enqueueJobs(db, [{ tenantId: 't1', kind: 'test.failing', payload: {}, maxAttempts: 2 }], clock);
+      const waiting = await queueStats(db, ['test.failing']);
+      expect(waiting).toEqual([{ kind: 'test.failing', depth: 1, oldestDueMs: expect.any(Number) }]);
+      const runner = new JobRunner(db, {
+        now: () => clock,
+        handlers: {
+          'test.failing': {
+            run: async () => {
+              throw new Error('receiver down');
+            },
+          },
+        },
+        onFailure: (kind, outcome) => told.push(`${kind} ${outcome}`),
+      });
+      await runner.drain();
+      expect(told).toEqual(['test.failing retry']);
+      clock += 3_600_000;
+      await runner.drain();
+      expect(told).toEqual(['test.failing retry', 'test.failing failed']);
+      expect(await queueStats(db, ['test.failing'])).toEqual([
+        { kind: 'test.failing', depth: 0, oldestDueMs: undefined },
+      ]);
+    });
 
     // A runner died holding the head of a queue (SIGKILL): its lease ends in a second. The next job of that queue
     // is already due but blocked behind it; the runner must wake when the lease ends, not at its slow poll.

@@ -28,6 +28,8 @@ export interface JobRunnerOptions {
   now?: () => number;
   random?: () => number;
   log?: JobLog;
+  /** Told of every failed attempt (the metrics count them): `retry` when it is tried again, `failed` when not. */
+  onFailure?: (kind: string, outcome: 'retry' | 'failed') => void;
 }
 
 /**
@@ -36,7 +38,8 @@ export interface JobRunnerOptions {
  * lease lasts, so a job runs again only when its runner died mid-way (at least once).
  */
 export class JobRunner {
-  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers'>> & JobRunnerOptions;
+  private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers' | 'onFailure'>> &
+    JobRunnerOptions;
   private readonly batchKinds: string[];
   private readonly singleKinds: string[];
   private readonly inFlight = new Set<Promise<void>>();
@@ -240,12 +243,14 @@ export class JobRunner {
       retry: async (trx, job, error, delayMs) => {
         finished.add(job.id);
         const nextAt = nextAttemptAt(job, delayMs);
+        this.o.onFailure?.(job.kind, nextAt === undefined ? 'failed' : 'retry');
         if (nextAt === undefined)
           return { held: await failJob(trx, job.id, job.token, error, this.o.now()), final: true };
         return { held: await retryJob(trx, job.id, job.token, nextAt, error), final: false, nextAt };
       },
       fail: async (trx, job, error) => {
         finished.add(job.id);
+        this.o.onFailure?.(job.kind, 'failed');
         return failJob(trx, job.id, job.token, error, this.o.now());
       },
     };

@@ -444,3 +444,34 @@ export async function retryFailedJob(
   if (Number(r.numUpdatedRows) > 0) wakeJobRunners(trx);
   return Number(r.numUpdatedRows) > 0;
 }
+
+export interface QueueStat {
+  kind: string;
+  /** Jobs waiting to run (pending, due or waiting for a retry's back-off). */
+  depth: number;
+  /** When the oldest of them was due (ms since the epoch), or undefined when none waits. */
+  oldestDueMs: number | undefined;
+}
+
+/**
+ * How many jobs of each kind wait and since when: one range read of `jobs_ready_idx` (kind, status, run_at) per
+ * kind, so it costs the number of waiting jobs, not the table's history (the metrics scrape asks it).
+ */
+export async function queueStats(db: Db, kinds: readonly string[]): Promise<QueueStat[]> {
+  return Promise.all(
+    kinds.map(async (kind) => {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('run_at').as('oldest')])
+        .where('kind', '=', kind)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const oldest = row?.oldest as string | null | undefined;
+      return {
+        kind,
+        depth: Number(row?.depth ?? 0),
+        oldestDueMs: oldest ? Date.parse(oldest) : undefined,
+      };
+    }),
+  );
+}

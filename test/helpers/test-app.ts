@@ -96,6 +96,7 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
             url.startsWith('/api/') ||
             url.startsWith('/healthz') ||
             url.startsWith('/readyz') ||
+            url.startsWith('/metrics') ||
             url.startsWith('/docs')
               ? url
               : `/api/public/v0${url}`;

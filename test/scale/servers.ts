@@ -61,6 +61,8 @@ export interface StartOptions {
   port?: number;
   /** `warn` unless given: request logs would cost more CPU than the requests. */
   logLevel?: string;
+  /** More settings (CASEBOOK_METRICS_TOKEN, CASEBOOK_DRAIN_SECONDS: 0 unless given, so a stop is quick). */
+  env?: Record<string, string>;
 }
 
 /** Starts `casebook serve` and resolves once `/readyz` answers 200 (the database answers too). */
@@ -101,6 +103,8 @@ export async function spawnServer(options: StartOptions): Promise<ServerProcess>
         CASEBOOK_WORKERS: String(options.workers ?? 1),
         CASEBOOK_LOG_LEVEL: options.logLevel ?? 'warn',
         CASEBOOK_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        CASEBOOK_DRAIN_SECONDS: '0',
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -1212,6 +1212,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/report/flaky` }),
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/report/folders': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/report/folders` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/report/failing': {
     auth: 'viewer',
     project: 'read',

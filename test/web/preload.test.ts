@@ -140,6 +140,32 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
     expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));
   });
 
+  it("starts the dashboard's project, counts, milestones, statuses and reports before its code loads, and asks for each once", async () => {
+    const project = '/api/public/v0/project/PRE';
+    const trend = `${project}/report/trend?by=run`;
+    const { requests, firstBeforeEntry } = await coldLoad(
+      '/project/pre',
+      trend,
+      (page) => page.locator('.dash-trend-canvas[data-drawn]').waitFor(),
+      signedIn,
+    );
+    expect(firstBeforeEntry).toBe(true);
+    const wanted = [
+      '/api/public/v0/users/me',
+      project,
+      `${project}/tcase/count`,
+      `${project}/run?closed=false&include=milestone&include=statusCounts`,
+      `${project}/milestone?archived=false`,
+      '/api/public/v0/settings/preferences/status',
+      trend,
+      ...['folders', 'flaky', 'failing', 'slowest', 'coverage', 'defects'].map(
+        (r) => `${project}/report/${r}`,
+      ),
+      '/api/public/v0/project',
+    ];
+    expect(once(requests, wanted)).toEqual(Object.fromEntries(wanted.map((w) => [w, 1])));
+  });
+
   it('starts the projects list before its code loads, and asks for it once', async () => {
     const { requests, firstBeforeEntry } = await coldLoad(
       '/',

@@ -103,16 +103,11 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await bar(page).getByText('Navigation', { exact: true }).waitFor();
       expect(await current(page).allTextContents(), path).toEqual([tab]);
-      // The bar names the project: a page's breadcrumb (if any) starts below it. (The home being replaced by the
-      // dashboard still has its own.)
-      if (tab !== 'Dashboard')
-        expect(
-          await page
-            .getByRole('navigation', { name: 'Breadcrumb' })
-            .getByRole('link', { name: 'NAV' })
-            .count(),
-          path,
-        ).toBe(0);
+      // The bar names the project: a page's breadcrumb (if any) starts below it.
+      expect(
+        await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'NAV' }).count(),
+        path,
+      ).toBe(0);
     }
   });
 

@@ -344,8 +344,8 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     expect(created.status()).toBe(201);
     await page.goto(url('/project/ADM'));
     await page.getByRole('heading', { name: 'Admin project' }).waitFor();
-    // The overview leads to the project's settings, where the project is edited.
-    await page.getByRole('link', { name: 'Edit project' }).click();
+    // The project's bar leads to its settings, where the project is edited.
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Settings' }).click();
     const edit = page.getByRole('region', { name: 'General' });
     await edit.getByLabel('Title').waitFor();
     await edit.getByLabel('Title').fill('Payments');

@@ -14,6 +14,9 @@ const projectsPath = `${API}/project`; // projectsQuery (features/projects/api.t
 /** Which of the early pages (vite.config.ts EARLY_PAGES) the address opens, and the API paths it asks for first. */
 function pageOf(pathname: string, search: string): { page?: string; requests: string[] } {
   if (pathname === '/') return { page: 'projects', requests: [projectsPath] };
+  const home = /^\/project\/([^/]+)\/?$/.exec(pathname);
+  if (home)
+    return dashboardOf(`${API}/project/${encodeURIComponent(decodeURIComponent(home[1]).toUpperCase())}`);
   const m = /^\/project\/([^/]+)\/(?:run\/(\d+)|repository)\/?$/.exec(pathname);
   if (!m) return { requests: [] };
   const project = `${API}/project/${encodeURIComponent(decodeURIComponent(m[1]))}`;
@@ -43,6 +46,23 @@ function pageOf(pathname: string, search: string): { page?: string; requests: st
       ...(search === ''
         ? [`${project}/tcase?sortField=seq&sortOrder=asc&offset=0&limit=100&include=tags`]
         : []),
+    ],
+  };
+}
+
+/** The project's home, its dashboard: the queries of features/reports/dashboard/queries.ts, in the route's loader. */
+function dashboardOf(project: string) {
+  const report = `${project}/report`;
+  return {
+    page: 'dashboard',
+    requests: [
+      project, // projectQuery (features/projects/api.ts)
+      `${project}/tcase/count`, // projectCountsQuery
+      `${project}/run?closed=false&include=milestone&include=statusCounts`, // projectCountsQuery
+      `${project}/milestone?archived=false`, // milestonesProgressQuery (features/reports/api.ts)
+      `${API}/settings/preferences/status`, // statusesQuery
+      `${report}/trend?by=run`, // trendQuery, by run
+      ...['folders', 'flaky', 'failing', 'slowest', 'coverage', 'defects'].map((r) => `${report}/${r}`),
     ],
   };
 }

@@ -5,6 +5,7 @@ import type {
   DefectsReport,
   FailingReport,
   FlakyReport,
+  FolderReport,
   MilestoneReport,
   PlanReport,
   ReportCounts,
@@ -72,6 +73,12 @@ export const defectsCsv = (r: DefectsReport) =>
   toCsv(
     ['url', 'text', 'tcases', 'runs', 'firstAt', 'lastAt'],
     r.defects.map((d) => [d.url, d.text, joined(d.tcases), joined(d.runs), d.firstAt, d.lastAt]),
+  );
+
+export const foldersCsv = (r: FolderReport) =>
+  toCsv(
+    ['folderPath', 'failures', 'results', ...COUNT_HEADER],
+    r.folders.map((f) => [joined(f.path, ' / '), f.failures, f.results, ...countCells(f.counts)]),
   );
 
 export const coverageCsv = (r: CoverageReport) =>

@@ -261,7 +261,7 @@ export const findPlan = (db: Db, tenantId: string, projectId: string, id: number
     .executeTakeFirst();
 
 /** The ids of the project's last `last` runs: what every per-case report is bounded by. */
-const recentRuns = (db: Db, tenantId: string, projectId: string, last: number) =>
+export const recentRuns = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
     .selectFrom('runs')
     .select('id')

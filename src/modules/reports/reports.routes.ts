@@ -7,6 +7,7 @@ import {
   DefectsReport,
   FailingReport,
   FlakyReport,
+  FolderReport,
   FormatQuery,
   jsonOrCsv,
   LastQuery,
@@ -22,6 +23,7 @@ import {
   TrendReport,
 } from './reports.schemas.js';
 import * as service from './reports.service.js';
+import { folderReport } from './folders/folders.service.js';
 
 const DEFAULT_LAST = 20;
 const DEFAULT_LIMIT = 100;
@@ -109,6 +111,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       csv.slowestCsv,
     ],
     ['defects', 'Defects linked from results', DefectsReport, service.defectsReport, csv.defectsCsv],
+    ['folders', 'Failures per folder, with whole folder paths,', FolderReport, folderReport, csv.foldersCsv],
   ] as const;
   for (const [name, summary, schema, build, toCsv] of lastReports) {
     app.get(

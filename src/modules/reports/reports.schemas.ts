@@ -189,6 +189,18 @@ export const DefectsReport = Type.Object({
 });
 export type DefectsReport = Static<typeof DefectsReport>;
 
+export const FolderReport = Type.Object({
+  folders: Type.Array(
+    Type.Object({
+      path: Type.Array(Type.String(), { description: 'the folder’s titles, root first' }),
+      failures: Type.Integer({ description: 'run cases whose latest status is failed or blocked' }),
+      results: Type.Integer({ description: 'run cases with a result (all − open)' }),
+      counts: ReportCounts,
+    }),
+  ),
+});
+export type FolderReport = Static<typeof FolderReport>;
+
 const ReportRun = Type.Object({
   id: Type.Integer(),
   title: Type.String(),

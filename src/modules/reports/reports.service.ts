@@ -19,14 +19,14 @@ import type {
 } from './reports.schemas.js';
 
 /** What counts as a failure in every report (docs/api-decisions.md#reports). */
-const FAILING: readonly string[] = ['failed', 'blocked'];
+export const FAILING: readonly string[] = ['failed', 'blocked'];
 
-const emptyCounts = (): ReportCounts =>
+export const emptyCounts = (): ReportCounts =>
   Object.fromEntries([['all', 0], ...STATUS_IDS.map((s) => [s, 0])]) as ReportCounts;
 
 const isStatus = (s: string): s is StatusId => (STATUS_IDS as readonly string[]).includes(s);
 
-function addCount(counts: ReportCounts, status: string, n: number): void {
+export function addCount(counts: ReportCounts, status: string, n: number): void {
   if (!isStatus(status)) return;
   counts[status] += n;
   counts.all += n;
@@ -43,7 +43,7 @@ function addCounts(into: ReportCounts, more: ReportCounts): void {
 }
 
 /** extensions.md §6: passed ÷ (all − open − skipped); null when nothing counts. */
-function passRate(c: ReportCounts): number | null {
+export function passRate(c: ReportCounts): number | null {
   const counted = c.all - c.open - c.skipped;
   return counted > 0 ? c.passed / counted : null;
 }
@@ -56,7 +56,7 @@ function median(values: number[]): number {
 }
 
 /** Folder id → its whole path of titles, root first, from one read of the project's folders. */
-async function folderPaths(db: Db, tenantId: string, projectId: string) {
+export async function folderPaths(db: Db, tenantId: string, projectId: string) {
   const byId = new Map((await repo.listFolders(db, tenantId, projectId)).map((f) => [f.id, f]));
   const memo = new Map<number, string[]>();
   const pathOf = (id: number): string[] => {
@@ -74,7 +74,7 @@ async function folderPaths(db: Db, tenantId: string, projectId: string) {
   return pathOf;
 }
 
-const comparePaths = (a: string[], b: string[]) => {
+export const comparePaths = (a: string[], b: string[]) => {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   }

@@ -275,6 +275,7 @@ describeEachDb('run report', (t) => {
         '/api/public/v0/project/{project}/report/defects',
         '/api/public/v0/project/{project}/report/failing',
         '/api/public/v0/project/{project}/report/flaky',
+        '/api/public/v0/project/{project}/report/folders',
         '/api/public/v0/project/{project}/report/slowest',
         '/api/public/v0/project/{project}/report/trend',
         '/api/public/v0/project/{project}/run/{run}/report',

@@ -13,7 +13,8 @@ import { projectFoldersQuery, statusesQuery } from '../api/queries';
 import { ErrorState, Loading } from '../components/Status';
 import { meQuery, safeReturnTo } from '../session/session';
 import { SignInPage } from '../features/auth/SignInPage';
-import { projectCountsQuery, projectQuery, projectsQuery } from '../features/projects/api';
+import { projectsQuery } from '../features/projects/api';
+import { prefetchDashboard } from '../features/reports/dashboard/queries';
 import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../features/repository/api';
 import { validateRepositorySearch } from '../features/repository/search';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
@@ -86,18 +87,13 @@ const projectRoute = createRoute({
   component: lazyRouteComponent(() => import('./shell/ProjectLayout'), 'ProjectLayout'),
 });
 
-/** The project's home. */
+/** The project's home: its dashboard. */
 const projectHomeRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: '/',
-  loader: ({ context, params }) => {
-    void context.queryClient.prefetchQuery(projectQuery(params.code));
-    void context.queryClient.prefetchQuery(projectCountsQuery(params.code));
-  },
-  component: lazyRouteComponent(
-    () => import('../features/projects/ProjectOverviewPage'),
-    'ProjectOverviewPage',
-  ),
+  // The dashboard's requests start together here, while its chunk (with uPlot) loads.
+  loader: ({ context, params }) => prefetchDashboard(context.queryClient, params.code.toUpperCase()),
+  component: lazyRouteComponent(() => import('../features/reports/dashboard/DashboardPage'), 'DashboardPage'),
 });
 
 const runRoute = createRoute({

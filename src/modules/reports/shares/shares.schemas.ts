@@ -6,6 +6,7 @@ import {
   DefectsReport,
   FailingReport,
   FlakyReport,
+  FolderReport,
   MilestoneReport,
   PlanReport,
   RunReport,
@@ -78,6 +79,7 @@ export const ShareTokenParams = Type.Object({ token: Type.String({ minLength: 1,
 /** The dashboard's reports, each with its defaults (`last` 20). */
 export const DashboardReport = Type.Object({
   trend: TrendReport,
+  folders: FolderReport,
   flaky: FlakyReport,
   failing: FailingReport,
   slowest: SlowestReport,

@@ -11,6 +11,7 @@ import { resolveProject } from '../../projects/projects.service.js';
 import { listStatuses } from '../../statuses/statuses.service.js';
 import * as reportsRepo from '../reports.repository.js';
 import * as reports from '../reports.service.js';
+import { folderReport } from '../folders/folders.service.js';
 import * as repo from './shares.repository.js';
 import type {
   CreateShareBody,
@@ -189,15 +190,16 @@ async function sharedData(db: Db, reader: Actor, projectId: string, kind: ShareK
     case 'milestone':
       return reports.milestoneReport(db, reader, projectId, p.milestoneId ?? 0);
     case 'dashboard': {
-      const [trend, flaky, failing, slowest, coverage, defects] = await Promise.all([
+      const [trend, folders, flaky, failing, slowest, coverage, defects] = await Promise.all([
         reports.trendReport(db, reader, projectId, 'run', DASHBOARD_LAST, {}),
+        folderReport(db, reader, projectId, DASHBOARD_LAST, DASHBOARD_LIMIT),
         reports.flakyReport(db, reader, projectId, DASHBOARD_LAST, DASHBOARD_LIMIT),
         reports.failingReport(db, reader, projectId, DASHBOARD_LAST, DASHBOARD_LIMIT),
         reports.slowestReport(db, reader, projectId, DASHBOARD_LAST, DASHBOARD_LIMIT),
         reports.coverageReport(db, reader, projectId),
         reports.defectsReport(db, reader, projectId, DASHBOARD_LAST, DASHBOARD_LIMIT),
       ]);
-      return { trend, flaky, failing, slowest, coverage, defects } satisfies DashboardReport;
+      return { trend, folders, flaky, failing, slowest, coverage, defects } satisfies DashboardReport;
     }
   }
 }

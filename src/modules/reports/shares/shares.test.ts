@@ -200,7 +200,7 @@ describeEachDb('shared report links', (t) => {
         (await t.get(`/project/${p.code}/milestone/${milestoneId}/report`)).body,
       );
       const dashboard = await read('dashboard');
-      for (const name of ['trend', 'flaky', 'failing', 'slowest', 'coverage', 'defects']) {
+      for (const name of ['trend', 'folders', 'flaky', 'failing', 'slowest', 'coverage', 'defects']) {
         expect(dashboard[name], name).toEqual((await t.get(`/project/${p.code}/report/${name}`)).body);
       }
     });

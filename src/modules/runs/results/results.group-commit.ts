@@ -30,7 +30,11 @@ export class ResultGroupCommit {
   private pending: PendingResult[] = [];
   private flushing = false;
 
-  constructor(private readonly db: Db) {}
+  /** `onGroup`: told each group's size as it goes to the database (the metrics' group-commit sizes). */
+  constructor(
+    private readonly db: Db,
+    private readonly onGroup?: (size: number) => void,
+  ) {}
 
   submit(p: SingleResult): Promise<number> {
     return new Promise<number>((resolve, reject) => {
@@ -46,7 +50,11 @@ export class ResultGroupCommit {
 
   private async flush(): Promise<void> {
     try {
-      while (this.pending.length > 0) await this.writeGroup(this.pending.splice(0, MAX_GROUP));
+      while (this.pending.length > 0) {
+        const group = this.pending.splice(0, MAX_GROUP);
+        this.onGroup?.(group.length);
+        await this.writeGroup(group);
+      }
     } finally {
       this.flushing = false;
     }

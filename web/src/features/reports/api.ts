@@ -21,7 +21,10 @@ export type CoverageReport = Json<`${typeof V0}/report/coverage`>;
 export type DefectsReport = Json<`${typeof V0}/report/defects`>;
 export type MilestoneReport = Json<`${typeof V0}/milestone/{milestone}/report`>;
 export type PlanReport = Json<`${typeof V0}/plan/{plan}/report`>;
+export type FolderReport = Json<`${typeof V0}/report/folders`>;
 export type SharedReport = Json<'/api/shared-report/{token}'>;
+/** The dashboard's reports: what a shared dashboard link answers as `data`, and what the dashboard page reads. */
+export type DashboardData = Extract<SharedReport['data'], { trend: unknown }>;
 export type ReportShare = Json<`${typeof V0}/report/share`>['shares'][number];
 
 export interface TrendParams {
@@ -69,6 +72,38 @@ export const slowestQuery = (code: string, p: ListParams = {}) =>
   queryOptions({
     queryKey: queryKeys.report(code, 'slowest', p),
     queryFn: () => unwrap(api.GET(`${V0}/report/slowest`, { params: { path: { project: code }, query: p } })),
+  });
+
+export const foldersQuery = (code: string, p: ListParams = {}) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'folders', p),
+    queryFn: () => unwrap(api.GET(`${V0}/report/folders`, { params: { path: { project: code }, query: p } })),
+  });
+
+/** How many active milestones the dashboard shows: one list and at most this many reports per visit. */
+export const DASHBOARD_MILESTONES = 4;
+
+/** The newest active milestones with their runs' summed counts (the milestone reports), newest first. */
+export const milestonesProgressQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'milestones-progress', { n: DASHBOARD_MILESTONES }),
+    queryFn: async () => {
+      const path = { project: code };
+      const list = await unwrap(api.GET(`${V0}/milestone`, { params: { path, query: { archived: false } } }));
+      const newest = [...list.milestones].sort((a, b) => b.id - a.id).slice(0, DASHBOARD_MILESTONES);
+      const reports = await Promise.all(
+        newest.map(
+          (m) =>
+            // JSON: no format is asked for (the answer's type also allows the CSV text).
+            unwrap(
+              api.GET(`${V0}/milestone/{milestone}/report`, {
+                params: { path: { ...path, milestone: m.id } },
+              }),
+            ) as Promise<MilestoneReport>,
+        ),
+      );
+      return { total: list.milestones.length, milestones: reports };
+    },
   });
 
 export const coverageQuery = (code: string) =>

@@ -7,7 +7,6 @@ import { meQuery, type Me } from '../../../session/session';
 import { projectQuery, type Project } from '../api';
 import { GeneralSection } from './GeneralSection';
 import { SharedLinksSection } from './SharedLinksSection';
-import '../project-admin.css';
 import './project-settings.css';
 
 interface Section {
