@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams, useRouterState } from '@tanstack/react-router';
-import { projectsQuery } from '../../features/projects/api';
+import { projectQuery, projectsQuery } from '../../features/projects/api';
 import './project-nav.css';
 
 type Section = 'home' | 'cases' | 'runs' | 'plans' | 'milestones' | 'reports' | 'settings';
@@ -46,11 +46,14 @@ export function ProjectLayout() {
   const code = rawCode.toUpperCase();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const current = sectionOf(pathname);
-  // The switcher has loaded the list already; an unknown project is the page's to explain.
-  const project = useQuery({
+  // The switcher has loaded the list already; an unknown project is the page's to explain. A page that reads
+  // the project itself (the dashboard, the settings) may have it first: the bar takes whichever is there.
+  const listed = useQuery({
     ...projectsQuery,
     select: (all) => all.find((p) => p.code.toUpperCase() === code),
   }).data;
+  const own = useQuery({ ...projectQuery(code), enabled: false }).data;
+  const project = listed ?? own;
   // On a phone the bar scrolls sideways: the current tab is brought into it (the page itself does not move).
   const navRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
