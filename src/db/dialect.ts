@@ -2,6 +2,8 @@ import {
   PostgresAdapter,
   sql,
   type ColumnDefinitionBuilder,
+  type Expression,
+  type RawBuilder,
   type CreateTableBuilder,
   type QueryExecutorProvider,
   type SelectQueryBuilder,
@@ -44,6 +46,22 @@ export function storedByPrimaryKey<T extends string, C extends string>(
   table: CreateTableBuilder<T, C>,
 ): CreateTableBuilder<T, C> {
   return dialectOf(db) === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
+}
+
+/**
+ * `column` is one of the few ids `ids` selects (the last N runs of a report). PostgreSQL estimates `in (select …)`
+ * from the table's statistics: when those runs hold a tenth of the rows it reads the whole table rather than the
+ * column's index. `= any(array(select …))` it takes for a handful of values and reads through the index. SQLite
+ * reads `in (select …)` through the index already (and has no arrays).
+ */
+export function inFewIds(
+  db: QueryExecutorProvider,
+  column: string,
+  ids: Expression<unknown>,
+): RawBuilder<boolean> {
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`${sql.ref(column)} = any(array(${ids}))`
+    : sql<boolean>`${sql.ref(column)} in (${ids})`;
 }
 
 /** Kysely data type for a 64-bit counter (audit ids reach billions on busy tenants). */

@@ -18,6 +18,7 @@ import * as m0016 from './0016_instance_settings.js';
 import * as m0017 from './0017_account_throttle.js';
 import * as m0018 from './0018_report_indexes.js';
 import * as m0019 from './0019_report_shares.js';
+import * as m0020 from './0020_result_link_runs.js';
 import * as m0021 from './0021_rate_limits.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0017_account_throttle': m0017,
   '0018_report_indexes': m0018,
   '0019_report_shares': m0019,
+  '0020_result_link_runs': m0020,
   '0021_rate_limits': m0021,
 };

@@ -94,6 +94,8 @@ export interface ResultLinksTable {
   id: Generated<number>;
   tenant_id: string;
   result_id: number;
+  /** The result's run (migration 0020): the defects report reads links by run. */
+  run_id: number;
   /** null for a plain link (D24, migration 0008). */
   integration_id: string | null;
   url: string;

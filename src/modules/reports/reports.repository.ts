@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { inFewIds } from '../../db/dialect.js';
 
 /*
  * The reports' reads. A deliberate cross-module read (docs/architecture.md, "Which module owns which table"):
@@ -188,6 +189,9 @@ export const listLastRuns = (
   return q.orderBy('id', 'desc').limit(last).execute();
 };
 
+/** A run with any result (its counters other than open). */
+const HAS_RESULTS = sql<boolean>`(cnt_passed + cnt_failed + cnt_blocked + cnt_skipped + cnt_custom1 + cnt_custom2 + cnt_custom3 + cnt_custom4) > 0`;
+
 /**
  * The runs created on the last `last` UTC days that have any result (a day is the run's creation date: the
  * counters are per run), filtered like listLastRuns. Bounded by the project's runs, never by its results.
@@ -203,18 +207,30 @@ export const listRunsOfLastDays = async (
     .selectFrom('runs')
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
-    .where(
-      sql<boolean>`(cnt_passed + cnt_failed + cnt_blocked + cnt_skipped + cnt_custom1 + cnt_custom2 + cnt_custom3 + cnt_custom4) > 0`,
-    );
+    .where(HAS_RESULTS);
   if (filter.milestoneId !== undefined) base = base.where('milestone_id', '=', filter.milestoneId);
   if (filter.configurationId !== undefined)
     base = base.where('configuration_id', '=', filter.configurationId);
-  const days = await base
-    .select(sql<string>`substr(created_at, 1, 10)`.as('day'))
-    .distinct()
-    .orderBy('day', 'desc')
-    .limit(last)
-    .execute();
+  // The last days, newest first, one index probe each (runs_project_created_idx): the newest run before the day
+  // found last, rather than every run of the history grouped by day.
+  const conditions = [
+    sql`tenant_id = ${tenantId}`,
+    sql`project_id = ${projectId}`,
+    HAS_RESULTS,
+    ...(filter.milestoneId !== undefined ? [sql`milestone_id = ${filter.milestoneId}`] : []),
+    ...(filter.configurationId !== undefined ? [sql`configuration_id = ${filter.configurationId}`] : []),
+  ];
+  const where = sql.join(conditions, sql` and `);
+  const days = (
+    await sql<{ day: string }>`
+      with recursive days (day, n) as (
+        select (select substr(created_at, 1, 10) from runs where ${where} order by created_at desc limit 1), 1
+        union all
+        select (select substr(created_at, 1, 10) from runs where ${where} and created_at < days.day
+                order by created_at desc limit 1), n + 1
+        from days where days.day is not null and n < ${last})
+      select day from days where day is not null order by day desc`.execute(db)
+  ).rows;
   if (days.length === 0) return [];
   const oldest = days[days.length - 1].day;
   return base
@@ -277,53 +293,23 @@ const recentRunsSql = (tenantId: string, projectId: string, last: number) =>
 const FAILING_SQL = sql`('failed', 'blocked')`;
 
 /**
- * Cases that flip between passed and failing (failed, blocked) from one of the last `last` runs holding them to
- * the next that has either (LAG over those runs; other statuses are left out of the sequence), with how many of
- * those runs hold them and their status in the newest. Counted in the database: only the flaky cases come back.
+ * The status of every case in each of the last `last` runs (the flaky report's sequences), read through the run
+ * index: a row per run case, about 10,000 for 20 runs of 500; the flips are counted by the caller, which costs
+ * less than the window functions the database would sort them with.
  */
-export const listFlakyTcases = async (
-  db: Db,
-  tenantId: string,
-  projectId: string,
-  last: number,
-  limit: number,
-) =>
-  (
-    await sql<{
-      tcase_id: string;
-      seq: number;
-      title: string;
-      flips: number | string;
-      runs: number | string;
-      last_status: string;
-    }>`
-    with recent as (${recentRunsSql(tenantId, projectId, last)}),
-    held as (
-      select rt.tcase_id, rt.run_id, rt.status,
-        case when rt.status = 'passed' then 1 when rt.status in ${FAILING_SQL} then 0 end as ok
-      -- recent first (a CROSS JOIN keeps SQLite's order): look the last runs' cases up by run, rather than walk
-      -- every run_tcases row of the project's history and keep those of the last runs.
-      from recent cross join run_tcases rt
-      where rt.run_id = recent.id and rt.tenant_id = ${tenantId} and rt.in_run = 1),
-    ordered as (
-      select tcase_id, ok, lag(ok) over (partition by tcase_id order by run_id) as prev
-      from held where ok is not null),
-    flips as (
-      select tcase_id, sum(case when prev <> ok then 1 else 0 end) as flips from ordered group by tcase_id),
-    totals as (select tcase_id, count(*) as runs, max(run_id) as last_run from held group by tcase_id)
-    select f.tcase_id, t.seq, t.title, f.flips, a.runs, h.status as last_status
-    from flips f
-      join totals a on a.tcase_id = f.tcase_id
-      join held h on h.tcase_id = a.tcase_id and h.run_id = a.last_run
-      join tcases t on t.id = f.tcase_id
-    where f.flips > 0
-    order by f.flips desc, a.runs desc, t.seq
-    limit ${limit}`.execute(db)
-  ).rows;
+export const listRecentRunStatuses = (db: Db, tenantId: string, projectId: string, last: number) =>
+  db
+    .selectFrom('run_tcases as rt')
+    .select(['rt.tcase_id', 'rt.run_id', 'rt.status'])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.in_run', '=', 1)
+    .where(inFewIds(db, 'rt.run_id', recentRuns(db, tenantId, projectId, last)))
+    .execute();
 
 /**
  * Cases failing (failed, blocked) in any of the last `last` runs, with how many of those runs hold them and the
- * time of the latest result of their newest failing run; most failures first. Counted in the database.
+ * time of the latest result of their newest failing run; most failures first. Counted in the database, and only
+ * the failing rows look up their result: the run cases of the last runs are read once, through the run index.
  */
 export const listFailingTcases = async (
   db: Db,
@@ -341,44 +327,63 @@ export const listFailingTcases = async (
       runs: number | string;
       last_failed_at: string;
     }>`
-    with recent as (${recentRunsSql(tenantId, projectId, last)})
-    select rt.tcase_id, t.seq, t.title,
-      sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) as failures,
-      count(*) as runs,
-      max(r.created_at) as last_failed_at
-    from run_tcases rt
-      join recent on recent.id = rt.run_id
-      join tcases t on t.id = rt.tcase_id
-      left join results r on r.id = rt.latest_result_id and rt.status in ${FAILING_SQL}
-    where rt.tenant_id = ${tenantId} and rt.in_run = 1
-    group by rt.tcase_id, t.seq, t.title
-    having sum(case when rt.status in ${FAILING_SQL} then 1 else 0 end) > 0
-    order by failures desc, last_failed_at desc, t.seq
+    with held as (
+      select rt.tcase_id, rt.status, rt.latest_result_id from run_tcases rt
+      where rt.tenant_id = ${tenantId} and rt.in_run = 1
+        and ${inFewIds(db, 'rt.run_id', recentRunsSql(tenantId, projectId, last))}),
+    failing as (
+      select tcase_id, sum(case when status in ${FAILING_SQL} then 1 else 0 end) as failures, count(*) as runs
+      from held group by tcase_id
+      having sum(case when status in ${FAILING_SQL} then 1 else 0 end) > 0),
+    failed_at as (
+      select h.tcase_id, max(r.created_at) as last_failed_at
+      from held h join results r on r.id = h.latest_result_id
+      where h.status in ${FAILING_SQL}
+      group by h.tcase_id)
+    select f.tcase_id, t.seq, t.title, f.failures, f.runs, a.last_failed_at
+    from failing f
+      join tcases t on t.id = f.tcase_id
+      left join failed_at a on a.tcase_id = f.tcase_id
+    order by f.failures desc, a.last_failed_at desc, t.seq
     limit ${limit}`.execute(db)
   ).rows;
 
-/** Every timed result of the last `last` runs (index results_run_tcase_idx by run). */
+/**
+ * Every timed result of the last `last` runs, by case id only (index results_run_tcase_idx by run); the few cases
+ * the report shows get their seq and title from listTcaseNames, rather than every result joining its case.
+ */
 export const listRecentTimes = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
-    .with('recent', () => recentRuns(db, tenantId, projectId, last))
     .selectFrom('results as r')
-    .innerJoin('recent', 'recent.id', 'r.run_id')
-    .innerJoin('tcases as t', 't.id', 'r.tcase_id')
-    .select(['r.tcase_id', 't.seq', 't.title', 'r.time_taken'])
+    .select(['r.tcase_id', 'r.time_taken'])
     .where('r.tenant_id', '=', tenantId)
+    .where(inFewIds(db, 'r.run_id', recentRuns(db, tenantId, projectId, last)))
     .where('r.time_taken', 'is not', null)
     .execute();
 
-/** Every link of the results of the last `last` runs, oldest result first. */
+/** Seq and title of the given cases (a report's shown ones: at most its limit). */
+export const listTcaseNames = (db: Db, tenantId: string, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('tcases')
+        .select(['id', 'seq', 'title'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+
+/**
+ * Every link of the results of the last `last` runs, oldest result first: read by run (index
+ * result_links_run_idx, migration 0020), never through all the history's results or links.
+ */
 export const listRecentLinks = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
-    .with('recent', () => recentRuns(db, tenantId, projectId, last))
-    .selectFrom('results as r')
-    .innerJoin('recent', 'recent.id', 'r.run_id')
-    .innerJoin('result_links as l', 'l.result_id', 'r.id')
+    .selectFrom('result_links as l')
+    .innerJoin('results as r', 'r.id', 'l.result_id')
     .innerJoin('tcases as t', 't.id', 'r.tcase_id')
-    .select(['l.url', 'l.text', 't.seq', 'r.run_id', 'r.created_at', 'r.id as result_id'])
-    .where('r.tenant_id', '=', tenantId)
+    .select(['l.url', 'l.text', 't.seq', 'l.run_id', 'r.created_at', 'r.id as result_id'])
+    .where('l.tenant_id', '=', tenantId)
+    .where(inFewIds(db, 'l.run_id', recentRuns(db, tenantId, projectId, last)))
     .orderBy('r.id')
     .orderBy('l.id')
     .execute();

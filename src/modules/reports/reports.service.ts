@@ -4,22 +4,16 @@ import { notFound } from '../../errors.js';
 import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './reports.repository.js';
+import { FAILING } from './recent-runs.service.js';
 import type {
   CoverageReport,
-  DefectsReport,
-  FailingReport,
-  FlakyReport,
   MilestoneReport,
   PlanReport,
   ReportCounts,
   RunFailure,
   RunReport,
-  SlowestReport,
   TrendReport,
 } from './reports.schemas.js';
-
-/** What counts as a failure in every report (docs/api-decisions.md#reports). */
-export const FAILING: readonly string[] = ['failed', 'blocked'];
 
 export const emptyCounts = (): ReportCounts =>
   Object.fromEntries([['all', 0], ...STATUS_IDS.map((s) => [s, 0])]) as ReportCounts;
@@ -46,13 +40,6 @@ function addCounts(into: ReportCounts, more: ReportCounts): void {
 export function passRate(c: ReportCounts): number | null {
   const counted = c.all - c.open - c.skipped;
   return counted > 0 ? c.passed / counted : null;
-}
-
-/** The median of `values` (sorted here); the mean of the middle two for an even count. */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Folder id → its whole path of titles, root first, from one read of the project's folders. */
@@ -283,118 +270,8 @@ function byDay(runs: repo.ReportRunRow[]) {
   return [...days.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-/**
- * Cases that flip between passed and failing (failed or blocked) among the project's last N runs, from one run
- * holding the case to the next that has either (other statuses neither flip nor break a sequence); most first.
- */
-export async function flakyReport(
-  db: Db,
-  actor: Actor,
-  projectRef: string,
-  last: number,
-  limit: number,
-): Promise<FlakyReport> {
-  const project = await resolveProject(db, actor, projectRef);
-  const rows = await repo.listFlakyTcases(db, actor.tenantId, project.id, last, limit);
-  return {
-    tcases: rows.map((r) => ({
-      tcaseId: r.tcase_id,
-      seq: r.seq,
-      title: r.title,
-      flips: Number(r.flips),
-      runs: Number(r.runs),
-      lastStatus: r.last_status,
-    })),
-  };
-}
-
-/** Cases failing most often among the project's last N runs. */
-export async function failingReport(
-  db: Db,
-  actor: Actor,
-  projectRef: string,
-  last: number,
-  limit: number,
-): Promise<FailingReport> {
-  const project = await resolveProject(db, actor, projectRef);
-  const rows = await repo.listFailingTcases(db, actor.tenantId, project.id, last, limit);
-  return {
-    tcases: rows.map((r) => ({
-      tcaseId: r.tcase_id,
-      seq: r.seq,
-      title: r.title,
-      failures: Number(r.failures),
-      runs: Number(r.runs),
-      lastFailedAt: r.last_failed_at,
-    })),
-  };
-}
-
-export async function slowestReport(
-  db: Db,
-  actor: Actor,
-  projectRef: string,
-  last: number,
-  limit: number,
-): Promise<SlowestReport> {
-  const project = await resolveProject(db, actor, projectRef);
-  const byCase = new Map<string, { seq: number; title: string; times: number[] }>();
-  for (const r of await repo.listRecentTimes(db, actor.tenantId, project.id, last)) {
-    const entry = byCase.get(r.tcase_id) ?? { seq: r.seq, title: r.title, times: [] };
-    entry.times.push(Number(r.time_taken));
-    byCase.set(r.tcase_id, entry);
-  }
-  const tcases = [...byCase].map(([tcaseId, e]) => ({
-    tcaseId,
-    seq: e.seq,
-    title: e.title,
-    medianMs: median(e.times),
-    maxMs: Math.max(...e.times),
-    samples: e.times.length,
-  }));
-  tcases.sort((a, b) => b.medianMs - a.medianMs || b.maxMs - a.maxMs || a.seq - b.seq);
-  return { tcases: tcases.slice(0, limit) };
-}
-
-export async function defectsReport(
-  db: Db,
-  actor: Actor,
-  projectRef: string,
-  last: number,
-  limit: number,
-): Promise<DefectsReport> {
-  const project = await resolveProject(db, actor, projectRef);
-  const byUrl = new Map<
-    string,
-    { text: string; tcases: Set<number>; runs: Set<number>; firstAt: string; lastAt: string }
-  >();
-  for (const l of await repo.listRecentLinks(db, actor.tenantId, project.id, last)) {
-    const d = byUrl.get(l.url) ?? {
-      text: l.text,
-      tcases: new Set(),
-      runs: new Set(),
-      firstAt: l.created_at,
-      lastAt: l.created_at,
-    };
-    // Rows come oldest result first: the newest text wins.
-    d.text = l.text;
-    d.tcases.add(l.seq);
-    d.runs.add(l.run_id);
-    if (l.created_at < d.firstAt) d.firstAt = l.created_at;
-    if (l.created_at > d.lastAt) d.lastAt = l.created_at;
-    byUrl.set(l.url, d);
-  }
-  const defects = [...byUrl].map(([url, d]) => ({
-    url,
-    text: d.text,
-    tcases: [...d.tcases].sort((a, b) => a - b),
-    runs: [...d.runs].sort((a, b) => a - b),
-    firstAt: d.firstAt,
-    lastAt: d.lastAt,
-  }));
-  defects.sort((a, b) => (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : a.url < b.url ? -1 : 1));
-  return { defects: defects.slice(0, limit) };
-}
+// The reports over the project's last N runs live beside this file; routes and shares find them all here.
+export { defectsReport, failingReport, flakyReport, slowestReport } from './recent-runs.service.js';
 
 /** Requirement coverage: each requirement's live cases with their newest recorded status. */
 export async function coverageReport(db: Db, actor: Actor, projectRef: string): Promise<CoverageReport> {

@@ -2,7 +2,8 @@ import type { Db } from '../../../db/create-db.js';
 import type { Actor } from '../../../auth/actor.js';
 import { resolveProject } from '../../projects/projects.service.js';
 import type { FolderReport, ReportCounts } from '../reports.schemas.js';
-import { addCount, comparePaths, emptyCounts, FAILING, folderPaths } from '../reports.service.js';
+import { FAILING } from '../recent-runs.service.js';
+import { addCount, comparePaths, emptyCounts, folderPaths } from '../reports.service.js';
 import * as repo from './folders.repository.js';
 
 /**

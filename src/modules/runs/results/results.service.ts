@@ -275,6 +275,7 @@ async function applyResults(
     (item.links ?? []).map((link) => ({
       tenant_id: tenantId,
       result_id: resultIds[i],
+      run_id: run.id,
       integration_id: link.integrationId ?? null,
       url: link.url,
       text: link.text,

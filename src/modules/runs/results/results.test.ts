@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../../test/helpers/factories.js';
 import * as timeSpentMigration from '../../../db/migrations/0007_run_time_spent.js';
 import * as plainLinksMigration from '../../../db/migrations/0008_result_plain_links.js';
+import * as linkRunsMigration from '../../../db/migrations/0020_result_link_runs.js';
 import {
   refuseResultsWithComment,
   resultRowsOf,
@@ -616,24 +618,19 @@ describeEachDb('results', (t) => {
           .execute();
       const before = await linksOf();
 
+      // 0008 rebuilds the table as it knew it: the later link column (0020) is taken off first and put back after.
+      await linkRunsMigration.down(t.db);
       await plainLinksMigration.down(t.db);
       // Down keeps the links to an integration, with their ids, and the column is required again.
       expect(await linksOf()).toEqual([before[0]]);
+      // Raw SQL: the table as 0008 left it has no run_id, which the table type now asks for.
       await expect(
-        t.db
-          .insertInto('result_links')
-          .values({
-            tenant_id: t.tenantId,
-            result_id: res.body.id,
-            integration_id: null,
-            url: 'https://x.test',
-            text: '',
-            meta: '{}',
-          })
-          .execute(),
+        sql`insert into result_links (tenant_id, result_id, integration_id, url, text, meta)
+          values (${t.tenantId}, ${res.body.id}, ${null}, 'https://x.test', '', '{}')`.execute(t.db),
       ).rejects.toThrow();
 
       await plainLinksMigration.up(t.db);
+      await linkRunsMigration.up(t.db);
       expect(await linksOf()).toEqual([before[0]]);
       const again = await t.post(`/project/${code}/run/${runId}/tcase/${tcases[0].id}/result`, {
         status: 'passed',

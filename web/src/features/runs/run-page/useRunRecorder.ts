@@ -43,6 +43,8 @@ export function useRunRecorder(code: string, runId: number) {
         await recordResults(code, runId, sub.tcaseIds, sub.draft, sub.key);
         for (const id of sub.tcaseIds)
           void queryClient.invalidateQueries({ queryKey: queryKeys.runCase(code, runId, id) });
+        // Every report may count this result: stale now, read again when a report is next shown.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.reports(code), refetchType: 'none' });
       } catch (err) {
         // Back to what it was, unless something newer moved it meanwhile.
         setStatuses(sub.tcaseIds, (c) =>
