@@ -194,7 +194,7 @@ describe.skipIf(!hasChromium)('the project dashboard in Chromium', () => {
     );
     await page.goto(url('/project/DASH'));
     await expect.poll(() => page.getByTestId('latest-pass-rate').textContent()).toBe('100%');
-    await page.getByRole('link', { name: 'Runs', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('heading', { name: 'Runs', level: 1 }).waitFor();
     await api('POST', `/project/DASH/run/${runIds[3]}/result/batch`, {
       items: [{ tcaseId: ids['Sign out'], status: 'failed' }],

@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
 
   it('opens from the project overview with the tree and the first cases', async () => {
     await page.goto(url('/project/REPO'));
-    await page.getByRole('link', { name: 'Test cases' }).click();
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Test cases' }).click();
     await page.getByRole('heading', { name: 'Repository', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/project/REPO/repository');
     await folderRow('Inbox').waitFor();

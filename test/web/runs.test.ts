@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
   });
 
   it('creates a test plan of two runs from the builder and shows their combined progress', async () => {
-    await page.getByRole('navigation', { name: 'Testing' }).getByRole('link', { name: 'Test plans' }).click();
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Plans' }).click();
     await page.getByRole('heading', { name: 'Test plans', level: 1 }).waitFor();
     await page.getByText('No test plans yet.').waitFor();
     await page.getByRole('button', { name: 'New plan' }).click();

@@ -344,9 +344,10 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     expect(created.status()).toBe(201);
     await page.goto(url('/project/ADM'));
     await page.getByRole('heading', { name: 'Admin project' }).waitFor();
-    await page.getByRole('button', { name: 'Edit project' }).click();
-    const edit = page.getByRole('dialog', { name: 'Edit ADM' });
-    await edit.waitFor();
+    // The project's bar leads to its settings, where the project is edited.
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Settings' }).click();
+    const edit = page.getByRole('region', { name: 'General' });
+    await edit.getByLabel('Title').waitFor();
     await edit.getByLabel('Title').fill('Payments');
     // The description is rich text: what is typed is stored as HTML.
     await edit.getByRole('textbox', { name: 'Description' }).fill('Cards and wallets.');
@@ -355,19 +356,27 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await edit.getByLabel('Link 1 text').fill('Wiki');
     await look(page, 'project-edit');
     await edit.getByRole('button', { name: 'Save' }).click();
-    // The browser refuses a malformed address next to the field; a correct one saves.
-    expect(await edit.count()).toBe(1);
+    // A malformed address is refused next to the field, nothing is stored; a correct one saves.
+    await edit.getByText('Link url must be an absolute http(s) URL of at most 255 characters.').waitFor();
+    expect((await (await apiCall('GET', '/project/ADM')).json()).title).toBe('Admin project');
     await edit.getByLabel('Link 1 address').fill('https://wiki.example.com/payments');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => edit.count()).toBe(0);
+    await edit.getByText('Saved.').waitFor();
+    expect(await (await apiCall('GET', '/project/ADM')).json()).toMatchObject({
+      title: 'Payments',
+      overviewDescription: '<p>Cards and wallets.</p>',
+    });
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Dashboard' }).click();
     await page.getByRole('heading', { name: 'Payments' }).waitFor();
     await page.getByRole('link', { name: 'Wiki' }).waitFor();
     await page.getByText('Cards and wallets.').waitFor();
-    expect(await (await apiCall('GET', '/project/ADM')).json()).toMatchObject({
-      overviewDescription: '<p>Cards and wallets.</p>',
-    });
 
-    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.goto(url('/project/ADM/settings'));
+    await page.getByRole('button', { name: 'Archive…' }).click();
+    const archive = page.getByRole('dialog', { name: 'Archive Payments?' });
+    // The confirmation says what becomes read-only, counted.
+    await archive.getByText('0 test cases and 0 open runs').waitFor();
+    await archive.getByRole('button', { name: 'Archive project' }).click();
     await page.getByText('Archived', { exact: true }).waitFor();
     await look(page, 'project-archived');
     await page.getByRole('button', { name: 'Unarchive' }).click();
@@ -376,6 +385,7 @@ describe.skipIf(!hasChromium)('account, settings, device and project admin pages
     await page.getByRole('button', { name: 'Delete…' }).click();
     const del = page.getByRole('dialog', { name: 'Delete Payments?' });
     await del.waitFor();
+    await del.getByText('0 test cases and 0 open runs').waitFor();
     const confirm = del.getByRole('button', { name: 'Delete project' });
     expect(await confirm.isDisabled()).toBe(true);
     await del.getByLabel('Type ADM to confirm').fill('ad');

@@ -199,7 +199,10 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await dialog.getByRole('button', { name: 'Keep editing' }).click();
     expect(await page.getByLabel('Title').inputValue()).toBe('Half-typed title');
 
-    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'ED' }).click();
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Test cases' })
+      .click();
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Keep editing' }).click();
     expect(new URL(page.url()).pathname).toBe('/project/ED/tcase/1');

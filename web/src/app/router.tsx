@@ -75,17 +75,31 @@ const projectsRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/projects/ProjectsPage'), 'ProjectsPage'),
 });
 
+/**
+ * Every page of one project sits under this layout: the project's navigation bar above the page. Its children's
+ * paths are relative, so their route ids (`/app/project/$code/runs`, …) stay what the pages' `useParams` name.
+ */
 const projectRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/project/$code',
+  // The bar names the project from the list the project switcher reads anyway: no request of its own. Only
+  // what is not cached is started: this loader runs again on every address change (a run page's filters).
+  loader: ({ context }) => void context.queryClient.ensureQueryData(projectsQuery).catch(() => undefined),
+  component: lazyRouteComponent(() => import('./shell/ProjectLayout'), 'ProjectLayout'),
+});
+
+/** The project's home: its dashboard. */
+const projectHomeRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: '/',
   // The dashboard's requests start together here, while its chunk (with uPlot) loads.
   loader: ({ context, params }) => prefetchDashboard(context.queryClient, params.code.toUpperCase()),
   component: lazyRouteComponent(() => import('../features/reports/dashboard/DashboardPage'), 'DashboardPage'),
 });
 
 const runRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/run/$runId',
+  getParentRoute: () => projectRoute,
+  path: 'run/$runId',
   validateSearch: validateRunPageSearch,
   // Filters change the address, and every change runs the loader again: it only starts what is not cached yet,
   // so a filter never refetches the run's 10,000 cases (the page keeps them current through its changes cursor).
@@ -107,8 +121,8 @@ const runRoute = createRoute({
 
 // ---- run report; the public page of a shared report link ----
 const runReportRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/run/$runId/report',
+  getParentRoute: () => projectRoute,
+  path: 'run/$runId/report',
   // The compared run lives in the address, so a reload, a bookmark or a shared address compares the same.
   validateSearch: (search: Record<string, unknown>): { since?: number } => {
     const since = Number(search.since);
@@ -131,48 +145,48 @@ const sharedReportRoute = createRoute({
 // ---- end of reports ----
 
 const runsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/runs',
+  getParentRoute: () => projectRoute,
+  path: 'runs',
   validateSearch: validateRunsPageSearch,
   component: lazyRouteComponent(() => import('../features/runs/list/RunsPage'), 'RunsPage'),
 });
 
 const plansRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/plans',
+  getParentRoute: () => projectRoute,
+  path: 'plans',
   component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlansPage'),
 });
 
 const planRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/plan/$planId',
+  getParentRoute: () => projectRoute,
+  path: 'plan/$planId',
   component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlanPage'),
 });
 
 const milestonesRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/milestones',
+  getParentRoute: () => projectRoute,
+  path: 'milestones',
   component: lazyRouteComponent(() => import('../features/milestones/MilestonesPage'), 'MilestonesPage'),
 });
 
 // ---- reports: the project's list reports, a milestone's and a plan's (issue 26) ----
 const reportsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/reports',
+  getParentRoute: () => projectRoute,
+  path: 'reports',
   validateSearch: validateReportsSearch,
   component: lazyRouteComponent(() => import('../features/reports/hub/ReportsPage'), 'ReportsPage'),
 });
 const milestoneReportRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/milestone/$milestoneId/report',
+  getParentRoute: () => projectRoute,
+  path: 'milestone/$milestoneId/report',
   component: lazyRouteComponent(
     () => import('../features/reports/milestone-report/MilestoneReportPage'),
     'MilestoneReportPage',
   ),
 });
 const planReportRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/plan/$planId/report',
+  getParentRoute: () => projectRoute,
+  path: 'plan/$planId/report',
   component: lazyRouteComponent(
     () => import('../features/reports/plan-report/PlanReportPage'),
     'PlanReportPage',
@@ -182,8 +196,8 @@ const reportRoutes = [reportsRoute, milestoneReportRoute, planReportRoute] as co
 // ---- end of reports ----
 
 const testCaseRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/tcase/$seq',
+  getParentRoute: () => projectRoute,
+  path: 'tcase/$seq',
   loader: ({ context, params }) =>
     void context.queryClient.prefetchQuery(testCaseQuery(params.code, params.seq)),
   component: lazyRouteComponent(() => import('../features/repository/TestCasePage'), 'TestCasePage'),
@@ -191,8 +205,8 @@ const testCaseRoute = createRoute({
 
 // ---- repository page (folder tree + test case list) ----
 const repositoryRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/repository',
+  getParentRoute: () => projectRoute,
+  path: 'repository',
   validateSearch: validateRepositorySearch,
   // The tree, the tags and (unless a folder narrows the list) the first page start with the page's code.
   loaderDeps: ({ search }) => ({ search }),
@@ -209,8 +223,8 @@ const repositoryRoute = createRoute({
 
 // --- test case editor: a new case in a folder (`n` elsewhere comes here) ---
 const newTestCaseRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/project/$code/tcase/new',
+  getParentRoute: () => projectRoute,
+  path: 'tcase/new',
   validateSearch: (search: Record<string, unknown>): { folder?: number } => {
     const folder = Number(search.folder);
     return Number.isInteger(folder) && folder > 0 ? { folder } : {};
@@ -218,6 +232,17 @@ const newTestCaseRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/repository/NewTestCasePage'), 'NewTestCasePage'),
 });
 // --- end test case editor ---
+
+// ---- project settings ----
+const projectSettingsRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'settings',
+  component: lazyRouteComponent(
+    () => import('../features/projects/settings/ProjectSettingsPage'),
+    'ProjectSettingsPage',
+  ),
+});
+// ---- end of project settings ----
 
 // ---- account pages: invitation, password reset, own settings, device sign-in ----
 const invitationRoute = createRoute({
@@ -271,18 +296,21 @@ const routeTree = rootRoute.addChildren([
   sharedReportRoute,
   appRoute.addChildren([
     projectsRoute,
-    projectRoute,
-    runRoute,
-    runReportRoute,
-    runsRoute,
-    plansRoute,
-    planRoute,
-    milestonesRoute,
-    newTestCaseRoute,
-    testCaseRoute,
-    repositoryRoute,
+    projectRoute.addChildren([
+      projectHomeRoute,
+      runRoute,
+      runReportRoute,
+      runsRoute,
+      plansRoute,
+      planRoute,
+      milestonesRoute,
+      newTestCaseRoute,
+      testCaseRoute,
+      repositoryRoute,
+      ...reportRoutes,
+      projectSettingsRoute,
+    ]),
     ...accountAppRoutes,
-    ...reportRoutes,
   ]),
 ]);
 

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
 import {
   Button,
   Header,
@@ -12,11 +11,9 @@ import {
 } from 'react-aria-components';
 import { projectsQuery } from '../../features/projects/api';
 
-/** Jumps between the projects one can see; it names the project one is in. */
+/** Jumps between the projects one can see (the one one is in is named by its navigation bar). */
 export function ProjectSwitcher() {
-  const { code } = useParams({ strict: false }) as { code?: string };
   const projects = useQuery(projectsQuery).data ?? [];
-  const current = code ? projects.find((p) => p.code.toUpperCase() === code.toUpperCase()) : undefined;
   const active = projects.filter((p) => !p.archivedAt);
 
   return (
@@ -24,14 +21,8 @@ export function ProjectSwitcher() {
       <Button className="switcher-button">
         {/* Visible text stays part of the name (WCAG 2.5.3); the purpose is said to screen readers. */}
         <span className="visually-hidden">Switch project: </span>
-        {current ? (
-          <>
-            <span className="project-code">{current.code}</span>
-            <span className="switcher-title">{current.title}</span>
-          </>
-        ) : (
-          <span className="switcher-title">Projects</span>
-        )}
+        {/* In a project, the project's bar under this one names it. */}
+        <span className="switcher-title">Projects</span>
         <span className="chevron" aria-hidden="true" />
       </Button>
       <Popover className="popover" placement="bottom start">

@@ -6,7 +6,6 @@ import { milestonesQuery, runsQuery, statusesQuery } from '../../api/queries';
 import { recordable } from '../../api/statuses';
 import { Button } from '../../components/Button';
 import { Progress, sumCounts } from '../../components/run-lists/Progress';
-import { RunsNav } from '../../components/run-lists/RunsNav';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { createMilestone, setMilestoneArchived } from './api';
@@ -75,19 +74,9 @@ export function MilestonesPage() {
   const archived = list.filter((m) => m.archivedAt);
   return (
     <div className="page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Milestones</span>
-      </nav>
       <div className="page-header">
         <h1 className="page-title">Milestones</h1>
       </div>
-      <RunsNav code={project} />
       <form
         className="runs-filters"
         onSubmit={(e) => {

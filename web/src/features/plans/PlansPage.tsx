@@ -8,7 +8,6 @@ import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
 import { Progress, sumCounts } from '../../components/run-lists/Progress';
-import { RunsNav } from '../../components/run-lists/RunsNav';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useForm } from '../../lib/useForm';
@@ -167,22 +166,12 @@ export function PlansPage() {
   const [creating, setCreating] = useState(false);
   return (
     <div className="page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Test plans</span>
-      </nav>
       <div className="page-header">
         <h1 className="page-title">Test plans</h1>
         <Button variant="primary" onPress={() => setCreating(true)}>
           New plan
         </Button>
       </div>
-      <RunsNav code={project} />
       {plans.isPending ? (
         <Loading label="Loading the plans…" />
       ) : plans.isError ? (
@@ -252,12 +241,6 @@ export function PlanPage() {
   return (
     <div className="page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
         <Link to="/project/$code/plans" params={{ code: project }}>
           Test plans
         </Link>

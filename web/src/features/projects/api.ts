@@ -54,3 +54,17 @@ export const setProjectArchived = (code: string, archived: boolean) =>
 
 export const deleteProject = (code: string) =>
   unwrap(api.DELETE('/api/public/v0/project/{project}', { params: { path: { project: code } } }));
+
+// ---- shared report links, as the project's settings list them (extensions.md §6) ----
+const SHARES = '/api/public/v0/project/{project}/report/share' as const;
+export type ReportShare =
+  paths[typeof SHARES]['get']['responses'][200]['content']['application/json']['shares'][number];
+
+export const reportSharesQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.reportShares(code),
+    queryFn: async () => (await unwrap(api.GET(SHARES, { params: { path: { project: code } } }))).shares,
+  });
+
+export const revokeReportShare = (code: string, id: number) =>
+  unwrap(api.DELETE(`${SHARES}/{id}`, { params: { path: { project: code, id } } }));

@@ -50,10 +50,8 @@ export function NewTestCasePage() {
   return (
     <div className="page page-narrow">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code }}>
-          {code.toUpperCase()}
+        <Link to="/project/$code/repository" params={{ code }}>
+          Test cases
         </Link>
       </nav>
       <EditSession

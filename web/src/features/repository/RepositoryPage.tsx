@@ -172,15 +172,6 @@ export function RepositoryPage() {
 
   return (
     <div className="page page-wide repo-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code }}>
-          {code}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Repository</span>
-      </nav>
       <div className="page-header">
         <h1 className="page-title">
           Repository

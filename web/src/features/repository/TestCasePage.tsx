@@ -320,10 +320,8 @@ export function TestCasePage() {
   return (
     <div className="page page-narrow">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code }}>
-          {code.toUpperCase()}
+        <Link to="/project/$code/repository" params={{ code }}>
+          Test cases
         </Link>
         {(t.path ?? []).map((f) => (
           <span key={f.id} className="breadcrumb-part">

@@ -240,12 +240,6 @@ export function RunPage() {
   return (
     <div className="page run-page">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
         <Link to="/project/$code/runs" params={{ code: project }}>
           Runs
         </Link>

@@ -57,11 +57,6 @@ export function DashboardPage() {
   const data = Object.fromEntries(names.map((n, i) => [n, results[i].data])) as Partial<DashboardData>;
   return (
     <div className="page dash-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">{p.code}</span>
-      </nav>
       <div className="page-header">
         <div>
           <h1 className="page-title">

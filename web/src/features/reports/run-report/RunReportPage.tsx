@@ -51,10 +51,8 @@ export function RunReportPage() {
   return (
     <div className="page report-page">
       <nav aria-label="Breadcrumb" className="breadcrumb no-print">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
+        <Link to="/project/$code/runs" params={{ code: project }}>
+          Runs
         </Link>
         <span aria-hidden="true">/</span>
         <Link to="/project/$code/run/$runId" params={{ code: project, runId: String(id) }}>

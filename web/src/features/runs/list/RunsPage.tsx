@@ -9,7 +9,6 @@ import { queryKeys } from '../../../api/keys';
 import { milestonesQuery, runsQuery, statusesQuery, type Run } from '../../../api/queries';
 import { recordable } from '../../../api/statuses';
 import { Progress } from '../../../components/run-lists/Progress';
-import { RunsNav } from '../../../components/run-lists/RunsNav';
 import { cloneRun, closeRun } from '../api';
 import { NewRunDialog } from './NewRunDialog';
 import { EditRunDialog } from './EditRunDialog';
@@ -123,22 +122,12 @@ export function RunsPage() {
 
   return (
     <div className="page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Runs</span>
-      </nav>
       <div className="page-header">
         <h1 className="page-title">Runs</h1>
         <Button variant="primary" onPress={() => setCreating(true)}>
           New run
         </Button>
       </div>
-      <RunsNav code={project} />
       <div className="runs-filters" role="group" aria-label="Filter runs">
         <label className="field">
           <span className="field-label">Milestone</span>

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { queryKeys } from '../../../api/keys';
+import { Button } from '../../../components/Button';
+import { Dialog } from '../../../components/Dialog';
+import { FormError } from '../../../components/FormError';
+import { EmptyState, ErrorState, Loading } from '../../../components/Status';
+import { sentence } from '../../../lib/useForm';
+import { canManageProjects, type Me } from '../../../session/session';
+import { reportSharesQuery, revokeReportShare, type Project, type ReportShare } from '../api';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+
+function When({ iso }: { iso: string }) {
+  const at = new Date(iso);
+  return (
+    <time dateTime={iso} title={fullFormat.format(at)}>
+      {dateFormat.format(at)}
+    </time>
+  );
+}
+
+/** What a link opens, in words, with a link to the page of the same thing (for the signed-in). */
+function Target({ code, share }: { code: string; share: ReportShare }) {
+  const { runId, planId, milestoneId, since } = share.params;
+  if (share.report === 'run' && runId)
+    return (
+      <>
+        Run report:{' '}
+        <Link to="/project/$code/run/$runId" params={{ code, runId: String(runId) }}>
+          run {runId}
+        </Link>
+        {since && <span className="muted"> compared with run {since}</span>}
+      </>
+    );
+  if (share.report === 'plan' && planId)
+    return (
+      <>
+        Plan report:{' '}
+        <Link to="/project/$code/plan/$planId" params={{ code, planId: String(planId) }}>
+          plan {planId}
+        </Link>
+      </>
+    );
+  if (share.report === 'milestone' && milestoneId)
+    return (
+      <>
+        Milestone report:{' '}
+        <Link to="/project/$code/milestones" params={{ code }}>
+          milestone {milestoneId}
+        </Link>
+      </>
+    );
+  return (
+    <>
+      <Link to="/project/$code" params={{ code }}>
+        Dashboard
+      </Link>{' '}
+      of {code}
+    </>
+  );
+}
+
+/** The project's shared report links: who made each, until when it opens, and Revoke for its maker or an admin. */
+export function SharedLinksSection({ project, me }: { project: Project; me: Me }) {
+  const code = project.code;
+  const shares = useQuery(reportSharesQuery(code));
+  const [revoking, setRevoking] = useState<ReportShare>();
+  if (shares.isPending) return <Loading label="Loading the shared links…" />;
+  if (shares.isError)
+    return (
+      <ErrorState
+        title="The shared links could not be loaded."
+        error={shares.error}
+        onRetry={() => shares.refetch()}
+      />
+    );
+
+  // The list holds revoked and expired links too: they no longer open, so they sit apart (as of its reading).
+  const now = shares.dataUpdatedAt;
+  const open = shares.data.filter((s) => !s.revoked && Date.parse(s.expiresAt) > now);
+  const closed = shares.data.filter((s) => !open.includes(s));
+  const mayRevoke = (s: ReportShare) =>
+    !project.archivedAt && (s.createdBy?.id === me.id || canManageProjects(me.role));
+
+  return (
+    <>
+      <p className="muted settings-lede">
+        Each link opens one report, read-only, to anyone who has it, without signing in, until it expires or
+        is revoked.
+      </p>
+      {open.length === 0 ? (
+        <EmptyState title="No shared links open.">
+          <p>
+            To share a report with someone without an account, press <strong>Share</strong> on the report: on
+            a run’s, a plan’s or a milestone’s report, or on the dashboard.
+          </p>
+        </EmptyState>
+      ) : (
+        <ul className="share-list" aria-label="Open shared links">
+          {open.map((s) => (
+            <li key={s.id} className="share-row">
+              <div className="share-what">
+                <p>
+                  <Target code={code} share={s} />
+                </p>
+                <p className="muted">
+                  {s.createdBy ? `By ${s.createdBy.name}` : 'By a removed account'},{' '}
+                  <When iso={s.createdAt} /> · expires <When iso={s.expiresAt} />
+                </p>
+              </div>
+              {mayRevoke(s) && (
+                <Button aria-label={`Revoke the link to ${describe(s)}`} onPress={() => setRevoking(s)}>
+                  Revoke…
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {closed.length > 0 && (
+        <details className="share-closed">
+          <summary>Expired and revoked links ({closed.length})</summary>
+          <ul className="share-list">
+            {closed.map((s) => (
+              <li key={s.id} className="share-row">
+                <div className="share-what">
+                  <p>
+                    <Target code={code} share={s} />
+                  </p>
+                  <p className="muted">
+                    {s.createdBy ? `By ${s.createdBy.name}` : 'By a removed account'},{' '}
+                    <When iso={s.createdAt} /> ·{' '}
+                    {s.revoked ? (
+                      'revoked'
+                    ) : (
+                      <>
+                        expired <When iso={s.expiresAt} />
+                      </>
+                    )}
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {revoking && <RevokeDialog code={code} share={revoking} onClose={() => setRevoking(undefined)} />}
+    </>
+  );
+}
+
+const describe = (s: ReportShare) =>
+  s.report === 'run'
+    ? `run ${s.params.runId}`
+    : s.report === 'plan'
+      ? `plan ${s.params.planId}`
+      : s.report === 'milestone'
+        ? `milestone ${s.params.milestoneId}`
+        : 'the dashboard';
+
+function RevokeDialog({ code, share, onClose }: { code: string; share: ReportShare; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => revokeReportShare(code, share.id),
+    onSuccess: onClose,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.reportShares(code) }),
+  });
+  return (
+    <Dialog
+      title="Revoke this link?"
+      isOpen
+      onOpenChange={(o) => !o && onClose()}
+      isDismissable={!revoke.isPending}
+    >
+      <p>
+        The link to the report of {describe(share)} stops working at once, for everyone who has it. A new link
+        can be made with Share on the report.
+      </p>
+      <FormError message={revoke.isError ? sentence(revoke.error.message) : undefined} />
+      <div className="dialog-actions">
+        <Button slot="close" isDisabled={revoke.isPending}>
+          Cancel
+        </Button>
+        <Button variant="danger" isPending={revoke.isPending} onPress={() => revoke.mutate()}>
+          Revoke link
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
