@@ -174,8 +174,11 @@ describe.skipIf(!hasChromium)('the project dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     const trend = page.getByRole('region', { name: 'Pass rate by day' });
     await expect.poll(() => byDay.getAttribute('aria-pressed')).toBe('true');
-    await page.keyboard.press('Tab');
     const toggle = trend.getByRole('button', { name: 'Table view of pass rate by day' });
+    // The days are another request: Tab moves on once their panel (and its toggle) is there.
+    await toggle.waitFor();
+    expect(await byDay.evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Tab');
     expect(await toggle.evaluate((b) => b === document.activeElement)).toBe(true);
     await page.keyboard.press('Space');
     // The three runs were created today: one day of 9 results, 6 passed.
@@ -206,6 +209,28 @@ describe.skipIf(!hasChromium)('the project dashboard in Chromium', () => {
     expect(
       await open.getByRole('img', { name: /Nightly 4: 3 of 3 done/ }).getAttribute('aria-label'),
     ).toMatch(/2 Passed, 1 Failed/);
+  });
+
+  it('opens a shared dashboard without a session: the same figures, nothing that needs a session', async () => {
+    const { url: link } = await api('POST', '/project/DASH/report/share', {
+      report: 'dashboard',
+      params: {},
+    });
+    const anonymous = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    try {
+      const shared = await anonymous.newPage();
+      shared.on('pageerror', (e) => pageErrors.push(String(e)));
+      await shared.goto(url(new URL(String(link)).pathname));
+      await shared.getByRole('heading', { name: 'Shop front: where quality stands', level: 1 }).waitFor();
+      await expect.poll(() => shared.getByTestId('latest-pass-rate').textContent()).toBe('67%');
+      await shared.getByText('Web / Login').first().waitFor();
+      // No open runs or milestones (they are not part of the link), and no link into the application.
+      expect(await shared.getByRole('region', { name: 'Open runs' }).count()).toBe(0);
+      expect(await shared.locator('a[href^="/project"]').count()).toBe(0);
+      a11y.push(...(await inspect(shared, 'shared-dashboard')));
+    } finally {
+      await anonymous.close();
+    }
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {

@@ -166,8 +166,9 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     const list = section.getByRole('list', { name: 'Open shared links' });
     const row = list.getByRole('listitem').filter({ hasText: `run ${runId}` });
     await row.getByText(`By ${ownerName}`).waitFor();
+    // The link opens the same report for the signed-in.
     expect(await row.getByRole('link', { name: `run ${runId}` }).getAttribute('href')).toBe(
-      `/project/NAV/run/${runId}`,
+      `/project/NAV/run/${runId}/report`,
     );
     await section.scrollIntoViewIfNeeded();
     a11y.push(...(await inspect(page, 'project-settings-links')));

@@ -306,7 +306,7 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
 
   it("shows a plan's report from the plan page: its totals and its runs with their pass rates", async () => {
     await page.goto(url(`/project/REP/plan/${planId}`));
-    await page.getByRole('link', { name: 'Report' }).click();
+    await page.getByRole('link', { name: 'Report', exact: true }).click();
     await page.getByRole('heading', { name: 'Sprint 9: report', level: 1 }).waitFor();
     await expect.poll(() => page.locator('.rep-summary').innerText()).toMatch(/Pass rate\s+50%\s+Cases\s+3/);
     const runs = page.getByRole('table', { name: 'Runs of the plan' });

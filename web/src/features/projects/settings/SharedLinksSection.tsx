@@ -22,14 +22,18 @@ function When({ iso }: { iso: string }) {
   );
 }
 
-/** What a link opens, in words, with a link to the page of the same thing (for the signed-in). */
+/** What a link opens, in words, with a link to the same report's page (for the signed-in). */
 function Target({ code, share }: { code: string; share: ReportShare }) {
   const { runId, planId, milestoneId, since } = share.params;
   if (share.report === 'run' && runId)
     return (
       <>
         Run report:{' '}
-        <Link to="/project/$code/run/$runId" params={{ code, runId: String(runId) }}>
+        <Link
+          to="/project/$code/run/$runId/report"
+          params={{ code, runId: String(runId) }}
+          search={since ? { since } : {}}
+        >
           run {runId}
         </Link>
         {since && <span className="muted"> compared with run {since}</span>}
@@ -39,7 +43,7 @@ function Target({ code, share }: { code: string; share: ReportShare }) {
     return (
       <>
         Plan report:{' '}
-        <Link to="/project/$code/plan/$planId" params={{ code, planId: String(planId) }}>
+        <Link to="/project/$code/plan/$planId/report" params={{ code, planId: String(planId) }}>
           plan {planId}
         </Link>
       </>
@@ -48,7 +52,10 @@ function Target({ code, share }: { code: string; share: ReportShare }) {
     return (
       <>
         Milestone report:{' '}
-        <Link to="/project/$code/milestones" params={{ code }}>
+        <Link
+          to="/project/$code/milestone/$milestoneId/report"
+          params={{ code, milestoneId: String(milestoneId) }}
+        >
           milestone {milestoneId}
         </Link>
       </>

@@ -24,15 +24,12 @@ export function CaseLink({
   );
 }
 
-/**
- * The full list on the reports page. A plain link: that page is another feature's route (issue 26, r3-hub), so its
- * typed route is not known here; the section's anchor picks the list.
- */
+/** The full list on the reports page; the section's anchor picks the list. */
 export function FullListLink({ code, section, label }: { code: string; section: string; label: string }) {
   return (
-    <a href={`/project/${encodeURIComponent(code.toUpperCase())}/reports#${section}`} className="dash-more">
+    <Link to="/project/$code/reports" params={{ code }} hash={section} className="dash-more">
       {label}
-    </a>
+    </Link>
   );
 }
 

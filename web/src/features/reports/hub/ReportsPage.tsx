@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { statusesQuery } from '../../../api/queries';
 import { recordable } from '../../../api/statuses';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
@@ -37,15 +37,6 @@ export function ReportsPage() {
   const props = { code: project, last, statuses };
   return (
     <div className="page rep-page report">
-      <nav aria-label="Breadcrumb" className="breadcrumb no-print">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Reports</span>
-      </nav>
       <div className="page-header rep-header">
         <h1 className="page-title">Reports</h1>
       </div>

@@ -45,7 +45,6 @@ export function MilestoneReportPage() {
   const m = report.data.milestone;
   return (
     <ReportPageFrame
-      project={project}
       crumbs={crumbs}
       title={`${m.title}: report`}
       subtitle={`Milestone of ${project}${m.archived ? ' · archived' : ''}`}

@@ -6,14 +6,12 @@ import { Link } from '@tanstack/react-router';
  * actions (CSV, Share), which print leaves out.
  */
 export function ReportPageFrame({
-  project,
   crumbs,
   title,
   subtitle,
   actions,
   children,
 }: {
-  project: string;
   crumbs: ReactNode;
   title: string;
   subtitle?: ReactNode;
@@ -22,13 +20,8 @@ export function ReportPageFrame({
 }) {
   return (
     <div className="page rep-page">
+      {/* The project bar names the project: the trail starts at the page the report belongs to. */}
       <nav aria-label="Breadcrumb" className="breadcrumb no-print">
-        <Link to="/">Projects</Link>
-        <span aria-hidden="true">/</span>
-        <Link to="/project/$code" params={{ code: project }}>
-          {project}
-        </Link>
-        <span aria-hidden="true">/</span>
         {crumbs}
       </nav>
       <div className="page-header rep-header">

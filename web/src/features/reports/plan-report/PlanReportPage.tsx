@@ -37,7 +37,6 @@ export function PlanReportPage() {
   const p = report.data.plan;
   return (
     <ReportPageFrame
-      project={project}
       crumbs={
         <>
           <Link to="/project/$code/plans" params={{ code: project }}>

@@ -6,28 +6,18 @@ import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import {
   sharedReportQuery,
+  type DashboardData,
   type MilestoneReport,
   type PlanReport,
   type RunReport,
   type SharedReport,
 } from '../api';
+import { DashboardView } from '../dashboard/DashboardView';
 import { MilestoneReportView } from '../milestone-report/MilestoneReportView';
 import { PlanReportView } from '../plan-report/PlanReportView';
 import { RunReportView } from '../run-report/RunReportView';
 import { formatDateTime } from '../run-report/format';
 import '../print.css';
-
-/** Until the page of a kind is merged, its link says so rather than showing nothing. */
-function NotYet({ what }: { what: string }) {
-  return (
-    <div className="status-empty">
-      <p className="status-title">This kind of report cannot be shown yet.</p>
-      <p>
-        The link is valid: it opens a {what}, which this version of Casebook cannot show on a shared page.
-      </p>
-    </div>
-  );
-}
 
 /** Each kind of report is one line: the same view its signed-in page shows, from the link's data. */
 const VIEWS: Record<SharedReport['report'], (r: SharedReport) => ReactNode> = {
@@ -41,7 +31,17 @@ const VIEWS: Record<SharedReport['report'], (r: SharedReport) => ReactNode> = {
   ),
   plan: (r) => <PlanReportView data={r.data as PlanReport} statuses={r.statuses} titled />,
   milestone: (r) => <MilestoneReportView data={r.data as MilestoneReport} statuses={r.statuses} titled />,
-  dashboard: () => <NotYet what="project dashboard" />,
+  dashboard: (r) => (
+    <>
+      <h1 className="page-title">{r.project.title}: where quality stands</h1>
+      <DashboardView
+        code={r.project.code}
+        data={r.data as DashboardData}
+        statuses={r.statuses}
+        linked={false}
+      />
+    </>
+  ),
 };
 
 /** Search engines are asked not to index the page while it is shown (the API's answer says so too). */
