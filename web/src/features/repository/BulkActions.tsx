@@ -112,7 +112,7 @@ function BulkDialog({
   const title = action === 'move' ? `Move ${n}` : action === 'tags' ? `Tag ${n}` : `Delete ${n}?`;
   return (
     <Dialog title={title} isOpen onOpenChange={(open) => !open && onClose(false)} isDismissable={!busy}>
-      <Form validationBehavior="aria" validationErrors={form.fieldErrors} onSubmit={form.handleSubmit}>
+      <Form {...form.formProps} validationBehavior="aria">
         {action === 'move' && (
           <label className="field">
             <span className="field-label">To folder</span>
