@@ -54,7 +54,8 @@ export function TagsField({
         </ul>
       )}
       <ComboBox
-        className="combobox"
+        // Label over the input, as every other field: inline, the input covered the end of the label.
+        className="combobox field"
         inputValue={input}
         onInputChange={setInput}
         items={options}
