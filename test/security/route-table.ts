@@ -87,9 +87,10 @@ export interface RouteRow {
 
 /**
  * Routes outside `/api/` that need no authentication: health checks and the API documentation (the device
- * sign-in's verification page is a page of the web application; its API routes are rows here).
+ * sign-in's verification page is a page of the web application; its API routes are rows here). `/metrics` takes no
+ * session or API key either: its own bearer token guards it (test/operations.test.ts).
  */
-export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs'];
+export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/metrics'];
 
 const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
