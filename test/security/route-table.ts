@@ -621,6 +621,24 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/configuration`, body: { title: `C ${c.unique()}` } }),
     ok: 201,
   },
+  'PATCH /api/public/v0/project/:project/configuration/:configuration': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }));
+      return { path: `${c.p}/configuration/${id}`, body: { title: `C ${c.unique()}` } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/configuration/:configuration': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }));
+      return { path: `${c.p}/configuration/${id}` };
+    },
+    ok: 200,
+  },
 
   // ---- runs, results, logs, plans ----
   'GET /api/public/v0/project/:project/run': {
