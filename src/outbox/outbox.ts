@@ -445,6 +445,34 @@ export async function retryFailedJob(
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * An admin's "retry all": every failed job of the tenant (of one kind, when given) pending again, as
+ * retryFailedJob does for one, in one statement. Answers the jobs it took, for what they report on.
+ */
+export async function retryAllFailedJobs(
+  trx: Db,
+  tenantId: string,
+  kind?: string,
+  nowMs = Date.now(),
+): Promise<{ id: number; kind: string; payload: string }[]> {
+  let q = trx
+    .updateTable('jobs')
+    .set({
+      status: 'pending',
+      attempts: 0,
+      run_at: iso(nowMs),
+      finished_at: null,
+      locked_by: null,
+      locked_until: null,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'failed');
+  if (kind !== undefined) q = q.where('kind', '=', kind);
+  const rows = await q.returning(['id', 'kind', 'payload']).execute();
+  if (rows.length > 0) wakeJobRunners(trx);
+  return rows.map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload }));
+}
+
 export interface QueueStat {
   kind: string;
   /** Jobs waiting to run (pending, due or waiting for a retry's back-off). */

@@ -625,7 +625,9 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     auth: 'test-runner',
     project: 'write',
     prepare: async (c) => {
-      const id = await idOf(c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }));
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }),
+      );
       return { path: `${c.p}/configuration/${id}`, body: { title: `C ${c.unique()}` } };
     },
     ok: 200,
@@ -634,7 +636,9 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     auth: 'test-runner',
     project: 'write',
     prepare: async (c) => {
-      const id = await idOf(c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }));
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }),
+      );
       return { path: `${c.p}/configuration/${id}` };
     },
     ok: 200,
@@ -935,6 +939,8 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+
+  'POST /api/public/v0/job/retry': { auth: 'admin', prepare: () => ({ path: '/job/retry' }), ok: 200 },
 
   // ---- audit log (D5, D6, D13) ----
   'GET /api/public/v0/audit-logs': {
