@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { conflict, notFound } from '../../errors.js';
-import { findJob, listJobs as listJobRows, retryAllFailedJobs, retryFailedJob } from '../../outbox/outbox.js';
+import { findJob, listJobs as listJobRows, retryAllFailedJobs, retryFailedJob } from '../../outbox/admin.js';
 import { nowIso } from '../../lib/time.js';
 import { parseJson } from '../../lib/json.js';
 import {
