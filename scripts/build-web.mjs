@@ -11,9 +11,11 @@
  * - writing: the bytes of the assets whose compressed copies are written (web/vite.config.ts's precompress(), at
  *   the highest Brotli quality, is most of the build) over the bytes of all it compresses, looked at every 200 ms.
  */
+import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
