@@ -8,7 +8,7 @@
  *
  * Extra arguments go to `serve`: `npm start -- --port 8080 --workers 2`.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -20,7 +20,6 @@ requireSupportedNode();
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-const VITE = path.join(ROOT, 'node_modules/vite/bin/vite.js');
 
 /**
  * The build steps, in order. Each is skipped when no input (file or folder: a deleted or renamed file changes its
@@ -28,7 +27,7 @@ const VITE = path.join(ROOT, 'node_modules/vite/bin/vite.js');
  */
 const STEPS = [
   {
-    name: 'server',
+    name: 'the server (TypeScript)',
     inputs: ['src', 'tsconfig.json', 'package.json', 'package-lock.json'],
     // Tests are not part of the server's build (tsconfig.json excludes them).
     skip: (file) => file.endsWith('.test.ts'),
@@ -37,13 +36,14 @@ const STEPS = [
     command: [process.execPath, TSC, '-p', 'tsconfig.json'],
   },
   {
-    name: 'web application',
+    name: 'the web application (Vite)',
     inputs: ['web', 'package.json', 'package-lock.json'],
     // Its own output and the browser tests' screenshots are not inputs.
     skip: (file) => file.startsWith(path.join(ROOT, 'web/dist')) || file.includes(`${path.sep}node_modules`),
     output: 'web/dist/index.html',
     stamp: 'web/dist/.build-stamp',
-    command: [process.execPath, VITE, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    // Reports how far along it is over IPC (scripts/build-web.mjs).
+    command: [process.execPath, path.join(ROOT, 'scripts/build-web.mjs')],
   },
 ];
 
@@ -72,14 +72,57 @@ function upToDate(step) {
   return step.inputs.every((input) => newest(path.join(ROOT, input), step.skip) <= built);
 }
 
+/**
+ * One line per step on stderr: what is built, how far along (a step that reports it), how long it took. A terminal
+ * sees the share rewritten in place; a log file or a pipe gets it in quarters on the same line.
+ */
+function progressLine(name) {
+  const tty = process.stderr.isTTY;
+  const head = `casebook: building ${name}…`;
+  const started = Date.now();
+  let shown = 0;
+  process.stderr.write(head);
+  return {
+    progress(share) {
+      const step = tty ? 1 : 25;
+      const percent = Math.floor((share * 100) / step) * step;
+      if (percent <= shown || percent >= 100) return;
+      shown = percent;
+      process.stderr.write(tty ? `\r${head} ${percent}%` : ` ${percent}%`);
+    },
+    end(ok) {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const tail = ok ? ` done in ${seconds} s` : ` failed after ${seconds} s`;
+      process.stderr.write(`${tty ? `\r\x1b[2K${head}` : ''}${tail}\n`);
+    },
+  };
+}
+
+/** Runs a step's command; its output (compiler errors, warnings) is shown after the step's line. */
+function run(step, line) {
+  const [cmd, ...args] = step.command;
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('message', (message) => line.progress(message.progress));
+    child.on('error', (err) => {
+      output += `${err.message}\n`;
+    });
+    child.on('close', (code) => resolve({ ok: code === 0, output, code }));
+  });
+}
+
 for (const step of STEPS) {
   if (upToDate(step)) continue;
-  process.stderr.write(`casebook: building the ${step.name} (sources changed since the last build)\n`);
-  const [cmd, ...args] = step.command;
-  const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) {
-    process.stderr.write(`casebook: the ${step.name} build failed; not starting\n`);
-    process.exit(result.status ?? 1);
+  const line = progressLine(step.name);
+  const result = await run(step, line);
+  line.end(result.ok);
+  if (result.output) process.stderr.write(result.output);
+  if (!result.ok) {
+    process.stderr.write(`casebook: building ${step.name} failed; not starting\n`);
+    process.exit(result.code || 1);
   }
   fs.writeFileSync(path.join(ROOT, step.stamp), `${new Date().toISOString()}\n`);
 }

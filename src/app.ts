@@ -23,6 +23,7 @@ import { privateApiRoutes, publicApiRoutes } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/log-redaction.js';
+import { RequestLog } from './http/request-log.js';
 import { DEFAULT_WEB_ROOT, installWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
@@ -81,6 +82,8 @@ export async function buildApp({
             serializers: { req: serializeRequest },
             ...(logStream ? { stream: logStream } : {}),
           },
+    // One line per request instead of Fastify's two (http/request-log.ts).
+    logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -46,11 +46,21 @@ async function firstStartOnce(db: Db, config: Config): Promise<FirstStartResult 
   });
 }
 
-export function firstStartBanner(result: FirstStartResult, publicUrl: string, extra: string[] = []): string {
+const READY = ' Casebook is ready. This is shown once: keep these credentials safe.';
+// The owner exists from now on, so a start that fails to listen (port taken) still shows its credentials once.
+const NOT_SERVING =
+  ' Casebook did not start (see why below), but it created its owner. This is shown once: keep these safe.';
+
+export function firstStartBanner(
+  result: FirstStartResult,
+  publicUrl: string,
+  extra: string[] = [],
+  headline = READY,
+): string {
   const line = '='.repeat(72);
   return [
     line,
-    ' Casebook is ready. This is shown once: keep these credentials safe.',
+    headline,
     `   Open:     ${publicUrl}`,
     `   E-mail:   ${result.email}`,
     `   Password: ${result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)'}`,
@@ -61,19 +71,36 @@ export function firstStartBanner(result: FirstStartResult, publicUrl: string, ex
   ].join('\n');
 }
 
+export interface PreparedStart {
+  /** The configuration with the secret key in it. */
+  config: Config;
+  /** Set on an empty database: the owner and key just created, for the banner. */
+  first?: FirstStartResult;
+  /** Lines about a secret key file just generated (empty otherwise). */
+  notice: string[];
+}
+
 /**
  * What every start does before serving, once per process group: migrate, settle the secret key (CASEBOOK_SECRET_KEY
- * or the data directory's key file, checked against the database), and on an empty database create the owner and
- * print the banner. Answers the configuration with the key in it. Throws ConfigError when the key does not fit.
+ * or the data directory's key file, checked against the database), and on an empty database create the owner.
+ * Prints nothing: the banner says "ready", so the caller prints `startMessage` once the server listens. Throws
+ * ConfigError when the key does not fit.
  */
-export async function prepareStart(db: Db, config: Config): Promise<Config> {
+export async function prepareStart(db: Db, config: Config): Promise<PreparedStart> {
   const secret = resolveSecretKey(config);
   await migrateToLatest(db);
   await verifySecretKey(db, secret);
   const withKey = { ...config, secretKey: secret.key };
   const first = await firstStart(db, withKey);
-  const notice = secretKeyNotice(secret);
-  if (first) process.stdout.write(`${firstStartBanner(first, config.publicUrl, notice)}\n`);
-  else if (notice.length > 0) process.stdout.write(`${notice.join('\n')}\n`);
-  return withKey;
+  return { config: withKey, first, notice: secretKeyNotice(secret) };
+}
+
+/**
+ * What a start prints on standard output once it listens (`listening`), or when it could not: the first start's
+ * banner (credentials shown once either way) or the secret key notice; undefined when there is nothing to say.
+ */
+export function startMessage(prepared: PreparedStart, listening: boolean): string | undefined {
+  const { first, notice, config } = prepared;
+  if (first) return firstStartBanner(first, config.publicUrl, notice, listening ? READY : NOT_SERVING);
+  return notice.length > 0 ? notice.join('\n') : undefined;
 }

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { ConfigError, type Config } from './config.js';
-import { prepareStart } from './bootstrap.js';
+import { prepareStart, startMessage, type PreparedStart } from './bootstrap.js';
 import { createDb } from './db/create-db.js';
 import { startServer } from './main.js';
 import { withServerFlags } from './server-flags.js';
@@ -20,11 +20,12 @@ export function defaultWorkers(databaseUrl: string): number {
 
 /**
  * `casebook serve --workers N`: the primary migrates and bootstraps once (so the first-start banner is printed
- * once), then forks N workers that share the listening port (node:cluster). A worker that dies after it served
- * is replaced; one that dies before it ever listened (port taken, database unreachable) stops the service with
- * exit code 1 rather than being restarted in a loop. SIGTERM/SIGINT stop the workers gracefully (each drains:
- * main.ts); the primary exits 0 when every worker did. `/metrics` in any worker answers the sum of all
- * (metrics/cluster.ts). State lives only in the database, so workers need no coordination beyond it.
+ * once, when the first worker listens), then forks N workers that share the listening port (node:cluster). A
+ * worker that dies after it served is replaced; one that dies before it ever listened (port taken, database
+ * unreachable) stops the service with exit code 1 rather than being restarted in a loop. SIGTERM/SIGINT stop the
+ * workers gracefully (each drains: main.ts); the primary exits 0 when every worker did. `/metrics` in any worker
+ * answers the sum of all (metrics/cluster.ts). State lives only in the database, so workers need no coordination
+ * beyond it.
  */
 export async function serve(config: Config): Promise<void> {
   if (config.workers > 1 && config.databaseUrl === 'sqlite::memory:') {
@@ -36,12 +37,21 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   const db = createDb(config.databaseUrl);
+  let prepared: PreparedStart;
   try {
     // The workers find the key file (or CASEBOOK_SECRET_KEY) and the check value this wrote, and print nothing.
-    await prepareStart(db, config);
+    prepared = await prepareStart(db, config);
   } finally {
     await db.destroy();
   }
+  // The banner once, when the first worker listens, or (credentials shown once) when none could.
+  let announced = false;
+  const announce = (listening: boolean) => {
+    if (announced) return;
+    announced = true;
+    const message = startMessage(prepared, listening);
+    if (message) process.stdout.write(`${message}\n`);
+  };
 
   // Tracked here rather than read from cluster.workers: a worker leaves that map only once its IPC channel
   // has closed too, which may come after its 'exit' event.
@@ -63,7 +73,10 @@ export async function serve(config: Config): Promise<void> {
   const fork = () => {
     const worker = cluster.fork();
     alive.add(worker);
-    worker.once('listening', () => listened.add(worker));
+    worker.once('listening', () => {
+      listened.add(worker);
+      announce(true);
+    });
   };
 
   cluster.on('exit', (worker, code, signal) => {
@@ -78,6 +91,7 @@ export async function serve(config: Config): Promise<void> {
         `${JSON.stringify({ error: `worker ${worker.process.pid} exited (${signal ?? code}) before it listened; stopping` })}\n`,
       );
       failed = true;
+      announce(false);
       stopAll('SIGTERM');
       return;
     }

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { prepareStart } from './bootstrap.js';
+import { prepareStart, startMessage, type PreparedStart } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createDb, describeDatabaseUrl, type Db } from './db/create-db.js';
 import { startJobs } from './jobs/index.js';
@@ -15,7 +15,7 @@ export interface RunningServer {
 }
 
 /**
- * Process entry for `serve`: config → db → migrate → secret key → first start → app → listen. On SIGTERM/SIGINT it
+ * Process entry for `serve`: config → db → migrate → secret key → first start → app → listen → banner. On SIGTERM/SIGINT it
  * drains (CASEBOOK_DRAIN_SECONDS: not ready, still serving), then closes cleanly and exits 0.
  */
 export async function startServer(
@@ -23,15 +23,32 @@ export async function startServer(
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
   const db = createDb(given.databaseUrl);
-  let config: Config;
+  let prepared: PreparedStart;
   try {
-    config = await prepareStart(db, given);
+    prepared = await prepareStart(db, given);
   } catch (err) {
     await db.destroy();
     throw err;
   }
-  const app = await buildApp({ config, db, clusterWorker: cluster.isWorker });
-  const address = await app.listen({ port: config.port, host: config.host });
+  const { config } = prepared;
+  const say = (listening: boolean) => {
+    const message = startMessage(prepared, listening);
+    if (message) process.stdout.write(`${message}\n`);
+  };
+  let app: FastifyInstance | undefined;
+  let address: string;
+  try {
+    app = await buildApp({ config, db, clusterWorker: cluster.isWorker });
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Port taken, address not available: a first start's credentials are still shown, once.
+    say(false);
+    await app?.close();
+    await db.destroy();
+    throw err;
+  }
+  // "Ready" only now that it answers; before the "listening" line, so whoever waits for that line has it too.
+  say(true);
   app.log.info({ database: describeDatabaseUrl(config.databaseUrl), address }, 'casebook listening');
   // Job kinds and retention passes (audit events, Idempotency-Key records, finished jobs and deliveries).
   const stopJobs = startJobs(db, config, app.ctx, app.log);

@@ -149,6 +149,61 @@ describe('first start of the real server (SQLite)', () => {
     expect(banners(again.stdout())).toBe(0);
   });
 
+  it('prints the banner only once the server answers', async () => {
+    const port = await freePort();
+    const { child, ready } = spawnServe({
+      CASEBOOK_DATABASE_URL: `sqlite:${path.join(dir, 'answers.db')}`,
+      CASEBOOK_DATA_DIR: dir,
+      PORT: String(port),
+    });
+    // Asked the moment the banner shows, as a person who reads it and opens the address would.
+    let seen = '';
+    const askedAtBanner = new Promise<number>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        const before = seen;
+        seen += chunk.toString();
+        if (!before.includes('Casebook is ready') && seen.includes('Casebook is ready')) {
+          fetch(`http://127.0.0.1:${port}/healthz`).then((r) => resolve(r.status), reject);
+        }
+      });
+    });
+    const server = await ready;
+    expect(await askedAtBanner).toBe(200);
+    expect(await stop(server)).toBe(0);
+  });
+
+  it('shows the owner it created, once, when the port is taken, and exits 1', async () => {
+    const url = `sqlite:${path.join(dir, 'port-taken.db')}`;
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const { ready, child } = spawnServe({
+        CASEBOOK_DATABASE_URL: url,
+        CASEBOOK_DATA_DIR: dir,
+        PORT: String(port),
+      });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await expect(ready).rejects.toThrow(/exited with 1 [\s\S]*EADDRINUSE/);
+      expect(out).toContain('Casebook did not start (see why below), but it created its owner');
+      expect(out).not.toContain('Casebook is ready');
+      expect(out).toMatch(/Password: [\w-]{12,}/);
+      expect(out).toMatch(/API key: +default\./);
+    } finally {
+      taken.close();
+    }
+
+    // The credentials were shown; the next start has its owner and says nothing more.
+    const again = await spawnServe({
+      CASEBOOK_DATABASE_URL: url,
+      CASEBOOK_DATA_DIR: dir,
+      PORT: String(await freePort()),
+    }).ready;
+    expect(again.stdout()).not.toContain('Password');
+    expect(await stop(again)).toBe(0);
+  });
+
   it('takes the owner from CASEBOOK_OWNER_EMAIL and CASEBOOK_OWNER_PASSWORD and never prints that password', async () => {
     const url = `sqlite:${path.join(dir, 'from-env.db')}`;
     const server = await spawnServe({

@@ -288,9 +288,83 @@ describeEachDb('HTTP layer', (t) => {
           reqId: 'boom-1',
           err: { message: 'secret internal detail: table xyz' },
         });
+        // The request's one line carries the same id, so the error is found from either.
+        const completed = log.map((l) => JSON.parse(l)).filter((e) => e.reqId === 'boom-1');
+        expect(completed.map((e) => [e.msg, e.res?.statusCode])).toEqual([
+          ['unhandled error', undefined],
+          ['request completed', 500],
+        ]);
       } finally {
         await app.close();
       }
+    });
+    it('logs each request once, when answered, with method, route, status, time and request id', async () => {
+      const log: string[] = [];
+      const app = await extraApp(t, { logLevel: 'info', log });
+      try {
+        const missing = await app.inject({
+          method: 'GET',
+          url: '/api/public/v0/project/NOPE',
+          headers: { authorization: `ApiKey ${t.ownerKey}`, 'x-request-id': 'log-1' },
+        });
+        expect(missing.statusCode).toBe(404);
+        const nowhere = await app.inject({
+          method: 'POST',
+          url: '/api/no-such-address?page=2',
+          headers: { 'x-request-id': 'log-2' },
+        });
+        expect(nowhere.statusCode).toBe(404);
+        expect((await send(app, 'GET', '/api/public/v0/project', t.ownerKey)).statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+      const entries = log
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const requests = entries.filter((e) => e.reqId !== undefined);
+      expect(
+        requests.map((e) => ({
+          level: e.level,
+          msg: e.msg,
+          reqId: e.reqId,
+          method: e.req.method,
+          url: e.req.url,
+          route: e.route,
+          status: e.res.statusCode,
+        })),
+      ).toEqual([
+        {
+          level: 30,
+          msg: 'request completed',
+          reqId: 'log-1',
+          method: 'GET',
+          url: '/api/public/v0/project/NOPE',
+          route: '/api/public/v0/project/:project',
+          status: 404,
+        },
+        {
+          level: 30,
+          msg: 'request completed',
+          reqId: 'log-2',
+          method: 'POST',
+          url: '/api/no-such-address?page=2',
+          route: undefined,
+          status: 404,
+        },
+        {
+          level: 30,
+          msg: 'request completed',
+          reqId: expect.stringMatching(UUID),
+          method: 'GET',
+          url: '/api/public/v0/project',
+          route: '/api/public/v0/project',
+          status: 200,
+        },
+      ]);
+      for (const e of requests) expect(e.responseTime).toBeGreaterThanOrEqual(0);
+      expect(entries.filter((e) => e.msg === 'incoming request')).toEqual([]);
     });
   });
 
@@ -351,7 +425,7 @@ describeEachDb('HTTP layer', (t) => {
         await app.close();
       }
       const text = log.join('');
-      expect(text).toContain('incoming request');
+      expect(text).toContain('request completed');
       expect(text).not.toContain(secret);
       expect(text).not.toContain(key);
     });

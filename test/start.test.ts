@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -86,4 +86,76 @@ describe('npm start', () => {
     expect((await second.exited).code).not.toBeNull();
     expect(await portIsFree(second.port)).toBe(true);
   }, 240_000);
+});
+
+describe('npm start on a fresh clone', () => {
+  it('says what it builds and how far along, then prints the banner once the server answers', async () => {
+    // The working tree's files as a clone has them, with this checkout's packages: nothing built yet.
+    const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-clone-'));
+    dirs.push(clone);
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .filter((f) => f && fs.existsSync(path.join(ROOT, f)));
+    for (const file of files) {
+      fs.mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+      fs.copyFileSync(path.join(ROOT, file), path.join(clone, file));
+    }
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
+    expect(fs.existsSync(path.join(clone, 'dist'))).toBe(false);
+
+    const port = await freePort();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-start-'));
+    dirs.push(dataDir);
+    const child = spawn('npm', ['start', '--silent', '--', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: clone,
+      env: { ...process.env, CASEBOOK_DATA_DIR: dataDir, CASEBOOK_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // Asked the moment the banner shows, as a person who reads it and opens the address would.
+    const askedAtBanner = new Promise<number>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        const before = stdout;
+        stdout += chunk.toString();
+        if (!before.includes('Casebook is ready') && stdout.includes('Casebook is ready')) {
+          fetch(`http://127.0.0.1:${port}/healthz`).then((r) => resolve(r.status), reject);
+        }
+      });
+      void exited.then((code) => reject(new Error(`npm start exited (${code}):\n${stderr}\n${stdout}`)));
+    });
+    expect(await askedAtBanner).toBe(200);
+
+    // Two lines, one per build, each saying what, how far along it got (quarters, not a terminal) and how long.
+    const lines = stderr.split('\n').filter(Boolean);
+    expect(lines, stderr).toEqual([
+      expect.stringMatching(/^casebook: building the server \(TypeScript\)… done in \d+ s$/),
+      expect.stringMatching(
+        /^casebook: building the web application \(Vite\)…( 25%)?( 50%)?( 75%)? done in \d+ s$/,
+      ),
+    ]);
+    expect(lines[1]).toMatch(/%/);
+    // The log has each request once: the /healthz asked above (its line is written once it was answered).
+    for (let i = 0; !stdout.includes('request completed'); i++) {
+      if (i > 600) throw new Error(`no request in the log:\n${stdout}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const requests = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.req);
+    expect(requests.map((l) => [l.msg, l.req.url, l.res.statusCode])).toEqual([
+      ['request completed', '/healthz', 200],
+    ]);
+
+    child.kill('SIGTERM');
+    expect(await exited).not.toBeNull();
+  }, 300_000);
 });

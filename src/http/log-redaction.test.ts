@@ -2,13 +2,17 @@ import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { redactUrl, serializeRequest } from './log-redaction.js';
+import { RequestLog } from './request-log.js';
 
 describe('request URLs in the log', () => {
   it('replaces the path parameters a route declares secret, and only those', async () => {
     const stream = new PassThrough();
     let log = '';
     stream.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const app = Fastify({ logger: { level: 'info', stream, serializers: { req: serializeRequest } } });
+    const app = Fastify({
+      logger: { level: 'info', stream, serializers: { req: serializeRequest } },
+      logController: new RequestLog(),
+    });
     app.get('/api/reports/:project/shared/:token', { config: { secretParams: ['token'] } }, async () => ({}));
     await app.ready();
     await app.inject({ method: 'GET', url: '/api/reports/ABC/shared/s3cr3t-share-token?page=2' });
@@ -17,7 +21,7 @@ describe('request URLs in the log', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l))
-      .filter((l) => l.msg === 'incoming request')
+      .filter((l) => l.msg === 'request completed')
       .map((l) => l.req.url);
     expect(urls).toEqual(['/api/reports/ABC/shared/****?page=2']);
     expect(log).not.toContain('s3cr3t-share-token');

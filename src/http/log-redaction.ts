@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-// Request URLs reach the log ("incoming request"); the tokens some of them carry must not. A URL is logged with
+// Request URLs reach the log (each request's "request completed" line: request-log.ts); the tokens some of them carry must not. A URL is logged with
 // its secret path segments and query values replaced (docs/operations.md#what-the-log-never-holds):
 // - a route names its secret path parameters in its config: `config: { secretParams: ['token'] }`;
 // - the web application's pages that carry a token are declared in SECRET_PAGES (they are served by one wildcard

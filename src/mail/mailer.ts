@@ -52,3 +52,14 @@ export const passwordResetMail = (to: string, link: string): MailMessage => ({
     'The link works once, within an hour. If you did not ask for it, ignore this e-mail: your password stays.',
   ].join('\n'),
 });
+
+/** The owner's check that mail leaves the service (the tenant settings' "send a test e-mail"). */
+export const testMail = (to: string, publicUrl: string): MailMessage => ({
+  to,
+  subject: 'Casebook test e-mail',
+  text: [
+    `This is a test e-mail from Casebook at ${publicUrl}.`,
+    '',
+    'It arrived, so invitation and password-reset links will reach people too. Nothing else needs doing.',
+  ].join('\n'),
+});

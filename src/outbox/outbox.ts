@@ -12,7 +12,7 @@ import { wakeJobRunners } from './wakers.js';
  * The job outbox: a job is a row of `jobs`, inserted in the transaction of the change that causes
  * it, so it exists exactly when the change does. Runners (src/jobs/runner.ts) claim rows with a lease; the
  * lease's token guards every later write, so a runner whose lease expired (it was presumed dead and another took
- * the job) changes nothing. Only this file touches the table.
+ * the job) changes nothing. Only this folder touches the table (admin.ts: the admin's view and retries).
  */
 
 export type JobStatus = JobsTable['status'];
@@ -376,73 +376,6 @@ export async function nextDueAt(db: Db, kinds: string[], nowMs: number): Promise
     .filter((t): t is string => typeof t === 'string')
     .map((t) => Date.parse(t));
   return times.length > 0 ? Math.min(...times) : undefined;
-}
-
-export interface JobFilter {
-  status?: JobStatus;
-  kind?: string;
-  limit: number;
-  /** Jobs with a smaller id (the next page of a newest-first list). */
-  beforeId?: number;
-}
-
-/** A tenant's jobs, newest first (the admin's view of failed ones). */
-export const listJobs = (db: Db, tenantId: string, f: JobFilter) => {
-  let q = db
-    .selectFrom('jobs')
-    .select([
-      'id',
-      'kind',
-      'status',
-      'attempts',
-      'max_attempts',
-      'run_at',
-      'last_error',
-      'created_at',
-      'finished_at',
-      'payload',
-    ])
-    .where('tenant_id', '=', tenantId);
-  if (f.status) q = q.where('status', '=', f.status);
-  if (f.kind) q = q.where('kind', '=', f.kind);
-  if (f.beforeId !== undefined) q = q.where('id', '<', f.beforeId);
-  return q.orderBy('id', 'desc').limit(f.limit).execute();
-};
-
-export const findJob = (db: Db, tenantId: string, id: number) =>
-  db
-    .selectFrom('jobs')
-    .select(['id', 'kind', 'status', 'payload'])
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-
-/**
- * An admin's retry of a failed job: pending again, due now, with a fresh count of attempts (the last error is
- * kept until the next attempt writes its own). False when the job is not failed (any more).
- */
-export async function retryFailedJob(
-  trx: Db,
-  tenantId: string,
-  id: number,
-  nowMs = Date.now(),
-): Promise<boolean> {
-  const r = await trx
-    .updateTable('jobs')
-    .set({
-      status: 'pending',
-      attempts: 0,
-      run_at: iso(nowMs),
-      finished_at: null,
-      locked_by: null,
-      locked_until: null,
-    })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('status', '=', 'failed')
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) > 0) wakeJobRunners(trx);
-  return Number(r.numUpdatedRows) > 0;
 }
 
 export interface QueueStat {

@@ -87,9 +87,10 @@ export interface RouteRow {
 
 /**
  * Routes outside `/api/` that need no authentication: health checks and the API documentation (the device
- * sign-in's verification page is a page of the web application; its API routes are rows here).
+ * sign-in's verification page is a page of the web application; its API routes are rows here). `/metrics` takes no
+ * session or API key either: its own bearer token guards it (test/operations.test.ts).
  */
-export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs'];
+export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/metrics'];
 
 const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
@@ -621,6 +622,28 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/configuration`, body: { title: `C ${c.unique()}` } }),
     ok: 201,
   },
+  'PATCH /api/public/v0/project/:project/configuration/:configuration': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }),
+      );
+      return { path: `${c.p}/configuration/${id}`, body: { title: `C ${c.unique()}` } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/configuration/:configuration': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', `${c.p}/configuration`, { body: { title: `C ${c.unique()}` } }),
+      );
+      return { path: `${c.p}/configuration/${id}` };
+    },
+    ok: 200,
+  },
 
   // ---- runs, results, logs, plans ----
   'GET /api/public/v0/project/:project/run': {
@@ -918,6 +941,8 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
   },
 
+  'POST /api/public/v0/job/retry': { auth: 'admin', prepare: () => ({ path: '/job/retry' }), ok: 200 },
+
   // ---- audit log (D5, D6, D13) ----
   'GET /api/public/v0/audit-logs': {
     auth: 'admin',
@@ -1075,6 +1100,13 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       return { path: `/users/${u.id}/reactivate` };
     },
     ok: 200,
+  },
+  // The matrix's app has no mail configured: the owner is let through and told so (409); the mail itself is
+  // tested in src/modules/accounts/test-mail/.
+  'POST /api/public/v0/settings/mail/test': {
+    auth: 'owner',
+    prepare: () => ({ path: '/settings/mail/test' }),
+    ok: 409,
   },
   'POST /api/public/v0/users/transfer-ownership': {
     auth: 'owner',

@@ -155,7 +155,7 @@ describeEachDb('secrets in logs and storage', (t) => {
   });
 
   it('logs requests (so the check below reads a real log)', () => {
-    expect(log).toMatch(/incoming request/);
+    expect(log).toMatch(/request completed/);
     expect(log).toMatch(/\/api\/auth\/login/);
   });
 
@@ -164,7 +164,7 @@ describeEachDb('secrets in logs and storage', (t) => {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line))
-      .filter((l) => l.msg === 'incoming request')
+      .filter((l) => l.msg === 'request completed')
       .map((l) => l.req.url as string);
     expect(urls).toEqual(
       expect.arrayContaining([

@@ -20,6 +20,7 @@ import * as m0018 from './0018_report_indexes.js';
 import * as m0019 from './0019_report_shares.js';
 import * as m0020 from './0020_result_link_runs.js';
 import * as m0021 from './0021_rate_limits.js';
+import * as m0022 from './0022_audit_filters.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_report_shares': m0019,
   '0020_result_link_runs': m0020,
   '0021_rate_limits': m0021,
+  '0022_audit_filters': m0022,
 };

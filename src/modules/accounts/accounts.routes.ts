@@ -29,11 +29,13 @@ import {
   PasswordResetRequestBody,
   RegisterBody,
   RegisterResponse,
+  TestMailResult,
 } from './accounts.schemas.js';
 import type { AccountMail } from './accounts.common.js';
 import * as service from './accounts.service.js';
 import * as invitations from './invitations/invitations.service.js';
 import * as resets from './password-resets/password-resets.service.js';
+import { sendTestMail } from './test-mail/test-mail.service.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
@@ -193,6 +195,20 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ user: await service.transferOwnership(db, req.actor, req.body.userId) }),
+  );
+
+  app.post(
+    '/settings/mail/test',
+    {
+      config: OWNER,
+      schema: {
+        tags,
+        summary:
+          "Send a test e-mail to the owner's address (owner only); 409 when mail is not configured, sent: false with the server's refusal",
+        response: { 200: TestMailResult, ...errorResponses },
+      },
+    },
+    async (req) => sendTestMail(db, req.actor, mail(req.log)),
   );
 
   // ---- one's own account ----

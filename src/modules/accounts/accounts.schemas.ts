@@ -155,3 +155,10 @@ export const PasswordResetBody = Type.Object(
   { additionalProperties: false },
 );
 export type PasswordResetBody = Static<typeof PasswordResetBody>;
+
+export const TestMailResult = Type.Object({
+  sent: Type.Boolean({ description: 'true when the mail server accepted the e-mail' }),
+  to: Type.String({ description: "the owner's address it went to" }),
+  error: Type.Optional(Type.String({ description: "the mail server's refusal, when not sent" })),
+});
+export type TestMailResult = Static<typeof TestMailResult>;

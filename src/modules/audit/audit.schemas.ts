@@ -22,6 +22,24 @@ export const AuditLogQuery = Type.Object({
     }),
   ),
   count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000; default 100' })),
+  action: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 20,
+      description: 'only events of these actions: repeated keys or one comma-separated value (up to 20)',
+    }),
+  ),
+  userId: Type.Optional(Type.Integer({ minimum: 1, description: 'only events of this person' })),
+  from: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'only events at or after this time (ISO 8601); with after 0 the page starts here, not at the month',
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({ format: 'date-time', description: 'only events before this time (ISO 8601); after from' }),
+  ),
 });
 export type AuditLogQuery = Static<typeof AuditLogQuery>;
 

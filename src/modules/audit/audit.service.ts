@@ -1,10 +1,10 @@
 import type { Db } from '../../db/create-db.js';
-import { AppError } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { getTenant } from '../tenants/tenants.service.js';
 import * as repo from './audit.repository.js';
-import type { AuditEvent, AuditLogPage } from './audit.schemas.js';
+import type { AuditEvent, AuditLogPage, AuditLogQuery } from './audit.schemas.js';
 
 /** Who caused an event: an `Actor` fits; `userId` null for system events. */
 export interface AuditContext {
@@ -64,15 +64,19 @@ export function monthStartUtc(now: Date = new Date()): string {
 
 /**
  * One page of the tenant's audit log in ascending id order (D13): `after` 0 starts at the first event
- * of the current calendar month (UTC); the answer's `after` is the last id returned, or the request's
- * `after` when there is none. Needs the `advanced-auth` feature (D6: 402 otherwise).
+ * of the current calendar month (UTC), or at `from` when given; the answer's `after` is the last id returned,
+ * or the request's `after` when there is none. `action`, `userId`, `from` and `to` only narrow the events
+ * (docs/api-decisions.md#audit-log-filters). Needs the `advanced-auth` feature (D6: 402 otherwise).
  */
 export async function listAuditEvents(
   db: Db,
   tenantId: string,
-  query: { after?: number; count?: number },
+  query: AuditLogQuery,
   now: Date = new Date(),
 ): Promise<AuditLogPage> {
+  const from = query.from === undefined ? undefined : new Date(query.from).toISOString();
+  const to = query.to === undefined ? undefined : new Date(query.to).toISOString();
+  if (from !== undefined && to !== undefined && to <= from) throw badRequest('to must be after from', '/to');
   const tenant = await getTenant(db, tenantId);
   if (!tenant.features.includes('advanced-auth')) {
     throw new AppError(
@@ -82,13 +86,27 @@ export async function listAuditEvents(
   }
   const after = query.after ?? 0;
   const count = query.count ?? 100;
-  let from = after;
-  if (after === 0) {
-    const first = await repo.findFirstIdSince(db, tenantId, monthStartUtc(now));
-    if (first === undefined) return { after, count: 0, events: [] };
-    from = first - 1;
+  const empty = { after, count: 0, events: [] };
+  // A time span is an id range, as D13's month start: ids grow with the time events are written.
+  let afterId = after;
+  const start = from ?? (after === 0 ? monthStartUtc(now) : undefined);
+  if (start !== undefined) {
+    const first = await repo.findFirstIdSince(db, tenantId, start);
+    if (first === undefined) return empty;
+    afterId = Math.max(afterId, Number(first) - 1);
   }
-  const rows = await repo.listEventsAfter(db, tenantId, from, count);
+  let beforeId: number | undefined;
+  if (to !== undefined) {
+    const end = await repo.findFirstIdSince(db, tenantId, to);
+    if (end !== undefined) beforeId = Number(end);
+  }
+  const rows = await repo.listEventsAfter(db, tenantId, {
+    afterId,
+    beforeId,
+    actions: query.action === undefined ? undefined : [...new Set(query.action)],
+    userId: query.userId,
+    count,
+  });
   const events = rows.map((r): AuditEvent => ({
     id: Number(r.id),
     user:

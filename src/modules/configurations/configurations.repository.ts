@@ -23,3 +23,53 @@ export const findConfiguration = (db: Db, tenantId: string, projectId: string, i
 
 export const insertConfiguration = (db: Db, row: Insertable<ConfigurationsTable>) =>
   db.insertInto('configurations').values(row).execute();
+
+/** Another configuration of the project with exactly this title (a rename must not make two alike). */
+export const findOtherByTitle = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  title: string,
+  exceptId: string,
+) =>
+  db
+    .selectFrom('configurations')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('title', '=', title)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+
+export const updateConfigurationTitle = async (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  id: string,
+  title: string,
+  now: string,
+) =>
+  Number(
+    (
+      await db
+        .updateTable('configurations')
+        .set({ title, updated_at: now })
+        .where('tenant_id', '=', tenantId)
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  );
+
+/** Runs keep their rows: the foreign key (0005) sets their configuration_id to null on both databases. */
+export const deleteConfiguration = async (db: Db, tenantId: string, projectId: string, id: string) =>
+  Number(
+    (
+      await db
+        .deleteFrom('configurations')
+        .where('tenant_id', '=', tenantId)
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst()
+    ).numDeletedRows,
+  );

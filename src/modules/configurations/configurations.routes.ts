@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, IdString, ProjectParams } from '../../http/schemas.js';
-import { ConfigurationList, CreateConfigurationBody } from './configurations.schemas.js';
+import { errorResponses, IdString, MessageBody, ProjectParams } from '../../http/schemas.js';
+import {
+  Configuration,
+  ConfigurationList,
+  ConfigurationParams,
+  CreateConfigurationBody,
+  UpdateConfigurationBody,
+} from './configurations.schemas.js';
 import * as service from './configurations.service.js';
 
 export const configurationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,5 +41,37 @@ export const configurationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.createConfiguration(db, req.actor, req.params.project, req.body)),
+  );
+  app.patch(
+    '/project/:project/configuration/:configuration',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['configurations'],
+        summary: 'Rename a configuration; 409 when another configuration of the project has the title',
+        params: ConfigurationParams,
+        body: UpdateConfigurationBody,
+        response: { 200: Configuration, ...errorResponses },
+      },
+    },
+    async (req) =>
+      service.updateConfiguration(db, req.actor, req.params.project, req.params.configuration, req.body),
+  );
+
+  app.delete(
+    '/project/:project/configuration/:configuration',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['configurations'],
+        summary: 'Delete a configuration; runs that used it stay, without a configuration',
+        params: ConfigurationParams,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await service.deleteConfiguration(db, req.actor, req.params.project, req.params.configuration);
+      return { message: 'Configuration deleted' };
+    },
   );
 };

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ProjectParams } from '../../http/schemas.js';
 
 export const Configuration = Type.Object({
   id: Type.String(),
@@ -15,3 +16,19 @@ export const CreateConfigurationBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateConfigurationBody = Static<typeof CreateConfigurationBody>;
+
+export const ConfigurationParams = Type.Object({
+  project: ProjectParams.properties.project,
+  configuration: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export type ConfigurationParams = Static<typeof ConfigurationParams>;
+
+export const UpdateConfigurationBody = Type.Object(
+  {
+    title: Type.String({
+      description: '1-255 characters; 409 when another configuration of the project has it',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type UpdateConfigurationBody = Static<typeof UpdateConfigurationBody>;

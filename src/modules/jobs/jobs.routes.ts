@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import { JobList, JobListQuery, JobParams } from './jobs.schemas.js';
+import { JobList, JobListQuery, JobParams, RetryAllAnswer, RetryAllQuery } from './jobs.schemas.js';
 import * as service from './jobs.service.js';
 
 export const jobsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,5 +35,18 @@ export const jobsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.retryJob(db, req.actor, req.params.jobId),
+  );
+  app.post(
+    '/job/retry',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Run every failed job again (admin), or those of one kind; answers how many',
+        querystring: RetryAllQuery,
+        response: { 200: RetryAllAnswer, ...errorResponses },
+      },
+    },
+    async (req) => service.retryAllJobs(db, req.actor, req.query.kind),
   );
 };

@@ -7,16 +7,16 @@ const JobStatus = Type.Union([
   Type.Literal('failed'),
 ]);
 
+const JobKind = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'webhook.event, webhook.deliver or tracker.comment',
+});
+
 export const JobListQuery = Type.Object(
   {
     status: Type.Optional(JobStatus),
-    kind: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 64,
-        description: 'webhook.event, webhook.deliver or tracker.comment',
-      }),
-    ),
+    kind: Type.Optional(JobKind),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
     before: Type.Optional(
       Type.Integer({ minimum: 1, description: 'jobs older than this id (the next page)' }),
@@ -45,3 +45,8 @@ export type Job = Static<typeof Job>;
 
 export const JobList = Type.Object({ jobs: Type.Array(Job) });
 export const JobParams = Type.Object({ jobId: Type.Integer({ minimum: 1 }) });
+
+export const RetryAllQuery = Type.Object({ kind: Type.Optional(JobKind) }, { additionalProperties: false });
+export const RetryAllAnswer = Type.Object({
+  retried: Type.Integer({ description: 'how many failed jobs are pending again (0 when none had failed)' }),
+});

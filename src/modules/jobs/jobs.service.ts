@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { conflict, notFound } from '../../errors.js';
-import { findJob, listJobs as listJobRows, retryFailedJob } from '../../outbox/outbox.js';
+import { findJob, listJobs as listJobRows, retryAllFailedJobs, retryFailedJob } from '../../outbox/admin.js';
 import { nowIso } from '../../lib/time.js';
 import { parseJson } from '../../lib/json.js';
 import {
@@ -55,10 +55,27 @@ export async function retryJob(db: Db, actor: Actor, id: number): Promise<{ mess
     if (!job) throw notFound(`job ${id} not found`);
     if (!(await retryFailedJob(trx, actor.tenantId, id)))
       throw conflict(`job ${id} is ${job.status}: only a failed job can be retried`);
-    if (job.kind === TRACKER_COMMENT_JOB) {
-      const { linkId } = parseJson<{ linkId?: number }>(job.payload, {});
-      if (linkId !== undefined) await markCommentPending(trx, linkId, nowIso());
-    }
+    await showPendingAgain(trx, job);
   });
   return { message: 'Job queued again' };
+}
+
+/** What a retried job reports on shows it waiting again: a tracker comment's link goes back to `pending`. */
+async function showPendingAgain(trx: Db, job: { kind: string; payload: string }): Promise<void> {
+  if (job.kind !== TRACKER_COMMENT_JOB) return;
+  const { linkId } = parseJson<{ linkId?: number }>(job.payload, {});
+  if (linkId !== undefined) await markCommentPending(trx, linkId, nowIso());
+}
+
+/**
+ * Runs every failed job of the tenant again (of one kind, when given), as retryJob does for one, in one
+ * transaction: a fixed tracker token or a receiver back up needs them all, not one click per job.
+ */
+export async function retryAllJobs(db: Db, actor: Actor, kind?: string): Promise<{ retried: number }> {
+  const retried = await db.transaction().execute(async (trx) => {
+    const jobs = await retryAllFailedJobs(trx, actor.tenantId, kind);
+    for (const job of jobs) await showPendingAgain(trx, job);
+    return jobs.length;
+  });
+  return { retried };
 }

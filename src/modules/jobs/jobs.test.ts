@@ -89,6 +89,77 @@ describeEachDb(
       expect(again.body.message).toBe(`job ${jobId} is done: only a failed job can be retried`);
     });
 
+    const failedJob = async (kind: string, status: 'failed' | 'done' = 'failed') => {
+      const now = new Date().toISOString();
+      const row = await t.db
+        .insertInto('jobs')
+        .values({
+          tenant_id: t.tenantId,
+          kind,
+          queue_key: null,
+          payload: JSON.stringify({ deliveryId: 'none' }),
+          status,
+          max_attempts: 10,
+          attempts: 10,
+          run_at: now,
+          created_at: now,
+          locked_by: null,
+          locked_until: null,
+          last_error: 'HTTP 500',
+          finished_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    };
+    const statusOf = async (id: number) =>
+      await t.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+
+    it('retries every failed job at once (of one kind when asked), answers how many, and leaves the rest', async () => {
+      await t.post('/job/retry'); // what earlier tests left failed
+      const deliveries = [await failedJob('webhook.deliver'), await failedJob('webhook.deliver')];
+      const event = await failedJob('webhook.event');
+      const done = await failedJob('webhook.deliver', 'done');
+
+      const some = await t.post('/job/retry', undefined, { query: { kind: 'webhook.event' } });
+      expect(some.status, JSON.stringify(some.body)).toBe(200);
+      expect(some.body).toEqual({ retried: 1 });
+      expect(await statusOf(event)).toEqual({ status: 'pending', attempts: 0 });
+      expect(await statusOf(deliveries[0]!)).toMatchObject({ status: 'failed' });
+
+      const all = await t.post('/job/retry');
+      expect(all.body).toEqual({ retried: 2 });
+      for (const id of deliveries) expect(await statusOf(id)).toEqual({ status: 'pending', attempts: 0 });
+      expect(await statusOf(done)).toMatchObject({ status: 'done' });
+      expect((await t.get('/job', { query: { status: 'failed' } })).body.jobs).toEqual([]);
+
+      // Nothing failed any more: nothing to do, and that is no error.
+      expect((await t.post('/job/retry')).body).toEqual({ retried: 0 });
+      await t.db
+        .deleteFrom('jobs')
+        .where('id', 'in', [...deliveries, event, done])
+        .execute();
+    });
+
+    it('retries nothing for a non-admin (403) or a bad query (400)', async () => {
+      const id = await failedJob('webhook.deliver');
+      const { key } = await userWithKey(t, 'test-runner');
+      const denied = await t.post('/job/retry', undefined, { key });
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe('FORBIDDEN');
+      const bad = await t.post('/job/retry', undefined, { query: { kind: '' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('VALIDATION_FAILED');
+      const extra = await t.post('/job/retry', undefined, { query: { status: 'done' } });
+      expect(extra.status).toBe(400);
+      expect(await statusOf(id)).toEqual({ status: 'failed', attempts: 10 });
+      await t.db.deleteFrom('jobs').where('id', '=', id).execute();
+    });
+
     it('answers 404 for an unknown job, 400 for a bad status, and 403 to a non-admin', async () => {
       expect((await t.post('/job/999999/retry')).status).toBe(404);
       const bad = await t.get('/job', { query: { status: 'lost' } });
