@@ -144,6 +144,10 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     expect(await api('GET', '/project/NAV')).toMatchObject({ title: 'Navigation', overviewTitle: '' });
 
     await general.getByLabel('Title').fill('Navigation and checkout');
+    // The message goes as the value changes, while the field still has the focus: leaving it for Save moves
+    // nothing from under the pointer.
+    await expect.poll(() => general.getByText('Title must be 1-255 characters.').count()).toBe(0);
+    expect(await general.getByLabel('Title').evaluate((el) => el === document.activeElement)).toBe(true);
     await general.getByRole('button', { name: 'Save' }).click();
     await general.getByRole('status').getByText('Saved.').waitFor();
     expect(await api('GET', '/project/NAV')).toMatchObject({

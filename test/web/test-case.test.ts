@@ -34,6 +34,8 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
   let folderId = 0;
   const a11y: string[] = [];
   const pageErrors: string[] = [];
+  // What the page prints to its console: a rich editor opened after another once printed linkify's warnings.
+  const consoleLines: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
   const look = async (name: string, dark = false) => a11y.push(...(await inspect(page, name, { dark })));
   let api: SessionApi;
@@ -60,6 +62,7 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => consoleLines.push(m.text()));
     api = sessionApi(page, service.baseUrl);
     await signIn(page, service.baseUrl);
     await api('POST', '/project', { code: 'ED', title: 'Editor' });
@@ -284,6 +287,44 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await typeTag('smo');
     await page.getByRole('option', { name: 'smoke', exact: true }).waitFor();
     expect(pageErrors).toEqual([]);
+
+    // Escape closes the suggestions and nothing else: no "discard your edits", the editor stays.
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('heading', { name: 'New test case' }).waitFor();
+
+    // Enter adds the typed tag, new or known (in its known spelling), and empties the field for the next.
+    // (The chips are read from the page: React Aria hides them from the accessibility tree while the
+    // suggestions show again.)
+    const tagInput = page.getByRole('combobox', { name: 'Add a tag' });
+    const chips = page.locator('.chips .chip');
+    await typeTag('nightly');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => chips.allInnerTexts()).toEqual([expect.stringContaining('nightly')]);
+    expect(await tagInput.inputValue()).toBe('');
+    await typeTag('SMOKE');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => chips.allInnerTexts())
+      .toEqual([expect.stringContaining('nightly'), expect.stringContaining('smoke')]);
+    // No suggestion is left to show (both tags are the case's): the chips are in the accessibility tree again.
+    await page.getByRole('button', { name: 'Remove tag smoke' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await look('tcase-tags-typed');
+  });
+
+  it('opens rich editors one after another without linkify warning in the console', async () => {
+    await page.goto(url(`/project/ED/tcase/new?folder=${folderId}`));
+    await page.getByRole('button', { name: 'Add step' }).click();
+    const first = page.getByRole('textbox', { name: 'Step 1 description' });
+    await first.click();
+    // An address typed and followed by a space is linked: linkify has run (and set itself up) by then.
+    await page.keyboard.type('See https://example.com/a then');
+    await expect.poll(() => first.locator('a[href="https://example.com/a"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await page.getByRole('textbox', { name: 'Step 2 description' }).waitFor();
+    expect(consoleLines.filter((l) => l.includes('linkifyjs'))).toEqual([]);
   });
 
   it('offers every folder of a project with more than a thousand, and starts in the first of its tree', async () => {

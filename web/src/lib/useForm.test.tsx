@@ -1,5 +1,6 @@
-import { act, renderHook } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { FieldError, Form, Input, Label, TextField } from 'react-aria-components';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/client';
 import { formErrorsOf, plainFormErrorsOf, useForm, type FormOptions } from './useForm';
 
@@ -118,6 +119,101 @@ describe('useForm', () => {
     expect(form.result.current.values).toEqual({ email: '', role: 'user' });
     expect(form.result.current.fieldErrors).toEqual({});
   });
+});
+
+describe('a refused field’s message', () => {
+  it('goes as soon as that field’s value changes, and the other fields keep theirs', async () => {
+    const { form, submit } = setup();
+    submit.mockRejectedValueOnce(
+      refusal('bad', [
+        { path: '/email', message: 'is taken' },
+        { path: '/role', message: 'is unknown' },
+      ]),
+    );
+    await act(() => form.result.current.handleSubmit());
+    act(() => form.result.current.set('email', 'bob@example.com'));
+    expect(form.result.current.fieldErrors).toEqual({ role: 'is unknown' });
+    act(() => form.result.current.fieldChanged('role'));
+    expect(form.result.current.fieldErrors).toEqual({});
+  });
+
+  it('stays while the form is sent again, and is replaced by the answer', async () => {
+    let refuse!: (e: unknown) => void;
+    const { form, submit } = setup();
+    submit.mockRejectedValueOnce(refusal('bad', [{ path: '/email', message: 'is taken' }]));
+    await act(() => form.result.current.handleSubmit());
+    submit.mockReturnValueOnce(new Promise((_, reject) => (refuse = reject)));
+    let sent!: Promise<boolean>;
+    act(() => {
+      sent = form.result.current.handleSubmit();
+    });
+    // Nothing disappears under the pointer while the answer is awaited.
+    expect(form.result.current.fieldErrors).toEqual({ email: 'is taken' });
+    await act(async () => {
+      refuse(refusal('bad', [{ path: '/role', message: 'is unknown' }]));
+      expect(await sent).toBe(false);
+    });
+    expect(form.result.current.fieldErrors).toEqual({ role: 'is unknown' });
+  });
+});
+
+describe('a form on the page', () => {
+  afterEach(cleanup);
+
+  function Invite({ submit, controlled }: { submit: FormOptions<Invite>['submit']; controlled: boolean }) {
+    const form = useForm<Invite>({ initial: { email: '', role: 'user' }, submit });
+    const field = (name: keyof Invite, label: string) => (
+      <TextField
+        name={name}
+        {...(controlled ? { value: form.values[name], onChange: (v: string) => form.set(name, v) } : {})}
+      >
+        <Label>{label}</Label>
+        <Input />
+        <FieldError />
+      </TextField>
+    );
+    return (
+      <Form {...form.formProps} validationBehavior="aria">
+        {field('email', 'E-mail')}
+        {field('role', 'Role')}
+        <button type="submit">Invite</button>
+      </Form>
+    );
+  }
+
+  for (const controlled of [true, false]) {
+    it(`takes a message away while its field is typed in, not when it is left (${controlled ? 'controlled' : 'read at submit'})`, async () => {
+      const submit = vi.fn<FormOptions<Invite>['submit']>();
+      submit.mockRejectedValue(
+        refusal('bad', [
+          { path: '/email', message: 'E-mail is taken.' },
+          { path: '/role', message: 'Role is unknown.' },
+        ]),
+      );
+      render(<Invite submit={submit} controlled={controlled} />);
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Invite' })));
+      expect(screen.getByText('E-mail is taken.')).toBeTruthy();
+      expect(screen.getByText('Role is unknown.')).toBeTruthy();
+
+      const email = screen.getByRole('textbox', { name: 'E-mail' });
+      act(() => {
+        email.focus();
+        fireEvent.input(email, { target: { value: 'bob@example.com' } });
+      });
+      // Gone while the field still has the focus; the other field's message stays.
+      expect(document.activeElement).toBe(email);
+      expect(screen.queryByText('E-mail is taken.')).toBeNull();
+      expect(screen.getByText('Role is unknown.')).toBeTruthy();
+
+      // Leaving the field (the browser's change event, then blur) shows nothing new and takes nothing else.
+      act(() => {
+        fireEvent.change(email);
+        fireEvent.blur(email);
+      });
+      expect(screen.queryByText('E-mail is taken.')).toBeNull();
+      expect(screen.getByText('Role is unknown.')).toBeTruthy();
+    });
+  }
 });
 
 describe('reading a failed request', () => {

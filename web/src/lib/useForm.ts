@@ -41,6 +41,11 @@ export interface FormOptions<V> {
  * One form's values, its submitting state and its errors. A failed submission shows why (per field, from the
  * JSON error body, for React Aria's `validationErrors`, or above the form) and keeps everything typed, so the
  * person corrects and sends again; a second submit while one is on its way is ignored.
+ *
+ * A field's message goes as soon as its value changes (`set`, `fieldChanged`, or an input event reaching
+ * `handleInput`), while the person types: React Aria would otherwise keep it until the field is left, and a
+ * message vanishing on that blur moved the button under the pointer away from the click. The last errors also
+ * stay while a submission is on its way and are replaced by its answer, so nothing jumps when Save is pressed.
  */
 export function useForm<V extends object = Record<string, never>>(options: FormOptions<V>) {
   const [values, setValues] = useState<V>(() => options.initial ?? ({} as V));
@@ -49,7 +54,24 @@ export function useForm<V extends object = Record<string, never>>(options: FormO
   // State lags a render behind: a double click or Enter held down must not send twice.
   const inFlight = useRef(false);
 
-  const set = <K extends keyof V>(name: K, value: V[K]) => setValues((v) => ({ ...v, [name]: value }));
+  /** Drops a field's message (its value changed); the same errors object when it had none. */
+  const fieldChanged = (name: string) =>
+    setErrors((e) => {
+      if (!(name in e.fields)) return e;
+      const { [name]: _gone, ...fields } = e.fields;
+      return { ...e, fields };
+    });
+
+  const set = <K extends keyof V>(name: K, value: V[K]) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    fieldChanged(String(name));
+  };
+
+  /** `<Form onInput>`: a form that reads its inputs at submit clears a field's message as it is typed in. */
+  const handleInput = (event: FormEvent<HTMLFormElement>) => {
+    const name = (event.target as { name?: unknown }).name;
+    if (typeof name === 'string' && name) fieldChanged(name);
+  };
 
   /** Sends the form; true when it went through. Usable as `<Form onSubmit>` or called from a key. */
   async function handleSubmit(event?: FormEvent<HTMLFormElement>): Promise<boolean> {
@@ -58,9 +80,9 @@ export function useForm<V extends object = Record<string, never>>(options: FormO
     const data = event ? new FormData(event.currentTarget) : undefined;
     inFlight.current = true;
     setSubmitting(true);
-    setErrors(NONE);
     try {
       await options.submit(values, data);
+      setErrors(NONE);
       return true;
     } catch (e) {
       setErrors((options.errors ?? formErrorsOf)(e));
@@ -80,6 +102,14 @@ export function useForm<V extends object = Record<string, never>>(options: FormO
     fieldErrors: errors.fields,
     /** Shows an error found outside a submission (or a field's own rule), the same way. */
     showErrors: setErrors,
+    fieldChanged,
+    handleInput,
+    /**
+     * What a React Aria `<Form>` takes from the form, spread: its errors, its submit, and the input events that
+     * clear a field's message. (React Aria passes `onInput` to the <form> but does not type it; a spread is not
+     * checked for extra properties, and useForm.test.tsx checks that it arrives.)
+     */
+    formProps: { validationErrors: errors.fields, onSubmit: handleSubmit, onInput: handleInput },
     clearErrors: () => setErrors(NONE),
     /** Back to the start: the first values, no errors (a dialog that closes). */
     reset: () => {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
 import { editorOpening, takeTyped } from '../../lib/keys';
+import { richTextExtensions } from './extensions';
 
 export interface RichTextEditorProps {
   label: string;
@@ -40,9 +40,7 @@ export default function RichTextEditor({
   autoFocus,
 }: RichTextEditorProps) {
   const editor = useEditor({
-    extensions: [
-      StarterKit.configure({ link: { openOnClick: false, protocols: ['http', 'https', 'mailto'] } }),
-    ],
+    extensions: richTextExtensions(),
     content: value,
     // No inline <style> (the Content-Security-Policy refuses it): its rules are in rich-text.css.
     injectCSS: false,

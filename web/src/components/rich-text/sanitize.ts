@@ -101,6 +101,9 @@ function urlAllowed(attribute: 'href' | 'src', value: string): boolean {
   return SCHEMES[attribute].includes(scheme[1].toLowerCase());
 }
 
+/** A link the page keeps: the editor offers only these, so what is typed is what is shown after saving. */
+export const hrefAllowed = (value: string): boolean => urlAllowed('href', value);
+
 function copyElement(source: Element, doc: Document): Element {
   const tag = source.localName;
   const out = doc.createElement(tag);

@@ -1,4 +1,5 @@
 import { STATUS_FILL, type StatusSetting } from '../../api/statuses';
+import { formatCount } from '../../lib/format';
 
 /** A progress bar from status counts, in the statuses' own names and colours; its text says the numbers. */
 export function Progress({
@@ -16,7 +17,7 @@ export function Progress({
       <div
         className="status-bar"
         role="img"
-        aria-label={`${done} of ${all} done${parts.length ? `: ${parts.map((s) => `${counts![s.id]} ${s.name}`).join(', ')}` : ''}`}
+        aria-label={`${formatCount(done)} of ${formatCount(all)} done${parts.length ? `: ${parts.map((s) => `${formatCount(counts![s.id]!)} ${s.name}`).join(', ')}` : ''}`}
       >
         {parts.map((s) => (
           <span
@@ -27,7 +28,7 @@ export function Progress({
         ))}
       </div>
       <span className="muted runs-done">
-        {done} of {all}
+        {formatCount(done)} of {formatCount(all)}
       </span>
     </div>
   );

@@ -1,6 +1,7 @@
 import { isApiError } from '../../api/client';
 import { sentence, UNREACHABLE } from '../../lib/useForm';
 import type { Account } from './api';
+import { formatDate, formatDateTime } from '../../lib/format';
 
 /** An API refusal in words, as a sentence. */
 export function words(e: unknown): string {
@@ -8,8 +9,6 @@ export function words(e: unknown): string {
   return UNREACHABLE;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const day = (iso: string) => dateFormat.format(new Date(iso));
-export const moment = (iso: string) => dateTimeFormat.format(new Date(iso));
+export const day = (iso: string) => formatDate(iso);
+export const moment = (iso: string) => formatDateTime(iso);
 export const nameOf = (a: Pick<Account, 'name' | 'email'>) => a.name || a.email;

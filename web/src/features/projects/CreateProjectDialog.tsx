@@ -58,7 +58,7 @@ export function CreateProjectDialog({
       }}
       isDismissable={!mutation.isPending}
     >
-      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+      <Form {...form.formProps} className="form">
         <FormError message={form.formError} />
         <TextField label="Title" name="title" isRequired autoFocus maxLength={255} />
         <TextField

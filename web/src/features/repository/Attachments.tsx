@@ -1,8 +1,6 @@
 import { Button } from '../../components/Button';
 import type { FileRef } from './draft';
-
-const size = (n: number) =>
-  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1048576).toFixed(1)} MB`;
+import { formatBytes } from '../../lib/format';
 
 /** The image types the service serves inline (files.service.ts servedAs); an SVG downloads, so it is not previewed. */
 const RASTER_IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)$/;
@@ -23,7 +21,7 @@ export function Attachments({ files, onRemove }: { files: FileRef[]; onRemove?: 
             <a href={f.url} download={f.fileName}>
               Download {f.fileName}
             </a>{' '}
-            <span className="muted">({size(f.size)})</span>
+            <span className="muted">({formatBytes(f.size)})</span>
           </span>
           {onRemove && (
             <Button

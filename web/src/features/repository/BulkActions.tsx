@@ -7,6 +7,7 @@ import { useForm, type FormErrors } from '../../lib/useForm';
 import type { Selection } from './CaseList';
 import type { FolderIndex } from './folder-tree';
 import { useRepositoryWrites } from './api';
+import { formatCountOf } from '../../lib/format';
 
 /** The API takes up to 1,000 ids a request (BULK_TCASES_MAX): larger selections go in several. */
 const BULK_MAX = 1000;
@@ -14,7 +15,7 @@ async function inChunks(ids: string[], run: (part: string[]) => Promise<unknown>
   for (let i = 0; i < ids.length; i += BULK_MAX) await run(ids.slice(i, i + BULK_MAX));
 }
 
-const cases = (n: number) => `${n.toLocaleString()} test ${n === 1 ? 'case' : 'cases'}`;
+const cases = (n: number) => formatCountOf(n, 'test case');
 const splitTags = (s: string) =>
   s
     .split(',')
@@ -111,7 +112,7 @@ function BulkDialog({
   const title = action === 'move' ? `Move ${n}` : action === 'tags' ? `Tag ${n}` : `Delete ${n}?`;
   return (
     <Dialog title={title} isOpen onOpenChange={(open) => !open && onClose(false)} isDismissable={!busy}>
-      <Form validationBehavior="aria" validationErrors={form.fieldErrors} onSubmit={form.handleSubmit}>
+      <Form {...form.formProps} validationBehavior="aria">
         {action === 'move' && (
           <label className="field">
             <span className="field-label">To folder</span>

@@ -6,6 +6,7 @@ import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { isSingleKeyShortcut, useKeyDown } from '../../lib/keys';
 import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './api';
 import type { FolderIndex } from './folder-tree';
+import { formatCountOf } from '../../lib/format';
 
 const ROW_HEIGHT = 48;
 /** Rows kept beyond the visible ones: the DOM holds a screenful plus this, far below 200. */
@@ -173,7 +174,7 @@ export function CaseList({
           }
         />
         <span className="muted" aria-live="polite">
-          {total.toLocaleString()} test {total === 1 ? 'case' : 'cases'}
+          {formatCountOf(total, 'test case')}
           {first.isPlaceholderData ? ' · updating…' : ''}
         </span>
       </div>

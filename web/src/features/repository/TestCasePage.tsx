@@ -12,6 +12,7 @@ import { EditSession } from './editor/EditSession';
 import { VersionHistory } from './history/VersionHistory';
 import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
+import { formatDateTime } from '../../lib/format';
 
 /** HTML fields: sanitised by the service on write (D22) and again by SafeHtml when shown. */
 const Html = SafeHtml;
@@ -172,7 +173,7 @@ function ReadView({ code, t, onEdit }: { code: string; t: TestCase; onEdit: () =
         <div>
           <dt>Updated</dt>
           <dd>
-            <time dateTime={t.updatedAt}>{new Date(t.updatedAt).toLocaleString()}</time>
+            <time dateTime={t.updatedAt}>{formatDateTime(t.updatedAt)}</time>
           </dd>
         </div>
         {shownFields.map(([k, v]) => {

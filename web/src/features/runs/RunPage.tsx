@@ -29,6 +29,7 @@ import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
 import { queryKeys } from '../../api/keys';
+import { formatCount } from '../../lib/format';
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -280,9 +281,9 @@ export function RunPage() {
         <div
           className="status-bar"
           role="img"
-          aria-label={`${done} of ${total} done: ${statuses
+          aria-label={`${formatCount(done)} of ${formatCount(total)} done: ${statuses
             .filter((s) => counts.get(s.id))
-            .map((s) => `${counts.get(s.id)} ${s.name}`)
+            .map((s) => `${formatCount(counts.get(s.id) ?? 0)} ${s.name}`)
             .join(', ')}`}
         >
           {statuses.map((s) =>
@@ -361,7 +362,9 @@ export function RunPage() {
           <h2 id="cases-title" className="panel-title">
             Test cases{' '}
             <span className="count">
-              {visible.length === total ? total : `${visible.length} of ${total}`}
+              {visible.length === total
+                ? formatCount(total)
+                : `${formatCount(visible.length)} of ${formatCount(total)}`}
             </span>
             {checked.size > 0 && (
               <span className="run-checked">

@@ -11,9 +11,9 @@ import { sentence, useForm } from '../../lib/useForm';
 import { apiKeysQuery, type ApiKey, createApiKey, revokeApiKey } from './api';
 import { CopyButton } from './parts';
 import { queryKeys } from '../../api/keys';
+import { formatDate } from '../../lib/format';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const when = (iso?: string) => (iso ? dateFormat.format(new Date(iso)) : '—');
+const when = (iso?: string) => (iso ? formatDate(iso) : '—');
 
 /** Keys for scripts and the command line, and devices signed in with it: create (shown once), revoke. */
 export function ApiKeysSection() {

@@ -9,9 +9,9 @@ import { FormError } from '../../../components/FormError';
 import { TextField } from '../../../components/TextField';
 import { sentence } from '../../../lib/useForm';
 import { deleteProject, projectCountsQuery, setProjectArchived, type Project } from '../api';
+import { formatCountOf } from '../../../lib/format';
 
-const numbers = new Intl.NumberFormat();
-const plural = (n: number, one: string, many: string) => `${numbers.format(n)} ${n === 1 ? one : many}`;
+const plural = formatCountOf;
 
 /** What the project holds, in words, from the counts the overview reads; undefined while they load. */
 function useWhatItHolds(code: string): string | undefined {

@@ -134,30 +134,14 @@ function EditGeneral({ project }: { project: Project }) {
         links.flatMap((l, i) => (l.url.trim() ? [i] : [])),
       ),
   });
-  // A refused value's message goes as soon as the value is changed.
-  const edited = (name: string) => {
-    if (!form.fieldErrors[name]) return;
-    form.showErrors((e) => ({
-      ...e,
-      fields: Object.fromEntries(Object.entries(e.fields).filter(([k]) => k !== name)),
-    }));
-  };
-  const update = (key: number, i: number, patch: Partial<LinkRow>) => {
-    for (const field of Object.keys(patch)) edited(`link-${field}-${i}`);
+  const update = (key: number, patch: Partial<LinkRow>) =>
     setLinks((rows) => rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  };
 
   return (
     <>
       <FormError message={form.formError} />
-      {/* The service checks every value and its errors stay until the value changes (not until the field is
-          left: a message vanishing under the pointer moved the Save button away from a click). */}
-      <Form
-        className="form"
-        validationBehavior="aria"
-        validationErrors={form.fieldErrors}
-        onSubmit={form.handleSubmit}
-      >
+      {/* The service checks every value; a refused value's message goes as it is typed in (useForm). */}
+      <Form {...form.formProps} className="form" validationBehavior="aria">
         <div className="field">
           <span className="field-label" id="project-code-label">
             Code
@@ -167,29 +151,20 @@ function EditGeneral({ project }: { project: Project }) {
             <span className="muted">Test case and run addresses use it, so it never changes.</span>
           </p>
         </div>
-        <TextField
-          label="Title"
-          name="title"
-          isRequired
-          value={title}
-          onChange={(v) => {
-            edited('title');
-            setTitle(v);
-          }}
-        />
+        <TextField label="Title" name="title" isRequired value={title} onChange={setTitle} />
         <TextField
           label="Overview heading"
           name="overviewTitle"
           value={overviewTitle}
-          onChange={(v) => {
-            edited('overviewTitle');
-            setOverviewTitle(v);
-          }}
+          onChange={setOverviewTitle}
         />
         <RichTextField
           label="Description"
           value={description}
-          onChange={setDescription}
+          onChange={(v) => {
+            form.fieldChanged('overviewDescription');
+            setDescription(v);
+          }}
           error={form.fieldErrors.overviewDescription}
         />
         <fieldset className="link-rows">
@@ -203,13 +178,13 @@ function EditGeneral({ project }: { project: Project }) {
                 inputMode="url"
                 description={l.url.trim() ? undefined : 'A link without an address is not saved.'}
                 value={l.url}
-                onChange={(url) => update(l.key, i, { url })}
+                onChange={(url) => update(l.key, { url })}
               />
               <TextField
                 label={`Link ${i + 1} text`}
                 name={`link-text-${i}`}
                 value={l.text}
-                onChange={(text) => update(l.key, i, { text })}
+                onChange={(text) => update(l.key, { text })}
               />
               <Button
                 variant="ghost"

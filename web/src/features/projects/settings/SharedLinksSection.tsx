@@ -9,15 +9,12 @@ import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { sentence } from '../../../lib/useForm';
 import { canManageProjects, type Me } from '../../../session/session';
 import { reportSharesQuery, revokeReportShare, type Project, type ReportShare } from '../api';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+import { formatDate, formatFullDateTime } from '../../../lib/format';
 
 function When({ iso }: { iso: string }) {
-  const at = new Date(iso);
   return (
-    <time dateTime={iso} title={fullFormat.format(at)}>
-      {dateFormat.format(at)}
+    <time dateTime={iso} title={formatFullDateTime(iso)}>
+      {formatDate(iso)}
     </time>
   );
 }

@@ -2,7 +2,8 @@ import type { StatusSetting } from '../../../api/statuses';
 import { Loading } from '../../../components/Status';
 import type { DashboardData } from '../api';
 import { ChartPanel, DataTable } from './ChartPanel';
-import { countsText, formatDay, formatNumber } from './format';
+import { formatCount, formatDate } from '../../../lib/format';
+import { countsText } from './chart';
 import { caseRef, CaseLink, FullListLink } from './links';
 import { StackedBar } from './StackedBar';
 
@@ -38,14 +39,14 @@ export function CoveragePanel({
         ) : all.length === 0 ? (
           <p className="muted dash-note">
             No requirements yet. Link test cases to requirements in their editor to see coverage here.
-            {coverage.uncovered > 0 && ` ${formatNumber(coverage.uncovered)} test cases cover none.`}
+            {coverage.uncovered > 0 && ` ${formatCount(coverage.uncovered)} test cases cover none.`}
           </p>
         ) : (
           <>
             <p className="dash-note">
-              <strong>{formatNumber(covered)}</strong> of {formatNumber(all.length)} requirements covered ·{' '}
-              <strong>{formatNumber(all.length - covered)}</strong> not covered ·{' '}
-              {formatNumber(coverage.uncovered)} test cases cover none
+              <strong>{formatCount(covered)}</strong> of {formatCount(all.length)} requirements covered ·{' '}
+              <strong>{formatCount(all.length - covered)}</strong> not covered ·{' '}
+              {formatCount(coverage.uncovered)} test cases cover none
             </p>
             <ul className="dash-progress-list" aria-label="Requirements">
               {shown.map((r) => (
@@ -59,7 +60,7 @@ export function CoveragePanel({
                       <span>{r.text}</span>
                     )}
                     <span className="muted">
-                      {r.tcases.length === 0 ? 'not covered' : `${formatNumber(r.tcases.length)} cases`}
+                      {r.tcases.length === 0 ? 'not covered' : `${formatCount(r.tcases.length)} cases`}
                     </span>
                   </div>
                   <StackedBar counts={r.counts} statuses={statuses} label={r.text || r.url} />
@@ -78,7 +79,7 @@ export function CoveragePanel({
               key: r.id,
               head: r.text || r.url,
               cells: [
-                formatNumber(r.tcases.length),
+                formatCount(r.tcases.length),
                 r.tcases.length ? countsText(r.counts, statuses) : 'not covered',
               ],
             }))}
@@ -91,7 +92,7 @@ export function CoveragePanel({
           <FullListLink
             code={code}
             section="coverage"
-            label={`All ${formatNumber(all.length)} requirements`}
+            label={`All ${formatCount(all.length)} requirements`}
           />
         )
       }
@@ -140,7 +141,7 @@ export function DefectsPanel({
                     </CaseLink>
                   </span>
                 ))}{' '}
-                · last seen {formatDay(d.lastAt)}
+                · last seen {formatDate(d.lastAt)}
               </span>
             </li>
           ))}

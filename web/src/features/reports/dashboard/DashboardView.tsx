@@ -3,7 +3,7 @@ import type { Run } from '../../../api/queries';
 import type { StatusSetting } from '../../../api/statuses';
 import type { DashboardData, MilestoneReport } from '../api';
 import { CoveragePanel, DefectsPanel } from './CoveragePanels';
-import { formatNumber, formatRate } from './format';
+import { formatCount, formatPassRate } from '../../../lib/format';
 import { FoldersPanel, TopPanels } from './ListPanels';
 import { MilestonesPanel, OpenRunsPanel } from './ProgressPanels';
 import { TrendPanel } from './TrendPanel';
@@ -73,7 +73,7 @@ function Glance({ data, openRuns, caseCount, trendBy = 'run' }: DashboardViewPro
   const points = data.trend?.points ?? [];
   const latest = [...points].reverse().find((p) => p.passRate !== null);
   const figure = (n: number | undefined, cap = false) =>
-    n === undefined ? '…' : `${formatNumber(n)}${cap && n >= 100 ? '+' : ''}`;
+    n === undefined ? '…' : `${formatCount(n)}${cap && n >= 100 ? '+' : ''}`;
   return (
     <section aria-labelledby="dash-glance" className="panel dash-panel dash-span-2">
       <h2 id="dash-glance" className="panel-title">
@@ -82,18 +82,20 @@ function Glance({ data, openRuns, caseCount, trendBy = 'run' }: DashboardViewPro
       <dl className="stats">
         <div className="stat stat-wide">
           <dt>Pass rate, {trendBy === 'run' ? 'latest run' : 'latest day'}</dt>
-          <dd data-testid="latest-pass-rate">{data.trend ? formatRate(latest?.passRate ?? null) : '…'}</dd>
+          <dd data-testid="latest-pass-rate">
+            {data.trend ? formatPassRate(latest?.passRate ?? null, 'whole') : '…'}
+          </dd>
         </div>
         {caseCount !== undefined && (
           <div className="stat">
             <dt>Test cases</dt>
-            <dd>{formatNumber(caseCount)}</dd>
+            <dd>{formatCount(caseCount)}</dd>
           </div>
         )}
         {openRuns !== undefined && (
           <div className="stat">
             <dt>Open runs</dt>
-            <dd>{formatNumber(openRuns.length)}</dd>
+            <dd>{formatCount(openRuns.length)}</dd>
           </div>
         )}
         <div className="stat">

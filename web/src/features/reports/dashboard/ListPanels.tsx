@@ -2,7 +2,8 @@ import type { StatusSetting } from '../../../api/statuses';
 import { EmptyState, Loading } from '../../../components/Status';
 import type { DashboardData } from '../api';
 import { ChartPanel, DataTable } from './ChartPanel';
-import { formatDay, formatMs, formatNumber, pathText } from './format';
+import { formatCount, formatDate, formatDuration } from '../../../lib/format';
+import { pathText } from './chart';
 import { caseRef, CaseLink, FullListLink } from './links';
 import { StackedBar } from './StackedBar';
 
@@ -40,7 +41,7 @@ export function FoldersPanel({
             <p className="muted dash-note">
               {failing === 0
                 ? 'No folder has a failure in the last 20 runs.'
-                : `${formatNumber(failing)} of the ${formatNumber(list.length)} folders shown have failures in the last 20 runs.`}
+                : `${formatCount(failing)} of the ${formatCount(list.length)} folders shown have failures in the last 20 runs.`}
             </p>
             <ul className="dash-folders" aria-label="Folders, most failures first">
               {list.map((f) => (
@@ -48,7 +49,7 @@ export function FoldersPanel({
                   <span className="dash-folder-path">{pathText(f.path)}</span>
                   <StackedBar counts={f.counts} statuses={statuses} max={max} label={pathText(f.path)} />
                   <span className="dash-folder-n">
-                    <strong>{formatNumber(f.failures)}</strong> failing of {formatNumber(f.results)} results
+                    <strong>{formatCount(f.failures)}</strong> failing of {formatCount(f.results)} results
                   </span>
                 </li>
               ))}
@@ -64,7 +65,7 @@ export function FoldersPanel({
             rows={list.map((f) => ({
               key: f.path.join('\u0000'),
               head: pathText(f.path),
-              cells: [formatNumber(f.failures), formatNumber(f.results), formatNumber(f.counts.all)],
+              cells: [formatCount(f.failures), formatCount(f.results), formatCount(f.counts.all)],
             }))}
           />
         )
@@ -147,9 +148,9 @@ export function TopPanels({ code, linked, statuses, data }: Common & { data: Par
         title="Most failing"
         items={data.failing?.tcases}
         figureHead="Failures"
-        figure={(t) => `${formatNumber(t.failures)} ✕`}
+        figure={(t) => `${formatCount(t.failures)} ✕`}
         detail={(t) =>
-          `failed in ${formatNumber(t.failures)} of ${formatNumber(t.runs)} runs · last ${formatDay(t.lastFailedAt)}`
+          `failed in ${formatCount(t.failures)} of ${formatCount(t.runs)} runs · last ${formatDate(t.lastFailedAt)}`
         }
         empty="No case failed in the last 20 runs."
       />
@@ -160,9 +161,9 @@ export function TopPanels({ code, linked, statuses, data }: Common & { data: Par
         title="Flaky"
         items={data.flaky?.tcases}
         figureHead="Flips"
-        figure={(t) => `${formatNumber(t.flips)} ⇄`}
+        figure={(t) => `${formatCount(t.flips)} ⇄`}
         detail={(t) =>
-          `${formatNumber(t.flips)} flips in ${formatNumber(t.runs)} runs · now ${nameOf(t.lastStatus)}`
+          `${formatCount(t.flips)} flips in ${formatCount(t.runs)} runs · now ${nameOf(t.lastStatus)}`
         }
         empty="No case flipped between passed and failed in the last 20 runs."
       />
@@ -173,9 +174,9 @@ export function TopPanels({ code, linked, statuses, data }: Common & { data: Par
         title="Slowest"
         items={data.slowest?.tcases}
         figureHead="Median time"
-        figure={(t) => formatMs(t.medianMs)}
+        figure={(t) => formatDuration(t.medianMs)}
         detail={(t) =>
-          `median of ${formatNumber(t.samples)} ${t.samples === 1 ? 'result' : 'results'} · longest ${formatMs(t.maxMs)}`
+          `median of ${formatCount(t.samples)} ${t.samples === 1 ? 'result' : 'results'} · longest ${formatDuration(t.maxMs)}`
         }
         empty="No result recorded a time in the last 20 runs."
       />

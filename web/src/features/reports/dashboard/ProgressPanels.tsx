@@ -4,14 +4,15 @@ import type { StatusSetting } from '../../../api/statuses';
 import { EmptyState, Loading } from '../../../components/Status';
 import type { MilestoneReport } from '../api';
 import { ChartPanel, DataTable } from './ChartPanel';
-import { countsText, formatNumber, formatRate } from './format';
+import { formatCount, formatPassRate } from '../../../lib/format';
+import { countsText } from './chart';
 import { StackedBar } from './StackedBar';
 
 const RUNS = 6;
 
 const doneOf = (c: Record<string, number> | null | undefined) => (c?.all ?? 0) - (c?.open ?? 0);
 const doneText = (c: Record<string, number> | null | undefined) =>
-  `${formatNumber(doneOf(c))} of ${formatNumber(c?.all ?? 0)} done`;
+  `${formatCount(doneOf(c))} of ${formatCount(c?.all ?? 0)} done`;
 
 /** The open runs (newest first) with done / total bars coloured by status: the signed-in page only. */
 export function OpenRunsPanel({
@@ -76,8 +77,8 @@ export function OpenRunsPanel({
               key: String(r.id),
               head: r.title,
               cells: [
-                formatNumber(doneOf(r.statusCounts)),
-                formatNumber(r.statusCounts?.all ?? 0),
+                formatCount(doneOf(r.statusCounts)),
+                formatCount(r.statusCounts?.all ?? 0),
                 countsText(r.statusCounts, statuses),
               ],
             }))}
@@ -88,7 +89,7 @@ export function OpenRunsPanel({
         runs !== undefined &&
         runs.length > 0 && (
           <Link to="/project/$code/runs" params={{ code }} className="dash-more">
-            {runs.length > top.length ? `All ${formatNumber(runs.length)} open runs` : 'All runs'}
+            {runs.length > top.length ? `All ${formatCount(runs.length)} open runs` : 'All runs'}
           </Link>
         )
       }
@@ -131,8 +132,8 @@ export function MilestonesPanel({
                 <div className="dash-progress-head">
                   <span className="dash-strong">{m.milestone.title}</span>
                   <span className="muted">
-                    {formatNumber(m.runs.length)} {m.runs.length === 1 ? 'run' : 'runs'} ·{' '}
-                    {formatRate(m.passRate)} passed · {doneText(m.counts)}
+                    {formatCount(m.runs.length)} {m.runs.length === 1 ? 'run' : 'runs'} ·{' '}
+                    {formatPassRate(m.passRate, 'whole')} passed · {doneText(m.counts)}
                   </span>
                 </div>
                 <StackedBar
@@ -154,10 +155,10 @@ export function MilestonesPanel({
               key: String(m.milestone.id),
               head: m.milestone.title,
               cells: [
-                formatNumber(m.runs.length),
-                formatRate(m.passRate),
-                formatNumber(doneOf(m.counts)),
-                formatNumber(m.counts.all),
+                formatCount(m.runs.length),
+                formatPassRate(m.passRate, 'whole'),
+                formatCount(doneOf(m.counts)),
+                formatCount(m.counts.all),
               ],
             }))}
           />
@@ -167,7 +168,7 @@ export function MilestonesPanel({
         progress !== undefined &&
         progress.total > list.length && (
           <Link to="/project/$code/milestones" params={{ code }} className="dash-more">
-            All {formatNumber(progress.total)} active milestones
+            All {formatCount(progress.total)} active milestones
           </Link>
         )
       }

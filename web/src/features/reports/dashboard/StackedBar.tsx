@@ -1,5 +1,5 @@
 import type { StatusSetting } from '../../../api/statuses';
-import { chartStatuses, countsText, fillOf, type Counts } from './format';
+import { chartStatuses, countsText, fillOf, type Counts } from './chart';
 
 /**
  * A horizontal bar of counts per status in plain SVG, in the statuses' own colours. `max` scales it against the

@@ -3,7 +3,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { StatusSetting } from '../../../api/statuses';
 import type { TrendReport } from '../api';
-import { chartStatuses, countsText, fillOf, formatNumber, formatRate } from './format';
+import { formatCount, formatPassRate } from '../../../lib/format';
+import { chartStatuses, countsText, fillOf } from './chart';
 
 type Point = TrendReport['points'][number];
 
@@ -115,7 +116,7 @@ export function TrendChart({
             side: 1,
             grid: { show: false },
             size: 48,
-            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatNumber(v) : '')),
+            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? formatCount(v) : '')),
           },
         ],
         series,
@@ -162,7 +163,7 @@ export function TrendChart({
       </p>
       {at && (
         <p className="dash-readout" data-testid="trend-readout">
-          <strong>{pointName(at, by)}</strong>: {formatRate(at.passRate)} passed ·{' '}
+          <strong>{pointName(at, by)}</strong>: {formatPassRate(at.passRate, 'whole')} passed ·{' '}
           {countsText(at.counts, statuses)}
         </p>
       )}
@@ -180,7 +181,7 @@ export function trendSummary(points: Point[], by: 'run' | 'day'): string {
   const last = rated[rated.length - 1];
   const low = rated.reduce((a, b) => (b.passRate! < a.passRate! ? b : a));
   return (
-    `Pass rate over the last ${points.length} ${unit}: ${formatRate(first.passRate)} in ${pointName(first, by)}, ` +
-    `${formatRate(last.passRate)} in ${pointName(last, by)}; lowest ${formatRate(low.passRate)} in ${pointName(low, by)}.`
+    `Pass rate over the last ${points.length} ${unit}: ${formatPassRate(first.passRate, 'whole')} in ${pointName(first, by)}, ` +
+    `${formatPassRate(last.passRate, 'whole')} in ${pointName(last, by)}; lowest ${formatPassRate(low.passRate, 'whole')} in ${pointName(low, by)}.`
   );
 }

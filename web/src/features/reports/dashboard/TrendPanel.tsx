@@ -3,7 +3,8 @@ import { EmptyState, Loading } from '../../../components/Status';
 import type { StatusSetting } from '../../../api/statuses';
 import type { TrendReport } from '../api';
 import { ChartPanel, DataTable } from './ChartPanel';
-import { chartStatuses, formatNumber, formatRate } from './format';
+import { formatCount, formatPassRate } from '../../../lib/format';
+import { chartStatuses } from './chart';
 import { pointName, TrendChart } from './TrendChart';
 import type { ReactNode } from 'react';
 
@@ -65,9 +66,9 @@ export function TrendPanel({
               key: p.key,
               head: pointName(p, by),
               cells: [
-                formatRate(p.passRate),
-                ...shown.map((s) => formatNumber(p.counts[s.id as 'passed'])),
-                formatNumber(p.counts.all),
+                formatPassRate(p.passRate, 'whole'),
+                ...shown.map((s) => formatCount(p.counts[s.id as 'passed'])),
+                formatCount(p.counts.all),
               ],
             }))}
           />

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { StatusSetting } from '../../../api/statuses';
 import { Progress } from '../../../components/run-lists/Progress';
 import { coverageQuery, reportCsvUrl, type CoverageReport } from '../api';
-import { formatCount } from '../parts/numbers';
+import { formatCount } from '../../../lib/format';
 import { StatusName } from '../parts/parts';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { CaseLink, OutLink, ReportSection } from './ReportSection';

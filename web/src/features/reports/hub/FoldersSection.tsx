@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { StatusSetting } from '../../../api/statuses';
 import { Progress } from '../../../components/run-lists/Progress';
 import { foldersQuery, reportCsvUrl, type FolderReport } from '../api';
-import { formatCount } from '../parts/numbers';
+import { formatCount } from '../../../lib/format';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { MoreRows, ReportSection } from './ReportSection';
 

@@ -13,7 +13,7 @@ import {
   type FlakyReport,
   type SlowestReport,
 } from '../api';
-import { formatCount, formatDateTime, formatDuration } from '../parts/numbers';
+import { formatCount, formatDateTime, formatDuration } from '../../../lib/format';
 import { StatusName } from '../parts/parts';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { CaseLink, MoreRows, OutLink, ReportSection } from './ReportSection';

@@ -10,6 +10,7 @@ import { DEFAULT_LAST, LAST_CHOICES } from './search';
 import { TrendSection } from './TrendSection';
 import '../parts/report-pages.css';
 import '../print.css';
+import { formatDateTime } from '../../../lib/format';
 
 const SECTIONS = [
   ['trend', 'Pass rate trend'],
@@ -82,7 +83,7 @@ export function ReportsPage() {
         </label>
       </div>
       <p className="print-only rep-print-note">
-        {project} · the last {last} runs · printed {new Date().toLocaleString()}
+        {project} · the last {last} runs · printed {formatDateTime(new Date())}
       </p>
       <TrendSection {...props} search={search} />
       <FailingSection {...props} />

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { configurationsQuery, milestonesQuery } from '../../../api/queries';
 import type { StatusSetting } from '../../../api/statuses';
 import { reportCsvUrl, trendQuery, type TrendReport } from '../api';
-import { formatCount, formatDay, formatPassRate } from '../parts/numbers';
+import { formatCount, formatDay, formatPassRate } from '../../../lib/format';
 import { statusColumns } from '../parts/parts';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { ReportSection } from './ReportSection';

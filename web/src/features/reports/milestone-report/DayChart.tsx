@@ -1,5 +1,5 @@
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
-import { formatCount, formatDay } from '../parts/numbers';
+import { formatCount, formatDay } from '../../../lib/format';
 import type { Counts } from '../parts/parts';
 
 const W = 640;

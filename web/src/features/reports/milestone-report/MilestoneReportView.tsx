@@ -1,6 +1,6 @@
 import type { StatusSetting } from '../../../api/statuses';
 import type { MilestoneReport } from '../api';
-import { formatCount, formatDay, formatPassRate } from '../parts/numbers';
+import { formatCount, formatDay, formatPassRate } from '../../../lib/format';
 import { statusColumns, Summary, type Counts } from '../parts/parts';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { RunsTable, type RunLink } from '../parts/RunsTable';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { StatusSetting } from '../../../api/statuses';
-import { formatCount, formatPassRate } from './numbers';
+import { formatCount, formatPassRate } from '../../../lib/format';
 import { statusColumns, type Counts } from './parts';
 import { ReportTable, type Column } from './ReportTable';
 

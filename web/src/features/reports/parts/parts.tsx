@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
-import { formatCount, formatPassRate } from './numbers';
+import { formatCount, formatPassRate } from '../../../lib/format';
 
 export type Counts = Record<string, number>;
 

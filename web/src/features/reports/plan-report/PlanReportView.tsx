@@ -1,6 +1,6 @@
 import type { StatusSetting } from '../../../api/statuses';
 import type { PlanReport } from '../api';
-import { formatCount } from '../parts/numbers';
+import { formatCount } from '../../../lib/format';
 import { Summary } from '../parts/parts';
 import { RunsTable, type RunLink } from '../parts/RunsTable';
 import '../parts/report-pages.css';

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 import type { RunReport } from '../api';
-import { formatCount, formatDateTime, formatDuration, formatPassRate } from './format';
+import { formatCount, formatDateTime, formatDuration, formatPassRate } from '../../../lib/format';
 import '../print.css';
 import './run-report.css';
 

@@ -8,7 +8,7 @@ import { FormError } from '../../../components/FormError';
 import { formErrorsOf, useForm } from '../../../lib/useForm';
 import { meQuery } from '../../../session/session';
 import { createReportShare } from '../api';
-import { formatDateTime } from '../run-report/format';
+import { formatDateTime } from '../../../lib/format';
 
 /** What a shared link opens: one report (extensions.md §6, POST /project/{p}/report/share). */
 export interface ShareButtonProps {

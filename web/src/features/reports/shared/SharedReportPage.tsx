@@ -16,7 +16,7 @@ import { DashboardView } from '../dashboard/DashboardView';
 import { MilestoneReportView } from '../milestone-report/MilestoneReportView';
 import { PlanReportView } from '../plan-report/PlanReportView';
 import { RunReportView } from '../run-report/RunReportView';
-import { formatDateTime } from '../run-report/format';
+import { formatDateTime } from '../../../lib/format';
 import '../print.css';
 
 /** Each kind of report is one line: the same view its signed-in page shows, from the link's data. */

@@ -121,13 +121,7 @@ export function EditSession({
   });
 
   return (
-    <Form
-      className="tcase-editor"
-      aria-label={heading}
-      validationErrors={form.fieldErrors}
-      validationBehavior="aria"
-      onSubmit={form.handleSubmit}
-    >
+    <Form {...form.formProps} className="tcase-editor" aria-label={heading} validationBehavior="aria">
       <div className="editor-bar">
         <h1 className="page-title">{heading}</h1>
         <p className="muted editor-state" aria-live="polite">

@@ -17,6 +17,9 @@ export function TagsField({
   error?: string;
 }) {
   const [input, setInput] = useState('');
+  // Whether the suggestions are showing: Escape then only closes them (React Aria lets that Escape go on to the
+  // editor, which would ask about discarding the edits, the list already gone by the time it looks).
+  const [listOpen, setListOpen] = useState(false);
   const typed = input.trim();
   const lower = typed.toLowerCase();
   const options = known
@@ -25,6 +28,8 @@ export function TagsField({
     .map((t) => ({ id: t, label: t }));
   if (typed && !known.some((t) => t.toLowerCase() === lower) && !value.includes(typed))
     options.push({ id: NEW, label: `Create tag “${typed}”` });
+  // A typed tag that differs from a known one only in case is that tag, not a second one.
+  const typedTag = known.find((t) => t.toLowerCase() === lower) ?? typed;
   const add = (tag: string) => {
     if (tag && !value.includes(tag)) onChange([...value, tag]);
     setInput('');
@@ -49,12 +54,14 @@ export function TagsField({
         </ul>
       )}
       <ComboBox
-        className="combobox"
+        // Label over the input, as every other field: inline, the input covered the end of the label.
+        className="combobox field"
         inputValue={input}
         onInputChange={setInput}
         items={options}
         allowsCustomValue
         menuTrigger="focus"
+        onOpenChange={setListOpen}
         selectedKey={null}
         onSelectionChange={(key) => {
           if (key === null) return;
@@ -67,8 +74,12 @@ export function TagsField({
           className="field-input"
           placeholder="Type to find or create a tag"
           onKeyDown={(e) => {
-            // Enter on typed text with no option chosen adds it as it is.
-            if (e.key === 'Enter' && typed && !e.defaultPrevented) add(typed);
+            // Enter adds what was typed unless an option is highlighted (React Aria adds that one). React Aria
+            // has already handled the key and marked it handled while the list showed, so that mark is no guide.
+            if (e.key === 'Enter' && typed && !e.currentTarget.getAttribute('aria-activedescendant')) {
+              e.preventDefault(); // not the form's submit
+              add(typedTag);
+            } else if (e.key === 'Escape' && listOpen) e.preventDefault();
           }}
         />
         <Popover className="popover">

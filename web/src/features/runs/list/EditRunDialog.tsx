@@ -76,7 +76,7 @@ export function EditRunDialog({
       )}
       {run && (milestones.isPending || users.isPending) && <Loading label="Loading milestones and people…" />}
       {run && milestones.isSuccess && users.isSuccess && (
-        <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+        <Form {...form.formProps} className="form">
           <FormError message={form.formError} />
           <TextField
             label="Title"

@@ -71,7 +71,7 @@ export function NewRunDialog({
 
   return (
     <Dialog title="New run" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!mutation.isPending}>
-      <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form new-run-form">
+      <Form {...form.formProps} className="form new-run-form">
         <FormError message={form.formError} />
         <TextField label="Title" name="title" isRequired autoFocus maxLength={255} />
         <fieldset className="plan-builder">

@@ -1,6 +1,7 @@
 import { useDeferredValue } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { previewQuery, type QueryPlan } from '../api';
+import { formatCount } from '../../../lib/format';
 
 /** What the plans select, from the preview endpoint (run creation's own selection code). */
 export function Preview({ code, type, plans }: { code: string; type: string; plans: QueryPlan[] }) {
@@ -19,7 +20,8 @@ export function Preview({ code, type, plans }: { code: string; type: string; pla
       <p className="run-preview-total">
         {p ? (
           <>
-            <strong data-testid="preview-total">{p.total}</strong> {p.total === 1 ? 'case' : 'cases'} selected
+            <strong data-testid="preview-total">{formatCount(p.total)}</strong>{' '}
+            {p.total === 1 ? 'case' : 'cases'} selected
           </>
         ) : (
           'Counting…'

@@ -13,6 +13,7 @@ import { cloneRun, closeRun } from '../api';
 import { NewRunDialog } from './NewRunDialog';
 import { EditRunDialog } from './EditRunDialog';
 import '../../../components/run-lists/runs-list.css';
+import { formatDate } from '../../../lib/format';
 
 const TYPE_NAMES: Record<string, string> = {
   static: 'Static, pinned',
@@ -45,8 +46,7 @@ export function RunsPage() {
     },
   });
   const clone = useMutation({
-    mutationFn: (run: Run) =>
-      cloneRun(code, run.id, `${run.title} (again ${new Date().toLocaleDateString()})`),
+    mutationFn: (run: Run) => cloneRun(code, run.id, `${run.title} (again ${formatDate(new Date())})`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.runs(code) }),
   });
 

@@ -7,6 +7,7 @@ import { elapsed, Recorder } from './Recorder';
 import type { DraftProblem, DraftUpdate, RecorderDraft } from './recorder-draft';
 import { STATUS_FILL } from '../../../api/statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
+import { formatDate, formatDateTime } from '../../../lib/format';
 
 const Html = SafeHtml;
 
@@ -168,7 +169,7 @@ export function CasePanel({
                   {byId.get(r.status)?.name ?? r.status}
                 </span>{' '}
                 <span className="muted">
-                  {r.author?.name ?? 'someone'} · {new Date(r.createdAt).toLocaleString()}
+                  {r.author?.name ?? 'someone'} · {formatDateTime(r.createdAt)}
                   {r.timeTaken ? ` · ${elapsed(r.timeTaken)}` : ''}
                 </span>
                 {r.comment && <Html html={r.comment} />}
@@ -203,7 +204,7 @@ export function CasePanel({
               <li key={r.id}>
                 <span className="run-case-status">{byId.get(r.status)?.name ?? r.status}</span>{' '}
                 <span className="muted">
-                  in “{r.run.title}” · {new Date(r.createdAt).toLocaleDateString()}
+                  in “{r.run.title}” · {formatDate(r.createdAt)}
                 </span>
               </li>
             ))}

@@ -10,6 +10,7 @@ import { type StatusId, type StatusSetting } from '../../../api/statuses';
 import { issueIdFromUrl, type DraftProblem, type DraftUpdate, type RecorderDraft } from './recorder-draft';
 import { STATUS_FILL } from '../../../api/statuses';
 import { STATUS_KEYS } from './statuses';
+import { formatCount } from '../../../lib/format';
 
 function elapsed(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -89,7 +90,7 @@ export function Recorder({
     <section className="recorder" aria-label="Record a result">
       <div className="recorder-head">
         <h3 className="recorder-title">
-          {many ? `Record one status for ${checkedCount} selected cases` : 'Record a result'}
+          {many ? `Record one status for ${formatCount(checkedCount)} selected cases` : 'Record a result'}
         </h3>
         {!many && <Timer key={`${tcaseId}-${startedAt}`} since={startedAt} />}
       </div>

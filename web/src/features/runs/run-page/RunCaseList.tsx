@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
 import type { RunTestCase } from '../api';
+import { formatCount } from '../../../lib/format';
 
 export type Row =
   { kind: 'folder'; id: number; title: string; count: number } | { kind: 'case'; c: RunTestCase };
@@ -48,7 +49,8 @@ export function RunCaseList({
           if (row.kind === 'folder')
             return (
               <li key={`f${row.id}-${item.index}`} className="run-folder" style={style}>
-                <span aria-hidden="true">▸</span> {row.title} <span className="muted">{row.count}</span>
+                <span aria-hidden="true">▸</span> {row.title}{' '}
+                <span className="muted">{formatCount(row.count)}</span>
               </li>
             );
           const c = row.c;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { runLogsQuery } from '../api';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
+import { formatDateTime } from '../../../lib/format';
 
 /** The run's logs, newest first; nothing when there are none. */
 export function RunLogs({ code, runId }: { code: string; runId: number }) {
@@ -14,7 +15,7 @@ export function RunLogs({ code, runId }: { code: string; runId: number }) {
       <ol className="run-results" reversed>
         {[...logs.data].reverse().map((l) => (
           <li key={l.id}>
-            <span className="muted">{new Date(l.createdAt).toLocaleString()}</span>
+            <span className="muted">{formatDateTime(l.createdAt)}</span>
             <SafeHtml html={l.comment} />
           </li>
         ))}
