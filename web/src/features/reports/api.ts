@@ -54,13 +54,12 @@ export const trendQuery = (code: string, p: TrendParams) =>
 export const runReportQuery = (code: string, runId: number, since?: number) =>
   queryOptions({
     queryKey: queryKeys.report(code, 'run', { runId, since }),
-    // Without `format=csv` the answer is JSON (the typed union also holds the CSV's text).
     queryFn: () =>
       unwrap(
         api.GET(`${V0}/run/{run}/report`, {
           params: { path: { project: code, run: runId }, query: since === undefined ? {} : { since } },
         }),
-      ) as Promise<RunReport>,
+      ),
   });
 
 export const flakyQuery = (code: string, p: ListParams = {}) =>
@@ -99,14 +98,12 @@ export const milestonesProgressQuery = (code: string) =>
       const list = await unwrap(api.GET(`${V0}/milestone`, { params: { path, query: { archived: false } } }));
       const newest = [...list.milestones].sort((a, b) => b.id - a.id).slice(0, DASHBOARD_MILESTONES);
       const reports = await Promise.all(
-        newest.map(
-          (m) =>
-            // JSON: no format is asked for (the answer's type also allows the CSV text).
-            unwrap(
-              api.GET(`${V0}/milestone/{milestone}/report`, {
-                params: { path: { ...path, milestone: m.id } },
-              }),
-            ) as Promise<MilestoneReport>,
+        newest.map((m) =>
+          unwrap(
+            api.GET(`${V0}/milestone/{milestone}/report`, {
+              params: { path: { ...path, milestone: m.id } },
+            }),
+          ),
         ),
       );
       return { total: list.milestones.length, milestones: reports };
