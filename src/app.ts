@@ -104,7 +104,10 @@ export async function buildApp({
   app.decorate('ctx', ctx);
   const drain = new Drain();
   app.decorate('drain', drain);
-  app.addHook('onClose', async () => ctx.mailer?.close());
+  app.addHook('onClose', async () => {
+    ctx.mailer?.close();
+    ctx.files.storages.close();
+  });
   app.setValidatorCompiler(validatorCompiler);
   // docs/api-decisions.md#hostile-input: every route's request schemas get the house limits (integers, NUL, free JSON) in one place.
   app.addHook('onRoute', (route) => {

@@ -44,6 +44,8 @@ export interface Config {
   uploadMaxFileBytes: number;
   uploadMaxFiles: number;
   uploadMaxRequestBytes: number;
+  /** Test-case imports (`POST /project/{p}/import`): the largest file, refused before it is stored. */
+  importMaxBytes: number;
   /** Finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
   jobRetentionDays: number;
   /** How long a job's claim lasts: a job whose process died is taken again after it. Above the 10 s send timeout. */
@@ -70,6 +72,31 @@ export interface Config {
   redisUrl?: string;
   /** CASEBOOK_REDIS_PREFIX: the prefix of every key written there (several services may share one Redis). */
   redisPrefix: string;
+  /**
+   * CASEBOOK_FILE_STORAGE: where new uploads are kept (docs/operations.md#file-storage). `local` (the default on
+   * both databases: existing installations keep their files where they are), `postgres` (only on PostgreSQL) or
+   * `s3`. Each file remembers its backend, so files uploaded before a change stay readable.
+   */
+  fileStorage: FileStorageName;
+  /** S3-compatible object storage; set when CASEBOOK_S3_BUCKET is. */
+  s3?: S3Settings;
+}
+
+export const FILE_STORAGES = ['local', 'postgres', 's3'] as const;
+export type FileStorageName = (typeof FILE_STORAGES)[number];
+
+export interface S3Settings {
+  /** CASEBOOK_S3_ENDPOINT: a self-hosted store's address; unset for AWS itself. */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  /** Objects are kept under `<prefix><storage key>`. */
+  prefix: string;
+  /** Both or neither: unset, the AWS SDK's own chain (environment, instance role) supplies credentials. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** Path-style addresses (`endpoint/bucket/key`), which self-hosted stores need; default on with an endpoint. */
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +141,41 @@ function boolSetting(name: string, raw: string | undefined, fallback: boolean): 
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function s3Settings(env: Env): S3Settings | undefined {
+  const bucket = env.CASEBOOK_S3_BUCKET || undefined;
+  if (bucket === undefined) return undefined;
+  const endpoint = env.CASEBOOK_S3_ENDPOINT || undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new ConfigError(`CASEBOOK_S3_ENDPOINT must be an http:// or https:// address, got "${endpoint}"`);
+  }
+  const accessKeyId = env.CASEBOOK_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.CASEBOOK_S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      'CASEBOOK_S3_ACCESS_KEY_ID and CASEBOOK_S3_SECRET_ACCESS_KEY are set together or not at all',
+    );
+  }
+  const prefix = env.CASEBOOK_S3_PREFIX ?? '';
+  if (!/^([A-Za-z0-9._-]+\/)*$/.test(prefix)) {
+    throw new ConfigError(
+      `CASEBOOK_S3_PREFIX must be empty or end with "/" (e.g. casebook/), got "${prefix}"`,
+    );
+  }
+  return {
+    endpoint,
+    region: env.CASEBOOK_S3_REGION || 'us-east-1',
+    bucket,
+    prefix,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: boolSetting(
+      'CASEBOOK_S3_FORCE_PATH_STYLE',
+      env.CASEBOOK_S3_FORCE_PATH_STYLE,
+      endpoint !== undefined,
+    ),
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -192,7 +254,26 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       `CASEBOOK_REDIS_URL must be redis://[user:pass@]host[:port][/db] or rediss://…, got "${redisUrl.replace(/\/\/[^@]*@/, '//****@')}"`,
     );
   }
+  const fileStorage = (env.CASEBOOK_FILE_STORAGE || 'local') as FileStorageName;
+  if (!FILE_STORAGES.includes(fileStorage)) {
+    throw new ConfigError(
+      `CASEBOOK_FILE_STORAGE must be one of ${FILE_STORAGES.join(', ')}, got "${fileStorage}"`,
+    );
+  }
+  if (fileStorage === 'postgres' && databaseUrl.startsWith('sqlite:')) {
+    throw new ConfigError(
+      'CASEBOOK_FILE_STORAGE=postgres keeps files in the database and needs a PostgreSQL one (CASEBOOK_DATABASE_URL=postgres://…); on SQLite use local or s3',
+    );
+  }
+  const s3 = s3Settings(env);
+  if (fileStorage === 's3' && !s3) {
+    throw new ConfigError(
+      "CASEBOOK_FILE_STORAGE=s3 needs CASEBOOK_S3_BUCKET (and the store's endpoint and keys)",
+    );
+  }
   return {
+    fileStorage,
+    s3,
     smtpUrl,
     mailFrom,
     drainSeconds: intSetting('CASEBOOK_DRAIN_SECONDS', env.CASEBOOK_DRAIN_SECONDS, 5, 0, 3600),
@@ -250,6 +331,14 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       false,
     ),
     outboundAllow,
+    // extensions.md §7: imports up to 100 MiB by default.
+    importMaxBytes: intSetting(
+      'CASEBOOK_IMPORT_MAX_BYTES',
+      env.CASEBOOK_IMPORT_MAX_BYTES,
+      100 * 1024 * 1024,
+      1,
+      1024 ** 4,
+    ),
     uploadMaxFiles: intSetting('CASEBOOK_UPLOAD_MAX_FILES', env.CASEBOOK_UPLOAD_MAX_FILES, 100, 1, 100_000),
     uploadMaxRequestBytes: intSetting(
       'CASEBOOK_UPLOAD_MAX_REQUEST_BYTES',

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
-import { LocalDiskStorage } from './modules/files/files.storage.js';
+import { openFileStorages } from './modules/files/files.storages.js';
 import { onTcasesChanged } from './modules/runs/propagation/propagation.service.js';
 import { ResultGroupCommit } from './modules/runs/results/results.group-commit.js';
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
@@ -19,7 +18,7 @@ import { createMetrics, type Metrics } from './metrics/metrics.js';
 export interface AppContext {
   /** D17: test-case writes tell open live runs, inside their transaction (runs/propagation/propagation.service.ts). */
   tcasesChanged: TcasesChanged;
-  /** Where uploads are kept and the absolute address files are served from. */
+  /** Where uploads are kept and the absolute address files are served from. Whoever builds the context closes its storages. */
   files: FilesContext;
   /** Single results wait here for the next commit (runs/results.group-commit.ts): state of this app, not of the process. */
   resultGroupCommit: ResultGroupCommit;
@@ -46,7 +45,7 @@ export function createContext(config: Config, db: Db, metrics = createMetrics(db
     ),
     metrics,
     files: {
-      storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+      storages: openFileStorages(config, db),
       publicUrl: config.publicUrl,
     },
     mailer: createMailer(config),

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { backupSqlite } from '../db/backup.js';
+import { exportProject, importProject } from './archive.js';
+import { runCopy } from './copy/command.js';
 import { AppError } from '../errors.js';
 import { firstStart, firstStartBanner } from '../bootstrap.js';
 import * as accounts from '../modules/accounts/accounts.service.js';
@@ -11,6 +14,8 @@ import * as keys from '../modules/api-keys/api-keys.service.js';
 import * as tenants from '../modules/tenants/tenants.service.js';
 import * as users from '../modules/users/users.service.js';
 import { newSecret } from '../lib/ids.js';
+import { moveFiles } from '../modules/files/files.move.js';
+import { openFileStorages } from '../modules/files/files.storages.js';
 
 const USAGE = `casebook <command> [options]
 
@@ -18,6 +23,13 @@ const USAGE = `casebook <command> [options]
                                                    run the server; N processes share the
                                                    port (default: one per core on PostgreSQL, 1 on SQLite)
   migrate [--database URL]                         bring the database schema up to date
+  copy --from URL --to URL [--files-to DIR [--files-from DIR]]
+                                                   offline copy of every tenant into an empty database
+                                                   (SQLite ⇄ PostgreSQL), ids and counters kept; resumes
+                                                   an interrupted copy; copies every file body into the
+                                                   target's CASEBOOK_FILE_STORAGE (or the local directory
+                                                   --files-to); local sources are read from --files-from
+                                                   (default <data dir>/files)
   backup --to FILE [--database URL]                consistent copy of a SQLite database while it serves;
                                                    prints {"file", "bytes"} (PostgreSQL: use pg_dump)
   user create --email E --name N --role R [--password P] [--tenant T]
@@ -35,6 +47,13 @@ const USAGE = `casebook <command> [options]
   tenant suspend [--id ID] | tenant resume [--id ID]
                                                    without --id: the default tenant, as for features
   tenant features [--id ID] --set advanced-auth=on|off
+  export --project CODE --out FILE [--tenant T]    the whole project as a Casebook archive (docs/archive-
+                                                   format.md); progress on stderr; prints {file, bytes, records}
+  import --file FILE [--code NEW] [--tenant T]     creates the project of a Casebook archive (its code, or
+                                                   NEW); all or nothing; progress on stderr
+  files move --to local|postgres|s3                moves every file's bytes to that storage (copy, check
+                                                   size and sha256, switch, delete the old copy); resumable,
+                                                   progress on stderr; set CASEBOOK_FILE_STORAGE to match
 
 Settings come from the environment (PORT, HOST, CASEBOOK_DATABASE_URL, CASEBOOK_DATA_DIR, ...); flags win.`;
 
@@ -45,6 +64,9 @@ const OPTIONS = {
   'data-dir': { type: 'string' },
   workers: { type: 'string' },
   to: { type: 'string' },
+  from: { type: 'string' },
+  'files-from': { type: 'string' },
+  'files-to': { type: 'string' },
   email: { type: 'string' },
   name: { type: 'string' },
   role: { type: 'string' },
@@ -56,6 +78,10 @@ const OPTIONS = {
   'owner-email': { type: 'string' },
   'owner-name': { type: 'string' },
   'owner-password': { type: 'string' },
+  project: { type: 'string' },
+  out: { type: 'string' },
+  file: { type: 'string' },
+  code: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -93,6 +119,18 @@ function withTenantDb<T>(config: Config, tenantId: string, fn: (db: Db) => Promi
   });
 }
 
+async function copyCommand(config: Config, values: Values): Promise<void> {
+  const report = await runCopy({
+    from: need(values, 'from'),
+    to: need(values, 'to'),
+    filesFrom: values['files-from'] ?? path.join(config.dataDir, 'files'),
+    filesTo: values['files-to'],
+    storage: config,
+  });
+  print(report);
+  if (!report.ok) throw new AppError('CONFLICT', 'the copy does not match its source (see "tables")');
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -111,7 +149,8 @@ async function run(argv: string[]): Promise<void> {
     port: values.port,
     // `--host` of the tenant commands names a tenant's host, not the address the server listens on.
     host: command === 'serve' ? values.host : undefined,
-    database: values.database,
+    // The copy's settings are the target's: its file storage is checked against the database it will run on.
+    database: command === 'copy' ? (values.to ?? values.database) : values.database,
     dataDir: values['data-dir'],
     workers: values.workers,
   });
@@ -125,6 +164,8 @@ async function run(argv: string[]): Promise<void> {
       await serve(chosen ? config : { ...config, workers: defaultWorkers(config.databaseUrl) });
       return;
     }
+    case 'copy':
+      return copyCommand(config, values);
     case 'backup':
       print(await backupSqlite(config.databaseUrl, need(values, 'to')));
       return;
@@ -225,6 +266,40 @@ async function run(argv: string[]): Promise<void> {
         const match = /^([\w-]+)=(on|off)$/.exec(need(values, 'set'));
         if (!match) throw new UsageError('--set takes FEATURE=on|off, e.g. advanced-auth=off');
         print(await tenants.setFeature(db, values.id ?? tenantId, match[1], match[2] === 'on'));
+      });
+    case 'export':
+      return withTenantDb(config, tenantId, async (db) => {
+        const storages = openFileStorages(config, db);
+        try {
+          print(await exportProject(db, storages, tenantId, need(values, 'project'), need(values, 'out')));
+        } finally {
+          storages.close();
+        }
+      });
+    case 'import':
+      return withTenantDb(config, tenantId, async (db) => {
+        const storages = openFileStorages(config, db);
+        try {
+          print(await importProject(db, config, storages, tenantId, need(values, 'file'), values.code));
+        } finally {
+          storages.close();
+        }
+      });
+    case 'files move':
+      return withDb(config, async (db) => {
+        const storages = openFileStorages(config, db);
+        try {
+          let shown = 0;
+          // A progress line a second at most, and the last one.
+          const summary = await moveFiles(db, storages, need(values, 'to'), (p) => {
+            if (Date.now() - shown < 1000 && p.done < p.total) return;
+            shown = Date.now();
+            process.stderr.write(`${JSON.stringify({ progress: p })}\n`);
+          });
+          print(summary);
+        } finally {
+          storages.close();
+        }
       });
     default:
       throw new UsageError(`unknown command "${[command, sub].filter(Boolean).join(' ')}"`);

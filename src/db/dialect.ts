@@ -219,6 +219,21 @@ export function tableIndexedBy(db: QueryExecutorProvider, table: string, alias: 
     : sql`${sql.table(table)} as ${sql.id(alias)}`;
 }
 
+/**
+ * The JSON text of an object with an integer `id` and a text `name`, or NULL when `id` is NULL: a small related
+ * object (a person) of each row for selectJsonArray's `json` fields. PostgreSQL concatenates it, as selectJsonArray
+ * writes its objects (json_build_object looks up how to write each type on every call).
+ */
+export function jsonIdNameOrNull(db: QueryExecutorProvider, id: string, name: string) {
+  const i = sql.ref(id);
+  const n = sql.ref(name);
+  return dialectOf(db) === 'sqlite'
+    ? sql<string | null>`case when ${i} is null then null else json_object('id', ${i}, 'name', ${n}) end`
+    : sql<
+        string | null
+      >`case when ${i} is null then null else '{"id":' || ${i}::text || ',"name":' || to_json(${n}::text)::text || '}' end`;
+}
+
 /** A field of a JSON object built by the database (selectJsonArray). */
 export interface JsonField {
   key: string;
@@ -229,9 +244,10 @@ export interface JsonField {
    * written as it is: only for values that can hold no quote, backslash or control character (ids the service
    * generates, names from a closed set that the API checks on the way in; a row written around the API with
    * such a character would make the body invalid JSON). `integer`. `boolean`: an integer column, 1 shown as true
-   * and anything else as false.
+   * and anything else as false. `json`: a column holding the JSON text of a value the query built (jsonObjectOf),
+   * written as that value; null as null.
    */
-  type: 'text' | 'token' | 'integer' | 'boolean';
+  type: 'text' | 'token' | 'integer' | 'boolean' | 'json';
   /** Left out of the object when null (else null is written as null). Never the first field. */
   optional?: boolean;
 }
@@ -290,7 +306,10 @@ export async function selectJsonArray<QB extends AnySelect>(
     const value = (f: JsonField) =>
       f.type === 'boolean'
         ? sql`json(case when ${col(f.column)} = 1 then 'true' else 'false' end)`
-        : col(f.column);
+        : // json(): a JSON value read back from the subquery is text again until it is marked as JSON.
+          f.type === 'json'
+          ? sql`json(${col(f.column)})`
+          : col(f.column);
     const object = (list: JsonField[]) =>
       sql`json_object(${sql.join(list.flatMap((f) => [sql.lit(f.key), value(f)]))})`;
     // An optional field makes two shapes of the object: with it, or without it when it is null.
@@ -303,9 +322,10 @@ export async function selectJsonArray<QB extends AnySelect>(
     const json = sql<Buffer>`cast(${prefix} || coalesce(json_group_array(${item}), '[]') || '}' as blob)`;
     return (await db.selectFrom(inner.as('x')).select(json.as('json')).executeTakeFirstOrThrow()).json;
   }
-  // PostgreSQL: each object is one concat() of literal keys and values written by their type. Its JSON
-  // functions (to_json of a row, json_build_object) look up how to write each value's type on every call: a
-  // third of the time of a 10,000-row list. Only free text goes through to_json, for its escaping.
+  // PostgreSQL: each object is literal keys and values written by their type joined with ||, every part never
+  // NULL (a NULL would void the whole object). Its JSON functions (to_json of a row, json_build_object) look up how
+  // to write each value's type on every call: a third of the time of a 10,000-row list; concat() (variadic "any")
+  // cost 4 % more than ||. Only free text goes through to_json, for its escaping.
   const value = (f: JsonField) => {
     const c = col(f.column);
     if (f.type === 'boolean') return sql`case when ${c} = 1 then 'true' else 'false' end`;
@@ -315,16 +335,18 @@ export async function selectJsonArray<QB extends AnySelect>(
           sql`case when ${c} = '' then '""' else to_json(${c})::text end`
         : f.type === 'token'
           ? sql`'"' || ${c} || '"'`
-          : sql`${c}::text`;
+          : f.type === 'json'
+            ? c
+            : sql`${c}::text`;
     return f.optional ? written : sql`coalesce(${written}, 'null')`;
   };
   const parts = fields.map((f, i) => {
     const key = sql.lit(`${i === 0 ? '' : ','}${JSON.stringify(f.key)}:`);
     return f.optional
       ? sql`case when ${col(f.column)} is null then '' else ${key} || ${value(f)} end`
-      : sql`${key}, ${value(f)}`;
+      : sql`${key} || ${value(f)}`;
   });
-  const item = sql`concat('{', ${sql.join(parts)}, '}')`;
+  const item = sql`('{' || ${sql.join(parts, sql` || `)} || '}')`;
   const order = sql.join(
     orderBy.map((o) => (o.desc ? sql`${sql.ref(`w.${o.column}`)} desc` : sql.ref(`w.${o.column}`))),
   );

@@ -3,11 +3,14 @@ import type { AdminTables } from './tables/admin.js';
 import type { ExecutionTables } from './tables/execution.js';
 import type { FilesTables } from './tables/files.js';
 import type { JobsTables } from './tables/jobs.js';
+import type { ImportsTables } from './tables/imports.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { InstanceTables } from './tables/instance.js';
 import type { ReportsTables } from './tables/reports.js';
+import type { SearchTables } from './tables/search.js';
+import type { ViewsTables } from './tables/views.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -144,6 +147,10 @@ export interface MilestonesTable {
   tenant_id: string;
   project_id: string;
   title: string;
+  /** Plain text, '' when none (migration 0029). */
+  description: Generated<string>;
+  /** A calendar date YYYY-MM-DD, or null (migration 0029). */
+  due: string | null;
   created_at: string;
   updated_at: string;
   archived_at: string | null;
@@ -338,4 +345,7 @@ export type Database = CoreTables &
   JobsTables &
   IdempotencyTables &
   InstanceTables &
-  ReportsTables;
+  ReportsTables &
+  ImportsTables &
+  SearchTables &
+  ViewsTables;

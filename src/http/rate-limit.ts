@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Db } from '../db/create-db.js';
 import { sharedRateLimitCounter, type RateLimitCounter } from '../db/rate-limit-counters.js';
@@ -42,8 +41,14 @@ function databaseStore(count: RateLimitCounter) {
 }
 
 /** Where the counters live: Redis when configured, the database on PostgreSQL, else (SQLite) this process. */
-function storeOptions(app: FastifyInstance, config: Config, db: Db): Partial<RateLimitPluginOptions> {
+async function storeOptions(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+): Promise<Partial<RateLimitPluginOptions>> {
   if (config.redisUrl) {
+    // Loaded only here: a service without Redis does not carry its client (about 20 MB resident).
+    const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, {
       // A request waits for Redis at most one reconnection, then goes on uncounted (skipOnError below).
       maxRetriesPerRequest: 1,
@@ -74,7 +79,7 @@ export async function installRateLimit(app: FastifyInstance, config: Config, db:
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: bucketOf,
-    ...storeOptions(app, config, db),
+    ...(await storeOptions(app, config, db)),
     allowList: (request) => !(request.routeOptions.url ?? '').startsWith('/api/'),
     errorResponseBuilder: (_request, context) =>
       new AppError(

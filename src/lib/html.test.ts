@@ -1,3 +1,4 @@
+import { fc } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { sanitizeHtmlField, sanitizeHtmlFieldFully } from './html.js';
 
@@ -14,6 +15,44 @@ describe('sanitizeHtmlField', () => {
       if (sanitizeHtmlFieldFully(text) !== text) differing.push(code.toString(16));
     }
     expect(differing).toEqual([]);
+  });
+
+  it('returns simple paragraphs (text with bold, italic, underline or code runs) exactly as the full sanitiser does', () => {
+    // Tokens that make simple paragraphs and near misses: unclosed, nested, stray and attributed tags.
+    const token = fc.constantFrom(
+      ...['<p>', '</p>', '<strong>', '</strong>', '<em>', '</em>', '<b>', '</b>', '<code>', '</code>'],
+      ...['<u>', '</u>', '<s>', '</s>', '<i>', '</i>', '<p class="x">', '<br>', '<span>', '</span>'],
+      ...['a', 'Z', ' ', '  ', '"', "'", '\n', '\t', 'é', '😀', '=', '/', '\u00a0', '*', '_'],
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 30 }), (tokens) => {
+        const html = tokens.join('');
+        expect(sanitizeHtmlField(html)).toBe(sanitizeHtmlFieldFully(html));
+      }),
+      { numRuns: 5000 },
+    );
+    // Whole paragraphs, which a random mix of tokens rarely makes.
+    const inline = fc
+      .tuple(fc.constantFrom('strong', 'em', 'b', 'i', 'u', 's', 'code'), fc.string({ maxLength: 8 }))
+      .map(([tag, text]) => `<${tag}>${text}</${tag}>`);
+    const paragraph = fc
+      .array(fc.oneof(fc.string({ maxLength: 10 }), inline), { maxLength: 6 })
+      .map((parts) => `<p>${parts.join('')}</p>`);
+    fc.assert(
+      fc.property(fc.array(paragraph, { minLength: 1, maxLength: 4 }), (paragraphs) => {
+        const html = paragraphs.join('');
+        expect(sanitizeHtmlField(html)).toBe(sanitizeHtmlFieldFully(html));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('cleans long markup in full, short or simple', () => {
+    const long = `<p>${'x<b>y</b>'.repeat(20_000)}</p>`;
+    expect(sanitizeHtmlField(long)).toBe(long);
+    expect(sanitizeHtmlField(`<p>${'x'.repeat(200_000)}<b onclick="x()">y</b></p>`)).toBe(
+      `<p>${'x'.repeat(200_000)}<b>y</b></p>`,
+    );
   });
 
   it('drops NUL, with or without markup', () => {

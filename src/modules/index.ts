@@ -12,6 +12,8 @@ import { filesRoutes } from './files/files.routes.js';
 import { runsRoutes } from './runs/runs.routes.js';
 import { plansRoutes } from './plans/plans.routes.js';
 import { resultsRoutes } from './runs/results/results.routes.js';
+import { junitRoutes } from './runs/junit/junit.routes.js';
+import { runAssigneesRoutes } from './runs/assignees/assignees.routes.js';
 import { runLogsRoutes } from './run-logs/run-logs.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { requirementsRoutes } from './requirements/requirements.routes.js';
@@ -33,6 +35,11 @@ import { deliveryRetentionJob } from './webhooks/webhook-retention.job.js';
 import { trackerCommentJob } from './runs/tracker-comment.job.js';
 import { auditRetentionJob } from './audit/audit-retention.job.js';
 import { idempotencyRetentionJob } from './idempotency/idempotency-retention.job.js';
+import { importJob } from './imports/imports.job.js';
+import { importsRoutes } from './imports/imports.routes.js';
+import { archiveRoutes } from './imports/archive/archive.routes.js';
+import { projectImportJob } from './imports/archive/archive.job.js';
+import { viewsRoutes } from './views/views.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -49,6 +56,8 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   runsRoutes,
   plansRoutes,
   resultsRoutes,
+  runAssigneesRoutes,
+  junitRoutes,
   runLogsRoutes,
   tagsRoutes,
   requirementsRoutes,
@@ -61,6 +70,9 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   jobsRoutes,
   reportsRoutes,
   reportSharesRoutes,
+  importsRoutes,
+  archiveRoutes,
+  viewsRoutes,
 ];
 
 /** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
@@ -83,4 +95,6 @@ export const moduleJobs: JobDefinition[] = [
   trackerCommentJob,
   auditRetentionJob,
   idempotencyRetentionJob,
+  importJob,
+  projectImportJob,
 ];

@@ -279,6 +279,17 @@ export async function completeJobs(
   return Number(r.numUpdatedRows);
 }
 
+/**
+ * Extends the lease of a job still running (a long job, such as an import, says it is alive); false when the lease
+ * was lost already.
+ */
+export async function extendLease(db: Db, id: number, token: string, untilMs: number): Promise<boolean> {
+  const r = await held(db, [id], token)
+    .set({ locked_until: iso(untilMs) })
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** Puts a claimed job back to run at `runAtMs`; false when the lease was lost. */
 export async function retryJob(
   trx: Db,

@@ -21,6 +21,15 @@ import * as m0019 from './0019_report_shares.js';
 import * as m0020 from './0020_result_link_runs.js';
 import * as m0021 from './0021_rate_limits.js';
 import * as m0022 from './0022_audit_filters.js';
+import * as m0023 from './0023_imports.js';
+import * as m0024 from './0024_case_search.js';
+import * as m0025 from './0025_file_chunks.js';
+import * as m0027 from './0027_webhook_delivery_pages.js';
+import * as m0028 from './0028_run_tcase_assignees.js';
+import * as m0029 from './0029_plans_milestones.js';
+import * as m0030 from './0030_saved_views.js';
+import * as m0031 from './0031_project_imports.js';
+import * as m0032 from './0032_import_rollback.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +55,13 @@ export const migrations: Record<string, Migration> = {
   '0020_result_link_runs': m0020,
   '0021_rate_limits': m0021,
   '0022_audit_filters': m0022,
+  '0023_imports': m0023,
+  '0024_case_search': m0024,
+  '0025_file_chunks': m0025,
+  '0027_webhook_delivery_pages': m0027,
+  '0028_run_tcase_assignees': m0028,
+  '0029_plans_milestones': m0029,
+  '0030_saved_views': m0030,
+  '0031_project_imports': m0031,
+  '0032_import_rollback': m0032,
 };

@@ -14,6 +14,9 @@ export interface PlansTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** Closing a plan closes its open runs; a closed plan takes no changes (migration 0029). */
+  closed_at: Generated<string | null>;
+  closed_by: Generated<number | null>;
 }
 
 export interface RunsTable {
@@ -69,6 +72,8 @@ export interface RunTcasesTable {
   frozen_pos: number | null;
   latest_result_id: number | null;
   updated_at: string;
+  /** Who is to run the case in this run (migration 0028); NULL: nobody. Absent from inserts: nobody. */
+  assignee_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ResultsTable {

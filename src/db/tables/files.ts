@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /** Kysely table types of the uploaded files (migration 0004_files). */
 
 export interface FilesTable {
@@ -16,8 +18,18 @@ export interface FilesTable {
   /** Null once the uploader is deleted. */
   uploaded_by: number | null;
   created_at: string;
+  /** The backend holding the bytes (`local`, `postgres`, `s3`; migration 0025); defaults to `local`. */
+  storage: ColumnType<string, string | undefined, string>;
+}
+
+/** File bodies kept in the database (CASEBOOK_FILE_STORAGE=postgres): 256 KiB chunks per storage key. */
+export interface FileChunksTable {
+  storage_key: string;
+  idx: number;
+  data: Buffer;
 }
 
 export interface FilesTables {
   files: FilesTable;
+  file_chunks: FileChunksTable;
 }

@@ -30,12 +30,14 @@ import {
   RegisterBody,
   RegisterResponse,
   TestMailResult,
+  InstanceDetails,
 } from './accounts.schemas.js';
 import type { AccountMail } from './accounts.common.js';
 import * as service from './accounts.service.js';
 import * as invitations from './invitations/invitations.service.js';
 import * as resets from './password-resets/password-resets.service.js';
 import { sendTestMail } from './test-mail/test-mail.service.js';
+import { instanceDetails } from './instance/instance.service.js';
 import * as twoFactor from '../auth/two-factor.service.js';
 
 const ADMIN = { access: { minRole: 'admin' as const } };
@@ -195,6 +197,20 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ user: await service.transferOwnership(db, req.actor, req.body.userId) }),
+  );
+
+  app.get(
+    '/settings/instance',
+    {
+      config: OWNER,
+      schema: {
+        tags,
+        summary:
+          "The tenant's details, public address and mail settings status (owner only; never credentials)",
+        response: { 200: InstanceDetails, ...errorResponses },
+      },
+    },
+    async (req) => instanceDetails(db, req.actor, config),
   );
 
   app.post(

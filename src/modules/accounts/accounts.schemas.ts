@@ -162,3 +162,23 @@ export const TestMailResult = Type.Object({
   error: Type.Optional(Type.String({ description: "the mail server's refusal, when not sent" })),
 });
 export type TestMailResult = Static<typeof TestMailResult>;
+
+export const InstanceDetails = Type.Object({
+  tenant: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    host: Type.Union([Type.String(), Type.Null()], { description: 'null: the default tenant of any host' }),
+    features: Type.Array(Type.String()),
+    createdAt: Type.String(),
+  }),
+  publicUrl: Type.String({ description: 'the address links in e-mails and shared reports point to' }),
+  publicUrlSet: Type.Boolean({
+    description: 'false: CASEBOOK_PUBLIC_URL is not set, the address is guessed',
+  }),
+  mail: Type.Object({
+    configured: Type.Boolean({ description: 'false: CASEBOOK_SMTP_URL is not set, no e-mail is sent' }),
+    server: Type.Optional(Type.String({ description: 'scheme, host and port; never the credentials' })),
+    from: Type.Optional(Type.String({ description: 'the sender address (CASEBOOK_MAIL_FROM)' })),
+  }),
+});
+export type InstanceDetails = Static<typeof InstanceDetails>;

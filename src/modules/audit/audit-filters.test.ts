@@ -80,6 +80,56 @@ describeEachDb('audit log filters', (t) => {
     });
   });
 
+  describe('GET /audit-logs?order=desc', () => {
+    it('answers the newest first and pages backwards with before, neither skipping nor repeating an event', async () => {
+      const start = await lastId();
+      await insert(Array.from({ length: 7 }, (_, i) => ({ action: i % 2 === 0 ? 'd.even' : 'd.odd' })));
+      const all = await page({ after: start, order: 'desc' });
+      expect(all.status).toBe(200);
+      expect(all.body.events.map((e: { id: number }) => e.id)).toEqual(
+        [7, 6, 5, 4, 3, 2, 1].map((i) => start + i),
+      );
+      expect(all.body.after).toBe(start + 1);
+      // Two actions merged newest first, two at a time; each page continues below the answer's after.
+      const seen: number[] = [];
+      let before: number | undefined;
+      for (let i = 0; i < 5; i++) {
+        const res = await page({
+          after: start,
+          order: 'desc',
+          action: 'd.even,d.odd',
+          count: 2,
+          ...(before ? { before } : {}),
+        });
+        expect(res.status).toBe(200);
+        if (res.body.count === 0) break;
+        seen.push(...res.body.events.map((e: { id: number }) => e.id));
+        before = res.body.after;
+      }
+      expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1].map((i) => start + i));
+      // before also narrows an ascending page.
+      const below = await page({ after: start, before: start + 3 });
+      expect(below.body.events.map((e: { id: number }) => e.id)).toEqual([start + 1, start + 2]);
+    });
+
+    it('reads the span from its newest event down to from, to exclusive', async () => {
+      await insert([
+        { action: 'o.last-year', at: '2020-01-01T00:00:00.000Z' },
+        { action: 'o.span', at: '2020-02-01T00:00:00.000Z' },
+        { action: 'o.span', at: '2020-02-02T00:00:00.000Z' },
+      ]);
+      const span = await page({
+        order: 'desc',
+        action: 'o.last-year,o.span',
+        from: '2020-01-15T00:00:00Z',
+        to: '2020-02-02T00:00:00Z',
+      });
+      expect(span.body.events.map((e: { createdAt: string }) => e.createdAt)).toEqual([
+        '2020-02-01T00:00:00.000Z',
+      ]);
+    });
+  });
+
   describe('GET /audit-logs?userId=', () => {
     it("answers only that person's events, alone or with actions; system events have no person", async () => {
       const start = await lastId();
@@ -135,6 +185,8 @@ describeEachDb('audit log filters', (t) => {
       [{ to: '2021-13-01T00:00:00Z' }, '/to'],
       [{ from: '2021-03-02T00:00:00Z', to: '2021-03-01T00:00:00Z' }, '/to'],
       [{ from: '2021-03-01T00:00:00Z', to: '2021-03-01T00:00:00Z' }, '/to'],
+      [{ order: 'newest' }, '/order'],
+      [{ before: 0 }, '/before'],
     ])('answers 400 naming the parameter for %o', async (query, path) => {
       const res = await page(query);
       expect(res.status).toBe(400);
@@ -169,6 +221,13 @@ describeEachDb('audit log filters', (t) => {
       const byPerson = await plan({ afterId: 0, userId: other, count: 100 });
       expect(byPerson).toContain('audit_events_tenant_user_idx');
       expect(full(byPerson), byPerson).toBe(false);
+      // Newest first reads the same indexes backwards.
+      const newest = await plan({ afterId: 0, actions: ['x.rare', 'x.mid'], count: 100, desc: true });
+      expect(newest).toContain('audit_events_tenant_action_idx');
+      expect(full(newest), newest).toBe(false);
+      const newestOfPerson = await plan({ afterId: 0, userId: other, count: 100, desc: true });
+      expect(newestOfPerson).toContain('audit_events_tenant_user_idx');
+      expect(full(newestOfPerson), newestOfPerson).toBe(false);
 
       const res = await page({ after: 0, action: 'x.rare,x.mid', count: 100 });
       expect(res.body.count).toBe(100);

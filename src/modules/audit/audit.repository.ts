@@ -26,15 +26,18 @@ export interface EventFilter {
   actions?: string[];
   userId?: number;
   count: number;
+  /** Newest first (the page reads the id ranges backwards); oldest first otherwise. */
+  desc?: boolean;
 }
 
 /**
- * One page of events with id > `afterId`, ascending, each joined to its user. The page's ids are cut first and
+ * One page of events with id in (`afterId`, `beforeId`), ascending (or descending with `desc`), each joined to its user. The page's ids are cut first and
  * only its rows are read and joined, whatever the planner thinks of the table's size. Each action is its own
  * index range (tenant_id, action, id) cut at `count` and the ranges are merged: an IN list over that index
  * would have to sort every matching event; a person alone reads (tenant_id, user_id, id), none (tenant_id, id).
  */
 export const eventsPageQuery = (db: Db, tenantId: string, f: EventFilter) => {
+  const dir = f.desc ? 'desc' : 'asc';
   const idsOf = (action?: string) => {
     let q = db
       .selectFrom('audit_events')
@@ -44,7 +47,7 @@ export const eventsPageQuery = (db: Db, tenantId: string, f: EventFilter) => {
     if (f.beforeId !== undefined) q = q.where('id', '<', f.beforeId);
     if (action !== undefined) q = q.where('action', '=', action);
     if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
-    return q.orderBy('id').limit(f.count);
+    return q.orderBy('id', dir).limit(f.count);
   };
   const actions = f.actions ?? [];
   const page =
@@ -61,7 +64,7 @@ export const eventsPageQuery = (db: Db, tenantId: string, f: EventFilter) => {
               .as('merged'),
           )
           .select('id')
-          .orderBy('id')
+          .orderBy('id', dir)
           .limit(f.count);
   return db
     .selectFrom(page.as('p'))
@@ -78,11 +81,12 @@ export const eventsPageQuery = (db: Db, tenantId: string, f: EventFilter) => {
       'u.name as user_name',
       'u.email as user_email',
     ])
-    .orderBy('e.id');
+    .orderBy('e.id', dir);
 };
 
 export const listEventsAfter = (db: Db, tenantId: string, f: EventFilter) =>
   eventsPageQuery(db, tenantId, f).execute();
+export type EventRow = Awaited<ReturnType<typeof listEventsAfter>>[number];
 
 /** Deletes up to `limit` events created before `cutoff` (any tenant); returns how many went. */
 export const removeEventsBefore = async (db: Db, cutoff: string, limit: number): Promise<number> => {

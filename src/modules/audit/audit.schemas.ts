@@ -13,15 +13,7 @@ export const AuditEvent = Type.Object({
 });
 export type AuditEvent = Static<typeof AuditEvent>;
 
-export const AuditLogQuery = Type.Object({
-  after: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      description:
-        'events with a greater id; 0 (default) = from the first event of the current month, UTC (D13)',
-    }),
-  ),
-  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000; default 100' })),
+const filterFields = {
   action: Type.Optional(
     Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
       minItems: 1,
@@ -40,6 +32,30 @@ export const AuditLogQuery = Type.Object({
   to: Type.Optional(
     Type.String({ format: 'date-time', description: 'only events before this time (ISO 8601); after from' }),
   ),
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description:
+        "asc (default, D13): oldest first; desc: newest first, the next page continuing with before = the answer's after",
+    }),
+  ),
+};
+
+export const AuditLogQuery = Type.Object({
+  after: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'events with a greater id; 0 (default) = from the first event of the current month, UTC (D13)',
+    }),
+  ),
+  before: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'events with a smaller id: the cursor of the next page when order is desc',
+    }),
+  ),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: '1 to 1000; default 100' })),
+  ...filterFields,
 });
 export type AuditLogQuery = Static<typeof AuditLogQuery>;
 
@@ -49,3 +65,7 @@ export const AuditLogPage = Type.Object({
   events: Type.Array(AuditEvent),
 });
 export type AuditLogPage = Static<typeof AuditLogPage>;
+
+/** The export's filters: those of a page, without its paging (every matching event is written). */
+export const AuditExportQuery = Type.Object(filterFields, { additionalProperties: false });
+export type AuditFilterQuery = Static<typeof AuditExportQuery> & { after?: number; before?: number };

@@ -73,3 +73,17 @@ export const deleteConfiguration = async (db: Db, tenantId: string, projectId: s
         .executeTakeFirst()
     ).numDeletedRows,
   );
+
+/** The project's runs that use the configuration, and the open ones among them: one read of its runs. */
+export const countRunsUsing = async (db: Db, projectId: string, id: string) => {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('runs'),
+      eb.fn.count<number | string>('id').filterWhere('closed_at', 'is', null).as('open'),
+    ])
+    .where('project_id', '=', projectId)
+    .where('configuration_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { runs: Number(row.runs), openRuns: Number(row.open) };
+};

@@ -4,6 +4,7 @@ import {
   Configuration,
   ConfigurationList,
   ConfigurationParams,
+  ConfigurationUsage,
   CreateConfigurationBody,
   UpdateConfigurationBody,
 } from './configurations.schemas.js';
@@ -56,6 +57,19 @@ export const configurationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) =>
       service.updateConfiguration(db, req.actor, req.params.project, req.params.configuration, req.body),
+  );
+
+  app.get(
+    '/project/:project/configuration/:configuration/usage',
+    {
+      schema: {
+        tags: ['configurations'],
+        summary: 'Count the runs that use a configuration (and the open ones): what deleting it concerns',
+        params: ConfigurationParams,
+        response: { 200: ConfigurationUsage, ...errorResponses },
+      },
+    },
+    async (req) => service.getConfigurationUsage(db, req.actor, req.params.project, req.params.configuration),
   );
 
   app.delete(

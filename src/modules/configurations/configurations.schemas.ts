@@ -32,3 +32,9 @@ export const UpdateConfigurationBody = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateConfigurationBody = Static<typeof UpdateConfigurationBody>;
+
+export const ConfigurationUsage = Type.Object({
+  runs: Type.Integer({ description: 'runs of the project that use the configuration, open or closed' }),
+  openRuns: Type.Integer({ description: 'of those, the runs not closed' }),
+});
+export type ConfigurationUsage = Static<typeof ConfigurationUsage>;

@@ -9,6 +9,7 @@ import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './configurations.repository.js';
 import type {
   Configuration,
+  ConfigurationUsage,
   CreateConfigurationBody,
   UpdateConfigurationBody,
 } from './configurations.schemas.js';
@@ -32,7 +33,11 @@ export async function listConfigurations(db: Db, actor: Actor, projectRef: strin
   return (await repo.listConfigurations(db, actor.tenantId, project.id)).map(toConfiguration);
 }
 
-/** Creates a configuration (test-runner or higher, D3); string id (docs/api-decisions.md#response-shapes), title trimmed, 1-255 characters. */
+/**
+ * Creates a configuration (test-runner or higher, D3); string id (docs/api-decisions.md#response-shapes), title
+ * trimmed, 1-255 characters. 409 when the project already has one titled alike, as rename: two alike could not be
+ * told apart in a run's picker.
+ */
 export async function createConfiguration(
   db: Db,
   actor: Actor,
@@ -43,13 +48,17 @@ export async function createConfiguration(
   const title = checkedTitle(input.title);
   const id = newOrderedId();
   const now = nowIso();
-  await repo.insertConfiguration(db, {
-    id,
-    tenant_id: actor.tenantId,
-    project_id: project.id,
-    title,
-    created_at: now,
-    updated_at: now,
+  await db.transaction().execute(async (trx) => {
+    if (await repo.findOtherByTitle(trx, actor.tenantId, project.id, title, id))
+      throw conflict(`the project already has a configuration titled "${title}"`);
+    await repo.insertConfiguration(trx, {
+      id,
+      tenant_id: actor.tenantId,
+      project_id: project.id,
+      title,
+      created_at: now,
+      updated_at: now,
+    });
   });
   return { id };
 }
@@ -105,4 +114,20 @@ export async function deleteConfiguration(
   const project = await resolveProject(db, actor, projectRef, { write: true });
   if ((await repo.deleteConfiguration(db, actor.tenantId, project.id, id)) === 0)
     throw notFound(`configuration ${id} not found`);
+}
+
+/**
+ * How many runs use the configuration (open ones apart): what its deletion leaves without one. Read rights of
+ * the project, as the list; 404 for an id of another project.
+ */
+export async function getConfigurationUsage(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  id: string,
+): Promise<ConfigurationUsage> {
+  const project = await resolveProject(db, actor, projectRef);
+  if (!(await repo.findConfiguration(db, actor.tenantId, project.id, id)))
+    throw notFound(`configuration ${id} not found`);
+  return repo.countRunsUsing(db, project.id, id);
 }

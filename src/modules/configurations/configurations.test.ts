@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject, userWithKey } from '../../../test/helpers/factories.js';
-import { createRun, getRun } from '../../../test/helpers/run-factories.js';
+import { closeRun, createRun, getRun } from '../../../test/helpers/run-factories.js';
 import { getConfiguration } from './configurations.service.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -87,6 +87,20 @@ describeEachDb('configurations', (t) => {
       expect((await t.get(`/project/${p.code}/configuration`, { key: outsider.key })).status).toBe(403);
       expect((await t.get('/project/NOPE8/configuration')).status).toBe(404);
       expect((await t.get(`/project/${p.code}/configuration`)).body.configurations).toEqual([]);
+    });
+
+    it('answers 409 for a title the project already has, stores nothing, and allows it in another project', async () => {
+      const p = await createProject(t);
+      const other = await createProject(t);
+      await t.post(`/project/${p.code}/configuration`, { title: 'Chrome' });
+      const res = await t.post(`/project/${p.code}/configuration`, { title: '  Chrome ' });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('"Chrome"') });
+      const list = await t.get(`/project/${p.code}/configuration`);
+      expect(list.body.configurations.map((c: { title: string }) => c.title)).toEqual(['Chrome']);
+      expect((await t.post(`/project/${other.code}/configuration`, { title: 'Chrome' })).status).toBe(201);
+      // Titles differ by case: both are kept (the picker shows them as typed).
+      expect((await t.post(`/project/${p.code}/configuration`, { title: 'chrome' })).status).toBe(201);
     });
 
     it('answers 201 to a test-runner member and 403 on an archived project', async () => {
@@ -243,6 +257,40 @@ describeEachDb('configurations', (t) => {
       const { id } = (await t.post(`/project/${p.code}/configuration`, { title: 'Chrome' })).body;
       expect((await t.del(`/project/${p.code}/configuration/${id}`, { key: runner.key })).status).toBe(200);
       expect((await t.get(`/project/${p.code}/configuration`)).body.configurations).toEqual([]);
+    });
+  });
+
+  describe('GET /project/:p/configuration/:id/usage', () => {
+    it('counts the runs of the project that use it and the open ones, for a viewer too', async () => {
+      const viewer = await userWithKey(t, 'viewer');
+      const p = await createProject(t, {}, [viewer.user.id]);
+      const chrome = (await t.post(`/project/${p.code}/configuration`, { title: 'Chrome' })).body.id;
+      const unused = (await t.post(`/project/${p.code}/configuration`, { title: 'Unused' })).body.id;
+      const closed = await createRun(t, p, { configurationId: chrome });
+      await closeRun(t, p, closed.id);
+      await createRun(t, p, { configurationId: chrome });
+      await createRun(t, p, {});
+      const res = await t.get(`/project/${p.code}/configuration/${chrome}/usage`, { key: viewer.key });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ runs: 2, openRuns: 1 });
+      expect((await t.get(`/project/${p.code}/configuration/${unused}/usage`)).body).toEqual({
+        runs: 0,
+        openRuns: 0,
+      });
+    });
+
+    it("answers 404 for another project's configuration or none, and 403 to a non-member", async () => {
+      const outsider = await userWithKey(t, 'viewer');
+      const p = await createProject(t);
+      const other = await createProject(t);
+      const theirs = (await t.post(`/project/${other.code}/configuration`, { title: 'Theirs' })).body.id;
+      const mine = (await t.post(`/project/${p.code}/configuration`, { title: 'Mine' })).body.id;
+      const notHere = await t.get(`/project/${p.code}/configuration/${theirs}/usage`);
+      expect(notHere.status).toBe(404);
+      expect(notHere.body.code).toBe('NOT_FOUND');
+      expect((await t.get(`/project/${p.code}/configuration/nope/usage`)).status).toBe(404);
+      const denied = await t.get(`/project/${p.code}/configuration/${mine}/usage`, { key: outsider.key });
+      expect(denied.status).toBe(403);
     });
   });
 

@@ -61,6 +61,10 @@ describeEachDb('deleting a custom field', (t) => {
     const two = await createTcase(t, p, { customFields: { [gone]: { value: 'x' } } });
     const three = await createTcase(t, p, { customFields: { [kept]: { value: 'y' } } });
     expect((await storedValues(t, one.id)).map((v) => v[gone]?.value)).toEqual(['one', 'one', 'two']);
+    // What the confirmation names before the delete: the same counts the audit event records after it.
+    const usage = await t.get(`/custom-field/${goneId}/usage`);
+    expect(usage.status).toBe(200);
+    expect(usage.body).toEqual({ cases: 2, versions: 4 });
 
     const res = await t.del(`/custom-field/${goneId}`);
     expect(res.status).toBe(200);
@@ -87,6 +91,14 @@ describeEachDb('deleting a custom field', (t) => {
         versions_changed: 4,
       },
     ]);
+    const after = await t.get(`/custom-field/${goneId}/usage`);
+    expect(after.status).toBe(404);
+    expect(after.body.code).toBe('NOT_FOUND');
+  });
+
+  it('counts no case for a field nobody filled in', async () => {
+    const id = await createField(t, 'checkbox', sys('unused'));
+    expect((await t.get(`/custom-field/${id}/usage`)).body).toEqual({ cases: 0, versions: 0 });
   });
 
   it('never shows a text saved under a deleted text field as the value of a later rich-text field of its name', async () => {

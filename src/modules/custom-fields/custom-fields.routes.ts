@@ -5,6 +5,7 @@ import {
   CustomField,
   CustomFieldList,
   CustomFieldParams,
+  CustomFieldUsage,
   OrderCustomFieldsBody,
   UpdateCustomFieldBody,
 } from './custom-fields.schemas.js';
@@ -55,6 +56,21 @@ export const customFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.getCustomField(db, req.actor, req.params.id),
+  );
+
+  app.get(
+    '/custom-field/:id/usage',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          'How many test cases and versions hold a value of the field: what deleting it removes (admin)',
+        params: CustomFieldParams,
+        response: { 200: CustomFieldUsage, ...errorResponses },
+      },
+    },
+    async (req) => service.getCustomFieldUsage(db, req.actor, req.params.id),
   );
 
   app.post(

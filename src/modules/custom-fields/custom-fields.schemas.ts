@@ -30,6 +30,13 @@ export type CustomField = Static<typeof CustomField>;
 
 export const CustomFieldList = Type.Object({ customFields: Type.Array(CustomField) });
 
+/** What deleting a field removes: the cases (deleted ones too) and versions that hold a value under its name. */
+export const CustomFieldUsage = Type.Object({
+  cases: Type.Integer({ description: 'test cases with a value in any version' }),
+  versions: Type.Integer({ description: 'test-case versions holding a value' }),
+});
+export type CustomFieldUsage = Static<typeof CustomFieldUsage>;
+
 export const CustomFieldParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type CustomFieldParams = Static<typeof CustomFieldParams>;
 

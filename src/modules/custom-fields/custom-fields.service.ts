@@ -22,6 +22,7 @@ import type {
   CreateCustomFieldBody,
   CustomField,
   CustomFieldOption,
+  CustomFieldUsage,
   CustomFieldType,
   StoredCustomFieldValue,
   TcaseCustomFieldInput,
@@ -131,8 +132,10 @@ export async function normalizeTcaseCustomFields(
   projectId: string,
   input: Record<string, TcaseCustomFieldInput> | undefined,
   previous?: Record<string, StoredCustomFieldValue>,
+  /** The tenant's fields (listFieldsBySystemName) when the caller read them already: an import, once a chunk. */
+  known?: Map<string, CustomField>,
 ): Promise<Record<string, StoredCustomFieldValue>> {
-  const fields = await listFieldsBySystemName(db, tenantId);
+  const fields = known ?? (await listFieldsBySystemName(db, tenantId));
   const out: Record<string, StoredCustomFieldValue> = {};
   for (const [name, value] of Object.entries(previous ?? {})) {
     const field = fields.get(name);
@@ -438,6 +441,13 @@ export async function deleteCustomField(db: Db, actor: Actor, id: string): Promi
       versions_changed: lost.versions,
     });
   });
+}
+
+/** How many cases and versions hold a value of the field: what deleteCustomField would remove (admin). */
+export async function getCustomFieldUsage(db: Db, actor: Actor, id: string): Promise<CustomFieldUsage> {
+  const row = await repo.findField(db, actor.tenantId, id);
+  if (!row) throw notFound(`custom field "${id}" not found`);
+  return repo.countVersionsWithValue(db, actor.tenantId, row.system_name);
 }
 
 /** Puts the tenant's custom fields in the given order (admin, D3); `ids` must name every field exactly once. */

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastif
 import { AppError, badRequest } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
+import { drainBody } from '../../http/drain-body.js';
 import {
   BatchUploadBody,
   FileContent,
@@ -45,37 +46,6 @@ function translateMultipartError(err: unknown, limits: service.UploadLimits): un
     return badRequest(`malformed multipart body: ${e.message}`);
   }
   return err;
-}
-
-/**
- * After a failed upload (a full disk, a file over the limit), reads and drops what is left of the body, up to
- * `cap` bytes, so that the answer reaches a client still sending: left unread, the body stalls the connection
- * (the client waits to send, the server to read) until one side resets it. Beyond `cap` the connection closes.
- */
-function drainBody(req: FastifyRequest, reply: FastifyReply, cap: number): Promise<void> {
-  const raw = req.raw;
-  if (raw.readableEnded || raw.destroyed) return Promise.resolve();
-  raw.unpipe();
-  return new Promise((resolve) => {
-    let seen = 0;
-    const done = () => {
-      raw.off('data', onData);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > cap) {
-        raw.pause();
-        reply.header('connection', 'close');
-        done();
-      }
-    };
-    raw.on('data', onData);
-    raw.once('end', done);
-    raw.once('close', done);
-    raw.once('error', done);
-    raw.resume();
-  });
 }
 
 const notMultipart = () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the files as multipart/form-data');

@@ -8,12 +8,17 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import * as repo from './files.repository.js';
+
+/** The default store, for work outside a request (the import job) that opens the same files as the app. */
+export { LocalDiskStorage } from './files.storage.js';
+export { openFileStorages, type FileStorages } from './files.storages.js';
 import type { FileInfo, UploadedFile } from './files.schemas.js';
-import type { FileStorage } from './files.storage.js';
+import type { FileStorages } from './files.storages.js';
 
 /** Where bytes are kept and the absolute address files are served from: built once with the app context (context.ts). */
 export interface FilesContext {
-  storage: FileStorage;
+  /** New uploads go to `storages.current`; a file is read from the backend its row names. */
+  storages: FileStorages;
   /** `config.publicUrl`: file URLs are absolute (docs/api-decisions.md#endpoints-beyond-the-public-api). */
   publicUrl: string;
 }
@@ -87,7 +92,7 @@ export function normalizeFileName(given: string | undefined): string {
 }
 
 /** Objects are grouped per tenant; tenant ids that are not path-safe are hashed. */
-function storageKey(tenantId: string, id: string): string {
+export function storageKey(tenantId: string, id: string): string {
   const tenant = /^[A-Za-z0-9_-]{1,64}$/.test(tenantId)
     ? tenantId
     : createHash('sha256').update(tenantId).digest('hex').slice(0, 32);
@@ -107,7 +112,8 @@ export async function uploadFiles(
   parts: AsyncIterable<IncomingPart>,
   options: UploadOptions,
 ): Promise<UploadedFile[]> {
-  const { storage } = files;
+  const storageName = files.storages.current;
+  const storage = files.storages.of(storageName);
   const { limits, field } = options;
   const rows: Insertable<FilesTable>[] = [];
   let requestBytes = 0;
@@ -159,6 +165,7 @@ export async function uploadFiles(
         id,
         tenant_id: actor.tenantId,
         storage_key: key,
+        storage: storageName,
         file_name: fileName,
         mime_type: normalizeMimeType(part.file.mimeType),
         size,
@@ -199,6 +206,12 @@ export async function getFilesByIds(
   });
 }
 
+/** Which of `ids` are uploaded files of the tenant (an import keeps those of a file it reads, D1). */
+export async function knownFileIds(db: Db, tenantId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  return new Set((await repo.listFilesByIds(db, tenantId, [...new Set(ids)])).map((f) => f.id));
+}
+
 /** A body that references files (e.g. a test case's `files`) must name uploaded files of the tenant: 400 at `path` naming the unknown ids (D9). */
 export async function assertFilesExist(
   db: Db,
@@ -222,7 +235,7 @@ export async function openFile(
 ): Promise<{ file: FileInfo & { sha256: string }; stream: Readable }> {
   const row = await repo.findFile(db, tenantId, id);
   if (!row) throw notFound(`file ${id} not found`);
-  const stream = await files.storage.get(row.storage_key);
+  const stream = await files.storages.of(row.storage).get(row.storage_key);
   // The row exists but the bytes are gone: an operator problem (restored database, lost volume), not a 404.
   if (!stream) throw new Error(`file ${id}: no object under storage key ${row.storage_key}`);
   return { file: { ...toFileInfo(files, row), sha256: row.sha256 }, stream };

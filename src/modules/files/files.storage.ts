@@ -15,9 +15,17 @@ export interface FileStorage {
   get(key: string): Promise<Readable | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Lets go of connections the backend holds (S3's sockets); the database and disk hold none. */
+  close?(): void;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
+
+/** Every backend accepts the same keys, so a file can move between them under its key. */
+export function checkStorageKey(key: string): string {
+  if (!KEY.test(key)) throw new Error(`invalid storage key "${key}"`);
+  return key;
+}
 
 /** The default store: one file per object under a root directory (`<dataDir>/files`). */
 export class LocalDiskStorage implements FileStorage {
@@ -29,8 +37,7 @@ export class LocalDiskStorage implements FileStorage {
 
   private pathOf(key: string): string {
     // Segments never start with a dot, so no key can climb out of the root or hit `.tmp`.
-    if (!KEY.test(key)) throw new Error(`invalid storage key "${key}"`);
-    return path.join(this.root, ...key.split('/'));
+    return path.join(this.root, ...checkStorageKey(key).split('/'));
   }
 
   async put(key: string, stream: Readable): Promise<void> {

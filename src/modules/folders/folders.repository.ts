@@ -13,6 +13,23 @@ export const listProjectFolders = (db: Db, tenantId: string, projectId: string) 
     .where('deleted_at', 'is', null)
     .execute();
 
+/**
+ * Live test cases per folder of a project, in one grouped statement (tcases_folder_pos_idx leads with project_id
+ * and folder_id). A read of the test-case module's table, kept here for speed (docs/architecture.md): the folder
+ * list with counts is one statement for the tree and one for the counts, whatever the number of folders.
+ */
+export const countTcasesByFolder = async (db: Db, tenantId: string, projectId: string) =>
+  (
+    await db
+      .selectFrom('tcases')
+      .select(['folder_id', (eb) => eb.fn.countAll().as('n')])
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .where('deleted_at', 'is', null)
+      .groupBy('folder_id')
+      .execute()
+  ).map((r) => ({ folderId: r.folder_id, count: Number(r.n) }));
+
 /** The parent links only, for walking subtrees and paths. */
 export const listProjectFolderLinks = (db: Db, tenantId: string, projectId: string) =>
   db

@@ -12,6 +12,20 @@ export const Folder = Type.Object({
 });
 export type Folder = Static<typeof Folder>;
 
+/** docs/api-decisions.md#folder-case-counts: a listed folder, with its case counts when `withCounts=true`. */
+export const ListedFolder = Type.Object({
+  ...Folder.properties,
+  tcaseCount: Type.Optional(
+    Type.Integer({ description: 'with withCounts=true: live test cases directly in the folder' }),
+  ),
+  subtreeTcaseCount: Type.Optional(
+    Type.Integer({
+      description: 'with withCounts=true: live test cases in the folder and all its subfolders',
+    }),
+  ),
+});
+export type ListedFolder = Static<typeof ListedFolder>;
+
 /** Snake_case column names and their camelCase spellings (docs/api-decisions.md#sorting). */
 export const FOLDER_SORT_FIELDS = {
   id: 'id',
@@ -49,6 +63,12 @@ export const FolderListQuery = Type.Object({
   ),
   sortOrder: Type.Optional(SortOrder),
   search: Type.Optional(Type.String({ description: 'case-insensitive substring of the title' })),
+  withCounts: Type.Optional(
+    Type.Boolean({
+      description:
+        'adds tcaseCount (live test cases directly in the folder) and subtreeTcaseCount (with its subfolders)',
+    }),
+  ),
 });
 export type FolderListQuery = Static<typeof FolderListQuery>;
 
@@ -62,7 +82,7 @@ export const FolderList = Type.Object({
         'the 1-based page offset and limit fall on; present when offset, limit or page was sent (D12)',
     }),
   ),
-  data: Type.Array(Folder),
+  data: Type.Array(ListedFolder),
 });
 export type FolderList = Static<typeof FolderList>;
 

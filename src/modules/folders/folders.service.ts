@@ -14,6 +14,7 @@ import {
   type FolderList,
   type FolderListQuery,
   type FolderSortColumn,
+  type ListedFolder,
   type UpdateFolderBody,
 } from './folders.schemas.js';
 
@@ -97,6 +98,14 @@ export async function listFolders(
   }
   const project = await resolveProject(db, actor, projectRef);
   let rows = depthFirst(await repo.listProjectFolders(db, actor.tenantId, project.id));
+  // Counted over the whole tree before search and pagination narrow it: a subfolder left out still counts.
+  const counts = query.withCounts
+    ? caseCounts(rows, await repo.countTcasesByFolder(db, actor.tenantId, project.id))
+    : undefined;
+  const listed = (row: FolderRow): ListedFolder =>
+    counts
+      ? { ...toFolder(row), ...(counts.get(row.id) ?? { tcaseCount: 0, subtreeTcaseCount: 0 }) }
+      : toFolder(row);
   if (query.search !== undefined && query.search !== '') {
     const needle = query.search.toLowerCase();
     rows = rows.filter((r) => r.title.toLowerCase().includes(needle));
@@ -110,15 +119,37 @@ export async function listFolders(
   }
   const total = rows.length;
   const slice = pagination(query);
-  if (!slice) return { total, data: rows.map(toFolder) };
+  if (!slice) return { total, data: rows.map(listed) };
   // D12 (revised): a paginated answer echoes all three; the official MCP server requires `page`.
   return {
     total,
     offset: slice.offset,
     limit: slice.limit,
     page: pageOf(slice, query),
-    data: rows.slice(slice.offset, slice.offset + slice.limit).map(toFolder),
+    data: rows.slice(slice.offset, slice.offset + slice.limit).map(listed),
   };
+}
+
+/**
+ * docs/api-decisions.md#folder-case-counts: each folder's own live cases and those of its whole subtree. `rows`
+ * is depth-first (every folder before its descendants), so walking it backwards adds each subtree to its parent
+ * once it is complete: linear in folders, no query per folder.
+ */
+function caseCounts(
+  rows: FolderRow[],
+  own: { folderId: number; count: number }[],
+): Map<number, { tcaseCount: number; subtreeTcaseCount: number }> {
+  const direct = new Map(own.map((c) => [c.folderId, c.count]));
+  const out = new Map<number, { tcaseCount: number; subtreeTcaseCount: number }>();
+  for (const row of rows) {
+    const n = direct.get(row.id) ?? 0;
+    out.set(row.id, { tcaseCount: n, subtreeTcaseCount: n });
+  }
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const parent = out.get(rows[i].parent_id);
+    if (parent) parent.subtreeTcaseCount += out.get(rows[i].id)!.subtreeTcaseCount;
+  }
+  return out;
 }
 
 /** A folder of the project, or NOT_FOUND. */
@@ -226,6 +257,8 @@ function validatePaths(folders: { path: string[] }[], pointer: (i: number) => st
 export interface UpsertOptions {
   /** JSON pointer of the i-th path in the request, for error details; default `/folders/i/path`. */
   pointer?: (i: number) => string;
+  /** Receives the id of every folder this call created (not those found, nor a concurrent caller's). */
+  created?: number[];
 }
 
 /**
@@ -245,7 +278,7 @@ export async function upsertFolderPaths(
   if (errors.length > 0) {
     throw validationFailed(errors, errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   }
-  const work = (trx: Db) => upsertInTransaction(trx, tenantId, projectId, folders);
+  const work = (trx: Db) => upsertInTransaction(trx, tenantId, projectId, folders, options.created);
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
@@ -254,6 +287,7 @@ async function upsertInTransaction(
   tenantId: string,
   projectId: string,
   folders: { path: string[]; comment?: string | null }[],
+  createdIds: number[] = [],
 ): Promise<number[][]> {
   const key = (parentId: number, title: string) => `${parentId}\u0000${title}`;
   // comment undefined: created by a concurrent request, its comment unknown here.
@@ -304,6 +338,7 @@ async function upsertInTransaction(
         });
         if (created !== undefined) {
           folder = { id: created, comment: isLeaf ? (leafComment ?? '') : '' };
+          createdIds.push(created);
         } else {
           // A concurrent request created it first: use theirs.
           const found = await repo.findChildByTitle(db, tenantId, projectId, parentId, title);

@@ -30,3 +30,7 @@ export function credentialUrl(type: string, config: Partial<Record<string, strin
   if (type === 'tracker_b') return config.url;
   return undefined;
 }
+
+/** Why a custom integration has no connection test. */
+export const CUSTOM_CALLS_NOTHING =
+  'custom integrations only build links and call no tracker: there is no connection to test';

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdString, MessageBody, ProjectParams } from '../../http/schemas.js';
+import { checkConnection, checkTypedSettings } from './integration-check.js';
 import {
+  ConnectionCheck,
   CreateIntegrationBody,
   Integration,
   IntegrationList,
@@ -9,12 +11,13 @@ import {
   ProjectIntegration,
   ProjectIntegrationList,
   ProjectIntegrationParams,
+  TestSettingsBody,
   UpdateIntegrationBody,
 } from './integrations.schemas.js';
 import * as service from './integrations.service.js';
 
 export const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, config } = app;
+  const { db, config, ctx } = app;
   // D3: integrations are managed by admins; project members may see which ones their project uses.
   const admin = { access: { minRole: 'admin' as const } };
 
@@ -91,6 +94,44 @@ export const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.deleteIntegration(db, req.actor, req.params.integrationId);
       return { message: 'Integration deleted' };
     },
+  );
+
+  app.post(
+    '/integration/:integrationId/test',
+    {
+      config: admin,
+      schema: {
+        tags: ['integrations'],
+        summary:
+          'Test the connection: one authenticated request to the tracker with the stored settings and credential, the answer in words (admin; nothing is stored)',
+        params: IntegrationParams,
+        response: { 200: ConnectionCheck, ...errorResponses },
+      },
+    },
+    async (req) =>
+      checkConnection(db, req.actor.tenantId, req.params.integrationId, {
+        guard: ctx.outboundGuard,
+        secretKey: config.secretKey,
+      }),
+  );
+
+  app.post(
+    '/integration/test',
+    {
+      config: admin,
+      schema: {
+        tags: ['integrations'],
+        summary:
+          "Test settings typed in the form before saving: one authenticated request to the tracker, the answer in words; integrationId lends an edited integration's stored credential (admin; nothing is stored)",
+        body: TestSettingsBody,
+        response: { 200: ConnectionCheck, ...errorResponses },
+      },
+    },
+    async (req) =>
+      checkTypedSettings(db, req.actor.tenantId, req.body, {
+        guard: ctx.outboundGuard,
+        secretKey: config.secretKey,
+      }),
   );
 
   app.get(

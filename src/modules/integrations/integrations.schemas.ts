@@ -137,3 +137,41 @@ export const ProjectIntegration = Type.Object({
 export type ProjectIntegration = Static<typeof ProjectIntegration>;
 
 export const ProjectIntegrationList = Type.Object({ integrations: Type.Array(ProjectIntegration) });
+
+/** The settings of the integration form as typed, to test before saving (docs/api-decisions.md#integration-connection-test). */
+export const TestSettingsBody = Type.Object(
+  {
+    type: IntegrationTypeSchema,
+    config: Type.Optional(IntegrationConfigInput),
+    token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: 'the credential typed; without it, the stored one of integrationId (if any)',
+      }),
+    ),
+    integrationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'the integration being edited: config is applied over its settings and its stored credential is used when no token is sent (not when the settings move the tracker to another origin)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TestSettingsBody = Static<typeof TestSettingsBody>;
+
+export const ConnectionCheck = Type.Object({
+  ok: Type.Boolean({ description: 'the tracker accepted the stored credential' }),
+  status: Type.Union([Type.Integer(), Type.Null()], {
+    description: "the tracker's HTTP status, or null when no answer came (or no request was made)",
+  }),
+  message: Type.String({
+    description:
+      'in words: who the tracker knows the credential as, or why it refused (its status and its own message, the credential masked), or why no answer came (timeout, unknown host, refused address)',
+  }),
+  durationMs: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type ConnectionCheck = Static<typeof ConnectionCheck>;

@@ -17,7 +17,7 @@ import { requireSecretKey } from '../../lib/secret-box.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit, type AuditMeta } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
-import { credentialUrl, encryptCredential } from './credentials.js';
+import { credentialUrl, CUSTOM_CALLS_NOTHING, encryptCredential } from './credentials.js';
 import * as repo from './integrations.repository.js';
 import type {
   CreateIntegrationBody,
@@ -27,6 +27,7 @@ import type {
   LinkConfigInput,
   LinkProjectBody,
   ProjectIntegration,
+  TestSettingsBody,
   UpdateIntegrationBody,
 } from './integrations.schemas.js';
 import { isHttpUrl, originOf } from '../../lib/urls.js';
@@ -306,6 +307,42 @@ export async function updateIntegration(
     }
   }
   return getIntegration(db, actor.tenantId, id);
+}
+
+/** What a connection test of typed settings sends: the settings checked as a save would, and the credential. */
+export interface TestSettings {
+  type: Exclude<IntegrationType, 'custom'>;
+  config: Record<string, string>;
+  /** The typed credential, else the edited integration's stored one (sealed); null when there is none. */
+  token: { plain: string } | { sealed: string } | null;
+}
+
+/**
+ * Checks settings typed in the integration form for a connection test, nothing stored
+ * (docs/api-decisions.md#integration-connection-test): the same rules as create, or as an update of
+ * `integrationId` (its settings under the typed ones; its credential when none is typed, never to another
+ * origin unasked). 400 for a custom integration or a body reference that is not one of the tenant's.
+ */
+export async function settingsToTest(
+  db: Db,
+  tenantId: string,
+  input: TestSettingsBody,
+): Promise<TestSettings> {
+  if (input.type === 'custom') throw badRequest(CUSTOM_CALLS_NOTHING, '/type');
+  const id = input.integrationId;
+  const row = id === undefined ? undefined : await repo.findIntegration(db, tenantId, id);
+  if (id !== undefined && !row) throw badRequest(`integration "${id}" not found`, '/integrationId');
+  if (row && row.type !== input.type)
+    throw badRequest(`integration "${row.id}" is a ${row.type} integration, not ${input.type}`, '/type');
+  const before = row ? parseJson<StoredConfig>(row.config, {}) : {};
+  const after: StoredConfig = { ...before, ...input.config };
+  const errors = checkConfig(input.type, after);
+  if (row)
+    checkTokenFollows(input.type, row.token_enc !== null, before, after, { token: input.token }, errors);
+  if (errors.length > 0) throw validationError(errors);
+  const token =
+    input.token !== undefined ? { plain: input.token } : row?.token_enc ? { sealed: row.token_enc } : null;
+  return { type: input.type, config: after as Record<string, string>, token };
 }
 
 /** Deletes an integration and its project links; audit `integration.deleted` with linked_project_count (D25). */

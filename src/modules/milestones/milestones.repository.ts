@@ -40,3 +40,17 @@ export const updateMilestoneArchived = (
     .where('id', '=', id)
     .where('archived_at', expectArchived ? 'is not' : 'is', null)
     .executeTakeFirst();
+
+/** Writes a milestone's details (title, description, due date). */
+export const updateMilestone = (
+  db: Db,
+  tenantId: string,
+  id: number,
+  values: Pick<Updateable<MilestonesTable>, 'title' | 'description' | 'due' | 'updated_at'>,
+) =>
+  db
+    .updateTable('milestones')
+    .set(values)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .executeTakeFirst();

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdNumber, MessageBody, ProjectParams } from '../../http/schemas.js';
 import {
   CreateMilestoneBody,
+  Milestone,
   MilestoneList,
   MilestoneListQuery,
   MilestoneParams,
+  UpdateMilestoneBody,
 } from './milestones.schemas.js';
 import * as service from './milestones.service.js';
 
@@ -41,6 +43,34 @@ export const milestonesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.createMilestone(db, req.actor, req.params.project, req.body)),
+  );
+
+  app.get(
+    '/project/:project/milestone/:milestone',
+    {
+      schema: {
+        tags: ['milestones'],
+        summary: 'Get a milestone',
+        params: MilestoneParams,
+        response: { 200: Milestone, ...errorResponses },
+      },
+    },
+    async (req) => service.readMilestone(db, req.actor, req.params.project, req.params.milestone),
+  );
+
+  app.patch(
+    '/project/:project/milestone/:milestone',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['milestones'],
+        summary: 'Edit a milestone: title, description, due date',
+        params: MilestoneParams,
+        body: UpdateMilestoneBody,
+        response: { 200: Milestone, ...errorResponses },
+      },
+    },
+    async (req) => service.updateMilestone(db, req.actor, req.params.project, req.params.milestone, req.body),
   );
 
   app.post(

@@ -2,22 +2,31 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { MilestonesTable } from '../../db/schema.js';
 import type { Actor } from '../../auth/actor.js';
-import { badRequest, conflict, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
 import { nowIso } from '../../lib/time.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './milestones.repository.js';
-import type { CreateMilestoneBody, Milestone } from './milestones.schemas.js';
+import {
+  MILESTONE_DESCRIPTION_MAX,
+  MILESTONE_TITLE_MAX,
+  type CreateMilestoneBody,
+  type Milestone,
+  type UpdateMilestoneBody,
+} from './milestones.schemas.js';
 
 export function toMilestone(row: Selectable<MilestonesTable>): Milestone {
   const milestone: Milestone = {
     id: row.id,
     title: row.title,
+    description: row.description,
     archived: row.archived_at !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
   // docs/api-decisions.md#response-shapes: never null for an optional scalar; absent means "not archived".
   if (row.archived_at !== null) milestone.archivedAt = row.archived_at;
+  if (row.due !== null) milestone.due = row.due;
   return milestone;
 }
 
@@ -32,7 +41,36 @@ export async function listMilestones(
   return (await repo.listMilestones(db, actor.tenantId, project.id, archived)).map(toMilestone);
 }
 
-/** Creates a milestone (test-runner or higher, D3); the title is trimmed and must be 1-255 characters. */
+/** A calendar date written YYYY-MM-DD that exists (2026-02-30 does not). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** The fields of a create or an edit, checked together (every bad field named, D7); undefined: not given. */
+function checkFields(input: { title?: string; description?: string; due?: string | null }) {
+  const errors: ErrorDetail[] = [];
+  const title = input.title?.trim();
+  if (title !== undefined && (title === '' || title.length > MILESTONE_TITLE_MAX))
+    errors.push({ path: '/title', message: `title must be 1-${MILESTONE_TITLE_MAX} characters` });
+  const description = input.description?.trim();
+  if (description !== undefined && description.length > MILESTONE_DESCRIPTION_MAX)
+    errors.push({
+      path: '/description',
+      message: `description must be at most ${MILESTONE_DESCRIPTION_MAX} characters`,
+    });
+  const due = input.due === undefined || input.due === null ? input.due : input.due.trim();
+  if (typeof due === 'string' && !isCalendarDate(due))
+    errors.push({ path: '/due', message: 'due must be a calendar date written YYYY-MM-DD, or null' });
+  if (errors.length) throw validationFailed(errors);
+  return { title, description, due };
+}
+
+/**
+ * Creates a milestone (test-runner or higher, D3): the title trimmed, 1-255 characters; an optional plain-text
+ * description and due date (YYYY-MM-DD).
+ */
 export async function createMilestone(
   db: Db,
   actor: Actor,
@@ -40,18 +78,73 @@ export async function createMilestone(
   input: CreateMilestoneBody,
 ): Promise<{ id: number }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  const title = input.title.trim();
-  if (title === '' || title.length > 255) throw badRequest('title must be 1-255 characters', '/title');
+  const { title, description, due } = checkFields(input);
+  if (title === undefined) throw badRequest('title must be 1-255 characters', '/title');
   const now = nowIso();
   const { id } = await repo.insertMilestone(db, {
     tenant_id: actor.tenantId,
     project_id: project.id,
     title,
+    description: description ?? '',
+    due: due ?? null,
     created_at: now,
     updated_at: now,
     archived_at: null,
   });
   return { id };
+}
+
+/** One milestone of the project, archived or not; 404 when the project has none of that id. */
+export async function readMilestone(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  id: number,
+): Promise<Milestone> {
+  const project = await resolveProject(db, actor, projectRef);
+  const row = await repo.findMilestone(db, actor.tenantId, project.id, id);
+  if (!row) throw notFound(`milestone ${id} not found in project ${project.code}`);
+  return toMilestone(row);
+}
+
+/**
+ * Edits a milestone's title, description and due date (null removes it); only the given fields change. Titles
+ * are not unique (creation never refused a duplicate), so neither is a rename. Archived milestones can be edited
+ * too: archiving keeps new runs and plans away, not corrections. An edit that changed something is audited
+ * (`milestone.updated`, docs/api-decisions.md#plans-and-milestones).
+ */
+export async function updateMilestone(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  id: number,
+  input: UpdateMilestoneBody,
+): Promise<Milestone> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const fields = checkFields(input);
+  return db.transaction().execute(async (trx) => {
+    const row = await repo.findMilestone(trx, actor.tenantId, project.id, id);
+    if (!row) throw notFound(`milestone ${id} not found in project ${project.code}`);
+    const next = {
+      title: fields.title ?? row.title,
+      description: fields.description ?? row.description,
+      due: fields.due === undefined ? row.due : fields.due,
+    };
+    const changed = (['title', 'description', 'due'] as const).filter((k) => next[k] !== row[k]);
+    if (changed.length === 0) return toMilestone(row);
+    const now = nowIso();
+    await repo.updateMilestone(trx, actor.tenantId, id, { ...next, updated_at: now });
+    await recordAudit(trx, actor, 'milestone.updated', {
+      project_id: project.id,
+      project_code: project.code,
+      milestone_id: id,
+      milestone_title: next.title,
+      changed,
+      previous_title: changed.includes('title') ? row.title : undefined,
+      due: changed.includes('due') ? next.due : undefined,
+    });
+    return toMilestone({ ...row, ...next, updated_at: now });
+  });
 }
 
 async function setArchived(db: Db, actor: Actor, projectRef: string, id: number, archive: boolean) {

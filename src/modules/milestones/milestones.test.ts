@@ -19,6 +19,7 @@ describeEachDb('milestones', (t) => {
           {
             id: res.body.id,
             title: 'Release 1.0',
+            description: '',
             archived: false,
             createdAt: expect.stringMatching(ISO),
             updatedAt: expect.stringMatching(ISO),
@@ -27,6 +28,7 @@ describeEachDb('milestones', (t) => {
       });
       // docs/api-decisions.md#response-shapes: never null for an optional scalar.
       expect('archivedAt' in list.body.milestones[0]).toBe(false);
+      expect('due' in list.body.milestones[0]).toBe(false);
     });
 
     it('resolves the project code in any letter case and by id', async () => {
@@ -113,6 +115,7 @@ describeEachDb('milestones', (t) => {
       expect(all[0]).toEqual({
         id: a,
         title: 'A',
+        description: '',
         archived: true,
         createdAt: expect.stringMatching(ISO),
         updatedAt: expect.stringMatching(ISO),

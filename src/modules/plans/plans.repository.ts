@@ -1,5 +1,6 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
+import { forUpdate } from '../../db/dialect.js';
 import type { PlansTable } from '../../db/tables/execution.js';
 
 export const insertPlan = async (db: Db, row: Insertable<PlansTable>) =>
@@ -57,3 +58,29 @@ export const listPlanRunIds = (db: Db, tenantId: string, planIds: number[]) =>
         .where('plan_id', 'in', planIds)
         .orderBy('id')
         .execute();
+
+/**
+ * The plan's row, locked until the transaction ends (PostgreSQL FOR UPDATE; SQLite's transaction holds the write
+ * lock already): every change of a plan (edit, runs added, closing) takes it first, so a plan closed meanwhile is
+ * seen closed and two changes never interleave. Taken before any run's lock.
+ */
+export const lockPlan = (db: Db, tenantId: string, projectId: string, id: number) =>
+  forUpdate(
+    db,
+    db
+      .selectFrom('plans')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('project_id', '=', projectId)
+      .where('id', '=', id),
+  ).executeTakeFirst();
+
+export const updatePlan = (
+  db: Db,
+  tenantId: string,
+  id: number,
+  values: Pick<
+    Updateable<PlansTable>,
+    'title' | 'description' | 'milestone_id' | 'milestone_key' | 'updated_at' | 'closed_at' | 'closed_by'
+  >,
+) => db.updateTable('plans').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, IdNumber, ProjectParams } from '../../http/schemas.js';
-import { CreatePlanBody, PlanList, PlanParams, PlanWithRuns } from './plans.schemas.js';
+import { errorResponses, IdNumber, MessageBody, ProjectParams } from '../../http/schemas.js';
+import {
+  AddedPlanRuns,
+  AddPlanRunsBody,
+  ClosedPlan,
+  CreatePlanBody,
+  PlanList,
+  PlanParams,
+  PlanWithRuns,
+  UpdatePlanBody,
+} from './plans.schemas.js';
 import * as service from './plans.service.js';
 
 export const plansRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -46,5 +55,52 @@ export const plansRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.getPlan(db, req.actor, req.params.project, req.params.plan),
+  );
+
+  app.patch(
+    '/project/:project/plan/:plan',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['plans'],
+        summary: "Edit a test plan's title, description or milestone (its runs follow the milestone)",
+        params: PlanParams,
+        body: UpdatePlanBody,
+        response: { 200: MessageBody, ...errorResponses },
+      },
+    },
+    async (req) => service.updatePlan(db, req.actor, req.params.project, req.params.plan, req.body),
+  );
+
+  app.post(
+    '/project/:project/plan/:plan/run',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['plans'],
+        summary: 'Add runs to an open test plan, in one transaction',
+        params: PlanParams,
+        body: AddPlanRunsBody,
+        response: { 201: AddedPlanRuns, ...errorResponses },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await service.addPlanRuns(db, req.actor, req.params.project, req.params.plan, req.body)),
+  );
+
+  app.post(
+    '/project/:project/plan/:plan/close',
+    {
+      config: { access: { minRole: 'test-runner' } },
+      schema: {
+        tags: ['plans'],
+        summary: 'Close a test plan and its open runs, in one transaction',
+        params: PlanParams,
+        response: { 200: ClosedPlan, ...errorResponses },
+      },
+    },
+    async (req) => service.closePlan(db, req.actor, req.params.project, req.params.plan),
   );
 };

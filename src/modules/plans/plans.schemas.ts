@@ -51,6 +51,42 @@ export const CreatePlanBody = Type.Object(
 );
 export type CreatePlanBody = Static<typeof CreatePlanBody>;
 
+export const UpdatePlanBody = Type.Object(
+  {
+    title: Type.Optional(
+      Type.String({
+        description: '1-255 characters; unique within its milestone, or among plans without one',
+      }),
+    ),
+    description: Type.Optional(Html({ description: 'HTML, sanitised (D22)' })),
+    milestoneId: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          "a milestone of the project, not archived; null: no milestone. The plan's runs, open or closed, follow it",
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdatePlanBody = Static<typeof UpdatePlanBody>;
+
+export const AddPlanRunsBody = Type.Object(
+  { runs: Type.Array(PlanRunInput, { description: 'at least one; titles unique within the plan' }) },
+  { additionalProperties: false },
+);
+export type AddPlanRunsBody = Static<typeof AddPlanRunsBody>;
+
+export const AddedPlanRuns = Type.Object({
+  runIds: Type.Array(Type.Integer(), { description: 'the new runs, in request order' }),
+});
+
+export const ClosedPlan = Type.Object({
+  message: Type.String(),
+  closedRunIds: Type.Array(Type.Integer(), {
+    description: 'the runs this closing closed (those still open)',
+  }),
+});
+
 export const Plan = Type.Object({
   id: Type.Integer(),
   projectId: Type.String(),
@@ -59,6 +95,8 @@ export const Plan = Type.Object({
   milestoneId: Type.Optional(Type.Integer({ description: 'absent when the plan has no milestone' })),
   milestone: Type.Optional(Type.Object({ id: Type.Integer(), title: Type.String() })),
   runIds: Type.Array(Type.Integer({ description: 'the runs of the plan, oldest first' })),
+  closed: Type.Boolean({ description: 'a closed plan takes no changes and no runs' }),
+  closedAt: Type.Optional(Type.String({ description: 'present only when closed' })),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

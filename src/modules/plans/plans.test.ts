@@ -266,6 +266,7 @@ describeEachDb('test plans (D20)', (t) => {
         title: 'First',
         description: '',
         runIds: [expect.any(Number)],
+        closed: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

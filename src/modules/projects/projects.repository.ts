@@ -1,6 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { ProjectsTable } from '../../db/schema.js';
+import { sql } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import { prepareQuery } from '../../db/prepared.js';
 
 // Every project-scoped request starts here, so the lookup is prepared.
@@ -100,3 +102,62 @@ export const removeMember = (db: Db, tenantId: string, projectId: string, userId
     .where('project_id', '=', projectId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+
+// ---- what the project holds (the delete and archive confirmations) ----
+
+/** Live test cases of the project (index tcases_folder_pos_idx leads with project_id). */
+export const countLiveCases = async (db: Db, projectId: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('tcases')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('project_id', '=', projectId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** Every run and the open ones, in one read of the project's runs (runs_project_type_open_idx covers it). */
+export const countRuns = async (db: Db, projectId: string) => {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('runs'),
+      eb.fn.count<number | string>('id').filterWhere('closed_at', 'is', null).as('open'),
+    ])
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return { runs: Number(row.runs), openRuns: Number(row.open) };
+};
+
+/** Results of the project's runs: per run an index range of results_run_tcase_idx, never the table. */
+export const countResults = async (db: Db, projectId: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('runs as r')
+        .innerJoin('results as x', 'x.run_id', 'r.id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('r.project_id', '=', projectId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/**
+ * The files attached to the project's test cases in any version, each once, and their bytes. A version's
+ * `file_ids` is a JSON array; most are `[]` and are skipped before they are parsed.
+ */
+export const countCaseFiles = async (db: Db, tenantId: string, projectId: string) => {
+  const ids =
+    dialectOf(db) === 'postgres'
+      ? sql`select jsonb_array_elements_text(v.file_ids::jsonb) from tcase_versions v
+            join tcases t on t.id = v.tcase_id
+            where t.project_id = ${projectId} and v.file_ids <> '[]'`
+      : sql`select j.value from tcase_versions v join tcases t on t.id = v.tcase_id, json_each(v.file_ids) j
+            where t.project_id = ${projectId} and v.file_ids <> '[]'`;
+  const { rows } = await sql<{ n: number | string; bytes: number | string | null }>`
+    select count(*) as n, sum(f.size) as bytes from files f
+    where f.tenant_id = ${tenantId} and f.id in (${ids})`.execute(db);
+  return { files: Number(rows[0]?.n ?? 0), fileBytes: Number(rows[0]?.bytes ?? 0) };
+};

@@ -5,6 +5,7 @@ import {
   CreateProjectBody,
   MemberParams,
   Project,
+  ProjectCounts,
   ProjectList,
   ProjectMemberList,
   UpdateProjectBody,
@@ -114,6 +115,21 @@ export const projectsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await service.deleteProject(db, req.actor, req.params.project);
       return { message: 'Project deleted' };
     },
+  );
+
+  app.get(
+    '/project/:project/counts',
+    {
+      config: admin,
+      schema: {
+        tags: ['projects'],
+        summary:
+          'Count what the project holds: test cases, runs (and open ones), results, attached files and their bytes (admin)',
+        params: ProjectParams,
+        response: { 200: ProjectCounts, ...errorResponses },
+      },
+    },
+    async (req) => service.countProjectContents(db, req.actor, req.params.project),
   );
 
   app.get(

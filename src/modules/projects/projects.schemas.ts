@@ -72,3 +72,14 @@ export const MemberParams = Type.Object({
   project: Type.String({ minLength: 1, maxLength: 64 }),
   userId: Type.Integer({ minimum: 1 }),
 });
+
+/** What deleting or archiving the project concerns (docs/api-decisions.md#what-a-project-holds). */
+export const ProjectCounts = Type.Object({
+  cases: Type.Integer({ description: 'live test cases (deleted ones not counted)' }),
+  runs: Type.Integer({ description: 'every run, open or closed, plan runs included' }),
+  openRuns: Type.Integer({ description: 'runs not closed' }),
+  results: Type.Integer({ description: 'results recorded in the runs' }),
+  files: Type.Integer({ description: 'files attached to its test cases (any version), each counted once' }),
+  fileBytes: Type.Integer({ description: 'their size in bytes' }),
+});
+export type ProjectCounts = Static<typeof ProjectCounts>;

@@ -20,7 +20,13 @@ import { recordAudit } from '../audit/audit.service.js';
 import { atLeast } from '../../auth/roles.js';
 import { getUser } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
-import type { CreateProjectBody, Project, ProjectMember, UpdateProjectBody } from './projects.schemas.js';
+import type {
+  CreateProjectBody,
+  Project,
+  ProjectCounts,
+  ProjectMember,
+  UpdateProjectBody,
+} from './projects.schemas.js';
 import { isHttpUrl } from '../../lib/urls.js';
 
 export function toProject(row: Selectable<ProjectsTable>): Project {
@@ -261,6 +267,19 @@ export async function deleteProject(db: Db, actor: Actor, ref: string): Promise<
     await repo.removeProject(trx, actor.tenantId, project.id);
     await recordAudit(trx, actor, 'delete_project', projectMeta(project));
   });
+}
+
+/**
+ * What the project holds, for the confirmations that name what archiving or deleting concerns
+ * (docs/api-decisions.md#what-a-project-holds): one count per table, archived projects too.
+ */
+export async function countProjectContents(db: Db, actor: Actor, ref: string): Promise<ProjectCounts> {
+  const project = await resolveProject(db, actor, ref);
+  const cases = await repo.countLiveCases(db, project.id);
+  const runs = await repo.countRuns(db, project.id);
+  const results = await repo.countResults(db, project.id);
+  const files = await repo.countCaseFiles(db, actor.tenantId, project.id);
+  return { cases, ...runs, results, ...files };
 }
 
 /** The users granted access to the project (D3: they see it although they are not admins). */

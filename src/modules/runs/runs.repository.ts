@@ -101,6 +101,32 @@ export const markClosed = (db: Db, tenantId: string, runId: number, userId: numb
     .where('id', '=', runId)
     .execute();
 
+/** A test plan's runs, few columns, in id order (closing a plan; moving it to another milestone). */
+export const listPlanRunTitles = (db: Db, tenantId: string, projectId: string, planId: number) =>
+  db
+    .selectFrom('runs')
+    .select(['id', 'title', 'milestone_id', 'assignment_id'])
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('plan_id', '=', planId)
+    .orderBy('id')
+    .execute();
+
+/** Files every run of a plan under a milestone (or none). */
+export const setPlanRunsMilestone = (
+  db: Db,
+  tenantId: string,
+  planId: number,
+  milestoneId: number | null,
+  now: string,
+) =>
+  db
+    .updateTable('runs')
+    .set({ milestone_id: milestoneId, updated_at: now })
+    .where('tenant_id', '=', tenantId)
+    .where('plan_id', '=', planId)
+    .execute();
+
 export interface ListRunsFilter {
   closed?: boolean;
   milestoneIds?: number[];

@@ -207,6 +207,12 @@ export const ListRunTcasesQuery = Type.Object(
     sortField: Type.Optional(Type.String({ enum: Object.keys(RUN_TCASE_SORT_FIELDS) })),
     sortOrder: Type.Optional(Type.String({ enum: ['asc', 'desc'], description: 'needs sortField' })),
     limit: Type.Optional(Type.Integer({ minimum: 1 })),
+    assignee: Type.Optional(
+      Type.String({
+        pattern: '^(me|none|[1-9][0-9]{0,15})$',
+        description: "a user id, `me` (the caller's cases) or `none` (cases nobody is assigned)",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -226,6 +232,14 @@ export const RunTcaseFolder = Type.Object({
   pos: Type.Integer(),
 });
 
+/** Who a run test case is assigned to (docs/api-decisions.md#run-test-case-assignees); null when nobody. */
+export const RunTcaseAssignee = Type.Union(
+  [Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()],
+  {
+    description: 'the person the case is assigned to in this run, or null',
+  },
+);
+
 /** A run test case, list item (docs/api-decisions.md#shapes). */
 export const RunTcaseListItem = Type.Object({
   id: Type.String(),
@@ -240,6 +254,7 @@ export const RunTcaseListItem = Type.Object({
   status: Type.String(),
   isAutomated: Type.Boolean(),
   isEmpty: Type.Boolean(),
+  assignee: RunTcaseAssignee,
   templateTCaseId: Type.Optional(Type.String()),
   folder: Type.Optional(RunTcaseFolder),
 });
@@ -320,6 +335,7 @@ export const RunTcaseDetail = Type.Object({
   isAutomated: Type.Boolean(),
   isEmpty: Type.Boolean(),
   templateTCaseId: Type.Union([Type.String(), Type.Null()]),
+  assignee: RunTcaseAssignee,
   comment: Type.String({ description: 'HTML of the precondition' }),
   steps: Type.Array(Step),
   tags: Type.Array(TcaseTag),

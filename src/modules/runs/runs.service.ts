@@ -33,6 +33,9 @@ import {
 } from './runs.schemas.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 
+/** D17's reaction to test-case writes, for writers outside a request (the import job; the app's context.ts). */
+export { onTcasesChanged } from './propagation/propagation.service.js';
+
 /*
  * Runs: create, clone, list, close; cases added to and removed from static_struct runs (D17); and the run checks
  * of every write into a run (results, logs) and of its reads. Making a run is run-creation.service.ts; its test
@@ -234,6 +237,18 @@ async function findRunInfoOr404(
   return toRunInfo(run);
 }
 
+/** Closes a run whose lock the transaction holds and which is open: freezes its cases and says so (run_closed). */
+async function closeLockedRun(trx: Db, actor: Actor, projectId: string, run: { id: number; title: string }) {
+  await repo.markClosed(trx, actor.tenantId, run.id, actor.userId, nowIso());
+  await runTcasesRepo.freezeRunTcases(trx, actor.tenantId, run.id);
+  await enqueueEvent(trx, {
+    tenantId: actor.tenantId,
+    projectId,
+    type: 'run_closed',
+    object: { id: run.id, title: run.title },
+  });
+}
+
 /** D9/D17: closes an open run (409 when closed already) and freezes its set, versions, folders and positions. */
 export async function closeRun(
   db: Db,
@@ -246,17 +261,72 @@ export async function closeRun(
     // The run's lock first, as for every write of run state: a result written meanwhile is in or out, never half.
     const run = await findRunInfoOr404(trx, actor.tenantId, project.id, runId, true);
     if (run.closedAt !== null) throw conflict(`run ${runId} is already closed`);
-    await repo.markClosed(trx, actor.tenantId, runId, actor.userId, nowIso());
-    await runTcasesRepo.freezeRunTcases(trx, actor.tenantId, runId);
-    await enqueueEvent(trx, {
-      tenantId: actor.tenantId,
-      projectId: project.id,
-      type: 'run_closed',
-      object: { id: runId, title: run.title },
-    });
+    await closeLockedRun(trx, actor, project.id, run);
   });
   return { message: 'Run closed' };
 }
+
+/**
+ * Closes the open runs of a test plan inside the caller's transaction (the plans service, which holds the plan's
+ * lock): each run's lock taken in id order, as every writer of several runs does, then closed as POST run close
+ * does. Answers the ids of the runs it closed.
+ */
+export async function closePlanRuns(
+  trx: Db,
+  actor: Actor,
+  projectId: string,
+  planId: number,
+): Promise<number[]> {
+  const runs = await repo.listPlanRunTitles(trx, actor.tenantId, projectId, planId);
+  const open = await repo.lockOpenRuns(
+    trx,
+    actor.tenantId,
+    runs.map((r) => r.id),
+  );
+  const titles = new Map(runs.map((r) => [r.id, r.title]));
+  for (const id of open) await closeLockedRun(trx, actor, projectId, { id, title: titles.get(id) ?? '' });
+  return open;
+}
+
+/**
+ * Files every run of a test plan, open or closed, under the plan's new milestone (or none) inside the caller's
+ * transaction: a plan moved to another milestone is moved whole. Each run that changed sends run_updated.
+ */
+export async function movePlanRunsToMilestone(
+  trx: Db,
+  tenantId: string,
+  projectId: string,
+  planId: number,
+  milestoneId: number | null,
+): Promise<void> {
+  const runs = await repo.listPlanRunTitles(trx, tenantId, projectId, planId);
+  const moving = runs.filter((r) => r.milestone_id !== milestoneId);
+  if (moving.length === 0) return;
+  await repo.setPlanRunsMilestone(trx, tenantId, planId, milestoneId, nowIso());
+  for (const r of moving) {
+    await enqueueEvent(trx, {
+      tenantId,
+      projectId,
+      type: 'run_updated',
+      object: {
+        id: r.id,
+        title: r.title,
+        changed: ['milestoneId'],
+        assignmentId: r.assignment_id,
+        milestoneId,
+      },
+    });
+  }
+}
+
+/** D10 inside a plan: the run of the plan titled `title`, if any. */
+export const findPlanRunIdByTitle = (
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  planId: number,
+  title: string,
+): Promise<number | undefined> => repo.findRunIdByTitle(db, tenantId, projectId, planId, title);
 
 async function openStaticStructRun(db: Db, actor: Actor, projectRef: string, runId: number) {
   const project = await resolveProject(db, actor, projectRef, { write: true });

@@ -125,6 +125,18 @@ export const countUsingTcases = async (k: SharedItemKind, db: Db, tenantId: stri
   return Number(row.n);
 };
 
+/** The live test cases whose latest version uses the item, by seq: what an edit changes. */
+export const listUsingTcases = (k: SharedItemKind, db: Db, tenantId: string, id: number) =>
+  anyDb(db)
+    .selectFrom(`${k.usageTable} as u`)
+    .innerJoin('tcases as c', 'c.id', 'u.tcase_id')
+    .select(['c.id', 'c.seq', 'c.title', 'c.folder_id'])
+    .where('u.tenant_id', '=', tenantId)
+    .where(`u.${k.usageColumn}`, '=', id)
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.seq')
+    .execute() as Promise<{ id: string; seq: number; title: string; folder_id: number }[]>;
+
 export const insertHead = async (
   k: SharedItemKind,
   db: Db,

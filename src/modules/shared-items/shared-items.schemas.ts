@@ -36,3 +36,13 @@ export const SharedItemVersionParams = Type.Object({
   version: Type.Integer({ minimum: 1 }),
 });
 export type SharedItemVersionParams = Static<typeof SharedItemVersionParams>;
+
+/** A live test case that uses a shared item (its latest version does): what editing the item changes. */
+export const SharedItemUser = Type.Object({
+  id: Type.String(),
+  seq: Type.Integer(),
+  title: Type.String(),
+  folderId: Type.Integer(),
+});
+export const SharedItemUserList = Type.Object({ tcases: Type.Array(SharedItemUser) });
+export type SharedItemUserList = Static<typeof SharedItemUserList>;

@@ -6,7 +6,11 @@ import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './shared-items.repository.js';
 import type { SharedItemHead, SharedItemKind } from './shared-items.repository.js';
-import { SHARED_ITEM_SORT_FIELDS, type SharedItemListQuery } from './shared-items.schemas.js';
+import {
+  SHARED_ITEM_SORT_FIELDS,
+  type SharedItemListQuery,
+  type SharedItemUserList,
+} from './shared-items.schemas.js';
 
 /**
  * The rules shared steps and shared preconditions have in common: lookups, use by test cases, unique live
@@ -214,6 +218,23 @@ export async function getItem<T>(
   const found = (await load(db, actor.tenantId, [head], [{ id, version: v }])).get(refKey(id, v));
   if (!found) throw notFound(`${k.label} ${id} has no version ${v}`);
   return found;
+}
+
+/**
+ * The live test cases whose latest version uses the item (deleted items too: the list is then empty or what
+ * still shows it), by seq. 404 for another project's item, like getItem.
+ */
+export async function listUsers(
+  k: SharedItemKind,
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  id: number,
+): Promise<SharedItemUserList> {
+  const project = await resolveProject(db, actor, projectRef);
+  await findInProject(k, db, actor.tenantId, project.id, id);
+  const rows = await repo.listUsingTcases(k, db, actor.tenantId, id);
+  return { tcases: rows.map((r) => ({ id: r.id, seq: r.seq, title: r.title, folderId: r.folder_id })) };
 }
 
 /** Creates an item at version 1; its title is unique among the project's live items (409). */

@@ -9,6 +9,7 @@ import {
   SharedPreconditionVersionParams,
   UpdateSharedPreconditionBody,
 } from './shared-preconditions.schemas.js';
+import { SharedItemUserList } from '../shared-items/shared-items.schemas.js';
 import * as service from './shared-preconditions.service.js';
 
 export const sharedPreconditionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,6 +41,19 @@ export const sharedPreconditionsRoutes: FastifyPluginAsyncTypebox = async (app) 
       },
     },
     async (req) => service.getSharedPrecondition(db, req.actor, req.params.project, req.params.id),
+  );
+
+  app.get(
+    '/project/:project/shared-precondition/:id/tcase',
+    {
+      schema: {
+        tags,
+        summary: 'List the live test cases that use a shared precondition (what editing it changes), by seq',
+        params: SharedPreconditionParams,
+        response: { 200: SharedItemUserList, ...errorResponses },
+      },
+    },
+    async (req) => service.listSharedPreconditionUsers(db, req.actor, req.params.project, req.params.id),
   );
 
   app.get(

@@ -152,3 +152,7 @@ export const deleteSharedPrecondition = (
   projectRef: string,
   id: number,
 ): Promise<void> => items.deleteItem(KIND, db, actor, projectRef, id);
+
+/** The live test cases using a shared precondition (their latest version does), by seq: what an edit of it changes. */
+export const listSharedPreconditionUsers = (db: Db, actor: Actor, projectRef: string, id: number) =>
+  items.listUsers(KIND, db, actor, projectRef, id);

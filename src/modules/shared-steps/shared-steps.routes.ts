@@ -9,6 +9,7 @@ import {
   SharedStepVersionParams,
   UpdateSharedStepBody,
 } from './shared-steps.schemas.js';
+import { SharedItemUserList } from '../shared-items/shared-items.schemas.js';
 import * as service from './shared-steps.service.js';
 
 export const sharedStepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -43,6 +44,19 @@ export const sharedStepsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.getSharedStep(db, req.actor, req.params.project, req.params.id),
+  );
+
+  app.get(
+    '/project/:project/shared-step/:id/tcase',
+    {
+      schema: {
+        tags,
+        summary: 'List the live test cases that use a shared step (what editing it changes), by seq',
+        params: SharedStepParams,
+        response: { 200: SharedItemUserList, ...errorResponses },
+      },
+    },
+    async (req) => service.listSharedStepUsers(db, req.actor, req.params.project, req.params.id),
   );
 
   app.get(

@@ -189,3 +189,7 @@ export const updateSharedStep = (
 /** Soft-deletes a shared step; 409 while the latest version of a live test case uses it. */
 export const deleteSharedStep = (db: Db, actor: Actor, projectRef: string, id: number): Promise<void> =>
   items.deleteItem(KIND, db, actor, projectRef, id);
+
+/** The live test cases using a shared step (their latest version does), by seq: what an edit of it changes. */
+export const listSharedStepUsers = (db: Db, actor: Actor, projectRef: string, id: number) =>
+  items.listUsers(KIND, db, actor, projectRef, id);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import { StatusList, UpdateStatusesBody } from './statuses.schemas.js';
+import { StatusList, StatusUsage, UpdateStatusesBody } from './statuses.schemas.js';
 import * as service from './statuses.service.js';
 
 export const statusesRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,6 +16,20 @@ export const statusesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({ statuses: await service.listStatuses(db, req.actor.tenantId) }),
+  );
+
+  app.get(
+    '/settings/preferences/status/usage',
+    {
+      config: { access: { minRole: 'admin' } },
+      schema: {
+        tags: ['settings'],
+        summary:
+          'Count the results recorded with each custom status: what switching one off leaves (they keep it) (admin)',
+        response: { 200: StatusUsage, ...errorResponses },
+      },
+    },
+    async (req) => service.customStatusUsage(db, req.actor.tenantId),
   );
 
   app.post(

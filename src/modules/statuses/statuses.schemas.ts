@@ -53,3 +53,13 @@ export const UpdateStatusesBody = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateStatusesBody = Static<typeof UpdateStatusesBody>;
+
+export const StatusUsage = Type.Object({
+  statuses: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'custom1 to custom4' }),
+      results: Type.Integer({ description: 'results recorded with the status, in every project' }),
+    }),
+  ),
+});
+export type StatusUsage = Static<typeof StatusUsage>;

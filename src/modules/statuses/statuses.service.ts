@@ -10,6 +10,7 @@ import {
   STATUS_IDS,
   STATUS_NAME_MAX,
   type Status,
+  type StatusUsage,
   type UpdateStatusesBody,
 } from './statuses.schemas.js';
 
@@ -123,4 +124,12 @@ export async function updateStatuses(
     }
   });
   return { message: 'Statuses updated' };
+}
+
+/** How many results hold each custom status (admin): what switching one off leaves behind, unchanged (D23). */
+export async function customStatusUsage(db: Db, tenantId: string): Promise<StatusUsage> {
+  const counts = new Map(
+    (await repo.countResultsByStatus(db, tenantId, CUSTOM_STATUS_IDS)).map((r) => [r.status, Number(r.n)]),
+  );
+  return { statuses: CUSTOM_STATUS_IDS.map((id) => ({ id, results: counts.get(id) ?? 0 })) };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
-import { userWithKey } from '../../../test/helpers/factories.js';
+import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { addResult, createRun } from '../../../test/helpers/run-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
 import { activeStatusIds, assertStatusUsable, listStatuses } from './statuses.service.js';
 
 const URL = '/settings/preferences/status';
@@ -33,6 +35,54 @@ describeEachDb('statuses', (t) => {
 
     it('answers 401 without a key', async () => {
       expect((await t.get(URL, { key: null })).status).toBe(401);
+    });
+  });
+
+  describe('GET /settings/preferences/status/usage', () => {
+    it('counts the results recorded with each custom status, switched off or not, in every project', async () => {
+      await reset();
+      const on = (isActive: boolean) => [
+        { id: 'custom1', name: 'Retest', color: 'yellow', isActive },
+        { id: 'custom2', name: 'Known bug', color: 'teal', isActive },
+      ];
+      expect((await t.post(URL, { statuses: on(true) })).status).toBe(200);
+      const before = (await t.get(`${URL}/usage`)).body.statuses;
+      const p = await createProject(t);
+      const q = await createProject(t);
+      const a = await createTcase(t, p);
+      const b = await createTcase(t, q);
+      const run = await createRun(t, p, { tcaseIds: [a.id] });
+      const other = await createRun(t, q, { tcaseIds: [b.id] });
+      for (const [project, r, tcase, status] of [
+        [p, run, a, 'custom1'],
+        [p, run, a, 'custom1'],
+        [q, other, b, 'custom1'],
+        [p, run, a, 'custom2'],
+        [p, run, a, 'passed'],
+      ] as const)
+        await addResult(t, project, r.id, tcase.id, status);
+      // Switched off, its results keep it and are still counted.
+      expect((await t.post(URL, { statuses: on(false) })).status).toBe(200);
+      const res = await t.get(`${URL}/usage`);
+      expect(res.status).toBe(200);
+      const added = (id: string) =>
+        res.body.statuses.find((s: { id: string }) => s.id === id).results -
+        before.find((s: { id: string }) => s.id === id).results;
+      expect(res.body.statuses.map((s: { id: string }) => s.id)).toEqual([
+        'custom1',
+        'custom2',
+        'custom3',
+        'custom4',
+      ]);
+      expect([added('custom1'), added('custom2'), added('custom3'), added('custom4')]).toEqual([3, 1, 0, 0]);
+    });
+
+    it('is for admins: 403 to a user, 401 without a key', async () => {
+      const user = await userWithKey(t, 'user');
+      const denied = await t.get(`${URL}/usage`, { key: user.key });
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe('FORBIDDEN');
+      expect((await t.get(`${URL}/usage`, { key: null })).status).toBe(401);
     });
   });
 

@@ -128,6 +128,20 @@ export const TCase = Type.Object({
   folder: Type.Optional(Folder),
   path: Type.Optional(Type.Array(Folder, { description: 'root → leaf' })),
   project: Type.Optional(Project),
+  highlight: Type.Optional(
+    Type.Object(
+      {
+        title: Type.Optional(Type.String()),
+        text: Type.Optional(
+          Type.String({ description: 'a snippet of precondition, steps and expected results' }),
+        ),
+      },
+      {
+        description:
+          'list with `q` only: where the words matched, as escaped HTML whose only tags are <mark> and </mark>',
+      },
+    ),
+  ),
 });
 export type TCase = Static<typeof TCase>;
 
@@ -155,6 +169,21 @@ export const TcaseVersionParams = Type.Object({
 });
 export type TcaseVersionParams = Static<typeof TcaseVersionParams>;
 
+/** The versioned fields of a case (D15), as a version history names what a version changed. */
+export const VERSION_FIELDS = [
+  'title',
+  'priority',
+  'precondition',
+  'steps',
+  'tags',
+  'requirements',
+  'links',
+  'customFields',
+  'files',
+  'parameterValues',
+] as const;
+export type VersionField = (typeof VERSION_FIELDS)[number];
+
 /** One entry of a case's version history (docs/api-decisions.md#test-case-version-history). */
 export const TcaseVersionEntry = Type.Object({
   version: Type.Integer({ minimum: 1 }),
@@ -164,6 +193,12 @@ export const TcaseVersionEntry = Type.Object({
     description: "the author's name now; null when the user is gone",
   }),
   createdAt: Type.String({ description: 'when this version was made (ISO 8601 UTC)' }),
+  changed: Type.Array(Type.Enum([...VERSION_FIELDS]), {
+    description:
+      'the fields this version changed from the one before, in this order: ' +
+      VERSION_FIELDS.join(', ') +
+      '; empty for version 1 (the case was created)',
+  }),
 });
 export const TcaseVersionList = Type.Object({
   versions: Type.Array(TcaseVersionEntry, { description: 'every version, newest first' }),
@@ -185,6 +220,15 @@ export const TcaseListQuery = Type.Object(
     tags: Type.Optional(Type.Array(Type.Integer(), { description: 'tag ids' })),
     priorities: Type.Optional(Type.Array(Type.Enum([...PRIORITIES]))),
     search: Type.Optional(Type.String({ description: 'case-insensitive substring of the title' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description:
+          'full text: an identifier (SHOP-5, shop-005, 5) or words of the title, precondition, steps and expected ' +
+          'results (all required, the last also as a prefix); ranked best first unless sortField is given; ' +
+          'adds `highlight` to each case',
+      }),
+    ),
     types: Type.Optional(Type.Array(Type.Enum([...TCASE_TYPES]))),
     draft: Type.Optional(Type.Boolean()),
     templateTCaseIds: Type.Optional(Type.Array(Type.String())),

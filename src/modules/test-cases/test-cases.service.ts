@@ -14,7 +14,7 @@ import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from 
 import { fail, inTransaction, lockProject } from './test-cases.common.js';
 import { requireTcase } from './listing/listing.service.js';
 import { applyInput, resolveReferences, validateWrite } from './content/content.input.js';
-import { checkValues, filledSpec, updateFilled } from './templates/templates.service.js';
+import { checkValues, filledCases, updateFilled } from './templates/templates.service.js';
 import {
   NewCase,
   assertPosFree,
@@ -58,8 +58,24 @@ export {
   listTestCaseVersions,
 } from './listing/listing.service.js';
 
+export {
+  checkImportedContent,
+  checkImportedCustomFields,
+  exportFolderPage,
+  findCasesByLegacyIds,
+  maxImportStepCount,
+  restoreImportedRemovals,
+  revertImportedCases,
+  writeImportedCases,
+  type ImportedContent,
+  type ImportWrite,
+  type ImportWritten,
+} from './imported/imported.service.js';
+
 import type { TcasesChanged } from './test-cases.common.js';
 export type { TcasesChanged };
+/** The longest title a test case takes (importers check names against it before creating anything). */
+export { TITLE_MAX } from './test-cases.common.js';
 
 /**
  * Creates a standalone or template test case (docs/api-decisions.md#endpoints-beyond-the-public-api); a template's `parameterValues` each
@@ -113,22 +129,18 @@ export async function createTestCase(
     );
     if (valueErrors.length > 0) throw fail(valueErrors);
     // Filled cases go after the template and after everything in the folder (input.pos may be anywhere).
-    let nextPos =
+    const nextPos =
       filledCount === 0
         ? pos + 1
         : Math.max(pos, await repo.maxPosInFolder(trx, actor.tenantId, project.id, input.folderId)) + 1;
-    (input.parameterValues ?? []).forEach(({ values }, i) => {
-      cases.push({
-        id: newTcaseId(),
-        seq: firstSeq + 1 + i,
-        type: 'filled',
-        folderId: input.folderId,
-        pos: nextPos++,
-        isDraft,
-        templateId: id,
-        spec: filledSpec(spec, values, input.priority),
-      });
-    });
+    cases.push(
+      ...filledCases(
+        { id, spec, folderId: input.folderId, isDraft },
+        (input.parameterValues ?? []).map((p) => p.values),
+        firstSeq + 1,
+        Array.from({ length: filledCount }, (_, i) => nextPos + i),
+      ),
+    );
     await insertCases(trx, actor, project, cases, at);
     await tcasesChanged(
       trx,

@@ -48,6 +48,49 @@ describeEachDb(
       expect(received()).toEqual([]);
     });
 
+    it('sends plan_updated for a plan edited, given runs and closed, with run_updated and run_closed for its runs', async () => {
+      await createWebhook(t, {
+        endpoint: `${h.receiver.url}/plans`,
+        eventTypes: ['plan_updated', 'run_updated', 'run_closed'],
+      });
+      const tc = await createTcase(t, project);
+      const milestone = (await t.post(`/project/${project.code}/milestone`, { title: `P ${Date.now()}` }))
+        .body;
+      const runBody = (title: string) => ({ title, queryPlans: [{ tcaseIds: [tc.id] }] });
+      const planId = (
+        await t.post(`/project/${project.code}/plan`, { title: `Plan ${Date.now()}`, runs: [runBody('one')] })
+      ).body.id;
+      const url = `/project/${project.code}/plan/${planId}`;
+      expect((await t.patch(url, { title: 'Moved plan', milestoneId: milestone.id })).status).toBe(200);
+      const added = (await t.post(`${url}/run`, { runs: [runBody('two')] })).body.runIds[0];
+      expect((await t.post(`${url}/close`)).status).toBe(200);
+      await h.drain();
+      const got = received().map((b) => [b.event, b.object]);
+      const first = got[0]![1].id;
+      expect(got).toEqual([
+        // Its run follows the plan's milestone, in the edit's transaction.
+        ['run_updated', expect.objectContaining({ changed: ['milestoneId'], milestoneId: milestone.id })],
+        [
+          'plan_updated',
+          {
+            id: planId,
+            title: 'Moved plan',
+            changed: ['title', 'milestoneId'],
+            milestoneId: milestone.id,
+            closed: false,
+            runIds: [first],
+          },
+        ],
+        [
+          'plan_updated',
+          expect.objectContaining({ changed: ['runs'], runIds: [first, added], closed: false }),
+        ],
+        ['run_closed', { id: first, title: 'one' }],
+        ['run_closed', { id: added, title: 'two' }],
+        ['plan_updated', expect.objectContaining({ changed: ['closed'], closed: true })],
+      ]);
+    });
+
     it('sends one tcases_edited per bulk move or tag request, with the cases that changed', async () => {
       await createWebhook(t, {
         endpoint: `${h.receiver.url}/tcases`,

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
@@ -71,17 +71,43 @@ export const findDeliveryById = (db: Db, id: string) =>
 export const updateDelivery = (db: Db, id: string, values: Updateable<WebhookDeliveriesTable>) =>
   db.updateTable('webhook_deliveries').set(values).where('id', '=', id).execute();
 
-export const listDeliveries = (db: Db, tenantId: string, webhookId: string, limit: number, offset: number) =>
-  db
+/**
+ * A page of a webhook's deliveries, newest first. After a cursor (the last row's created_at and id) the page is
+ * read through webhook_deliveries_page_idx (0027) from that row on: as fast on page 2,000 as on page 1.
+ */
+export const listDeliveries = (
+  db: Db,
+  tenantId: string,
+  webhookId: string,
+  page: { limit: number; offset: number; after?: { createdAt: string; id: string } },
+) => {
+  let q = db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('tenant_id', '=', tenantId)
-    .where('webhook_id', '=', webhookId)
+    .where('webhook_id', '=', webhookId);
+  if (page.after) q = q.where(sql<boolean>`(created_at, id) < (${page.after.createdAt}, ${page.after.id})`);
+  return q
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
+};
+
+/** A webhook's delivery records and the pending ones: one range of webhook_deliveries_page_idx (0027). */
+export const countDeliveries = async (db: Db, tenantId: string, webhookId: string) => {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('n'),
+      eb.fn.count<number | string>('id').filterWhere('status', '=', 'pending').as('pending'),
+    ])
+    .where('tenant_id', '=', tenantId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirstOrThrow();
+  return { deliveries: Number(row.n), pending: Number(row.pending) };
+};
 
 /** Deletes delivery records older than `cutoff`, `batchSize` per statement; answers how many. */
 export async function purgeDeliveriesBefore(db: Db, cutoff: string, batchSize: number): Promise<number> {

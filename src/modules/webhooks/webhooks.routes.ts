@@ -3,10 +3,13 @@ import { errorResponses, IdString, MessageBody } from '../../http/schemas.js';
 import {
   CreateWebhookBody,
   Delivery,
+  DeliveryCount,
   DeliveryList,
   DeliveryListQuery,
   DeliveryParams,
   DeliveryWithBody,
+  PayloadPreview,
+  PayloadPreviewBody,
   UpdateWebhookBody,
   Webhook,
   WebhookList,
@@ -14,6 +17,7 @@ import {
 } from './webhooks.schemas.js';
 import * as service from './webhooks.service.js';
 import { ping, redeliver } from './webhook-deliveries.js';
+import { previewPayload } from './webhook-preview.js';
 
 export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, ctx } = app;
@@ -48,6 +52,21 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await service.createWebhook(db, req.actor, req.body, settings)),
+  );
+
+  app.post(
+    '/webhook/payload-preview',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary:
+          'Render a payload template (or the default body) against a sample event: the body a receiver would get (admin; nothing is stored or sent)',
+        body: PayloadPreviewBody,
+        response: { 200: PayloadPreview, ...errorResponses },
+      },
+    },
+    async (req) => previewPayload(req.actor.tenantId, req.body),
   );
 
   app.get(
@@ -108,9 +127,21 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DeliveryList, ...errorResponses },
       },
     },
-    async (req) => ({
-      deliveries: await service.listDeliveries(db, req.actor.tenantId, req.params.webhookId, req.query),
-    }),
+    async (req) => service.listDeliveries(db, req.actor.tenantId, req.params.webhookId, req.query),
+  );
+
+  app.get(
+    '/webhook/:webhookId/delivery/count',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: "Count a webhook's delivery records and the pending ones: what deleting it removes (admin)",
+        params: WebhookParams,
+        response: { 200: DeliveryCount, ...errorResponses },
+      },
+    },
+    async (req) => service.countDeliveries(db, req.actor.tenantId, req.params.webhookId),
   );
 
   app.get(

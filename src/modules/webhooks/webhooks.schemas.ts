@@ -140,11 +140,57 @@ export const Delivery = Type.Object({
 });
 export type Delivery = Static<typeof Delivery>;
 export const DeliveryWithBody = Type.Intersect([Delivery, Type.Object({ body: Type.String() })]);
-export const DeliveryList = Type.Object({ deliveries: Type.Array(Delivery) });
+export const DeliveryCount = Type.Object({
+  deliveries: Type.Integer({
+    description: 'delivery records of the webhook (kept for the retention period)',
+  }),
+  pending: Type.Integer({ description: 'of those, the deliveries still waiting to be sent or retried' }),
+});
+export type DeliveryCount = Static<typeof DeliveryCount>;
+
+export const DeliveryList = Type.Object({
+  deliveries: Type.Array(Delivery),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'pass as `cursor` for the next (older) page; null on the last page',
+  }),
+});
 export const DeliveryListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, default: 0, description: 'slow on deep pages: prefer cursor' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "the previous page's nextCursor: the page after it, as fast at any depth",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
+
+export const PayloadPreviewBody = Type.Object(
+  {
+    payload: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 65536, description: 'the template; absent: the default body' }),
+    ),
+    eventType: Type.Optional(
+      Type.Unsafe<WebhookEventType>({
+        type: 'string',
+        enum: [...WEBHOOK_EVENT_TYPES],
+        description: 'the sample event rendered (default run_created)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const PayloadPreview = Type.Object({
+  eventType: Type.String(),
+  body: Type.String({ description: 'the body a receiver would get for the sample event' }),
+  jsonError: Type.Union([Type.String(), Type.Null()], {
+    description: 'why the body is not JSON (it is still sent as rendered, as application/json), or null',
+  }),
+});
+export type PayloadPreview = Static<typeof PayloadPreview>;

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs.js';
-import { AppError, conflict, notFound, type ErrorDetail } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound, type ErrorDetail } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
 import { open, requireSecretKey, seal } from '../../lib/secret-box.js';
@@ -13,6 +13,7 @@ import { recordAudit, type AuditContext, type AuditMeta } from '../audit/audit.s
 import * as repo from './webhooks.repository.js';
 import { checkTemplate } from './webhook-payload.js';
 import type {
+  DeliveryCount,
   CreateWebhookBody,
   Delivery,
   UpdateWebhookBody,
@@ -365,16 +366,56 @@ export function toDelivery(r: Selectable<WebhookDeliveriesTable>): Delivery {
   };
 }
 
+/** The cursor of a page: the last delivery's created_at and id, base64url JSON (opaque to clients). */
+const cursorOf = (d: Delivery) =>
+  Buffer.from(JSON.stringify([d.createdAt, d.id]), 'utf8').toString('base64url');
+
+function readCursor(cursor: string): { createdAt: string; id: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    typeof value[0] !== 'string' ||
+    typeof value[1] !== 'string'
+  )
+    throw badRequest("cursor is not a page's nextCursor", '/cursor');
+  return { createdAt: value[0], id: value[1] };
+}
+
+/** A page of deliveries, newest first, with the cursor of the next; `cursor` and `offset` do not mix. */
+/** How many delivery records the webhook has, and how many wait to be sent: what its deletion removes. */
+export async function countDeliveries(db: Db, tenantId: string, webhookId: string): Promise<DeliveryCount> {
+  await findOr404(db, tenantId, webhookId);
+  return repo.countDeliveries(db, tenantId, webhookId);
+}
+
 export async function listDeliveries(
   db: Db,
   tenantId: string,
   webhookId: string,
-  page: { limit?: number; offset?: number },
-): Promise<Delivery[]> {
+  page: { limit?: number; offset?: number; cursor?: string },
+): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+  if (page.cursor !== undefined && (page.offset ?? 0) > 0)
+    throw badRequest('cursor and offset do not mix: a cursor already says where the page starts', '/offset');
+  const after = page.cursor === undefined ? undefined : readCursor(page.cursor);
   await findOr404(db, tenantId, webhookId);
-  return (await repo.listDeliveries(db, tenantId, webhookId, page.limit ?? 50, page.offset ?? 0)).map(
-    toDelivery,
-  );
+  const limit = page.limit ?? 50;
+  // One row more than asked says whether a next page exists, without counting.
+  const rows = await repo.listDeliveries(db, tenantId, webhookId, {
+    limit: limit + 1,
+    offset: page.offset ?? 0,
+    after,
+  });
+  const deliveries = rows.slice(0, limit).map(toDelivery);
+  return {
+    deliveries,
+    nextCursor: rows.length > limit ? cursorOf(deliveries[deliveries.length - 1]) : null,
+  };
 }
 
 export async function getDelivery(

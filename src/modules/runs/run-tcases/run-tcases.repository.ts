@@ -2,6 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../../db/create-db.js';
 import {
   containsInsensitive,
+  jsonIdNameOrNull,
   selectJsonArray,
   type JsonBody,
   tableIndexedBy,
@@ -170,10 +171,13 @@ const runTcaseByRef = (byColumn: 'seq' | 'id') =>
       db
         .selectFrom('run_tcases as rt')
         .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
+        .leftJoin('users as au', 'au.id', 'rt.assignee_id')
         .select([
           'rt.tcase_id',
           'rt.status',
           'rt.is_automated',
+          'rt.assignee_id',
+          'au.name as assignee_name',
           'rt.version as pinned_version',
           'rt.frozen_folder_id',
           'rt.frozen_pos',
@@ -212,6 +216,8 @@ export interface RunTcaseListFilter {
   /** Needed to filter by tags and custom fields of the shown version. */
   withVersionData: boolean;
   sort?: { column: 'title' | 'created_at'; order: 'asc' | 'desc' };
+  /** Only the cases assigned to this user; null: only the cases nobody is assigned (run_tcases_assignee_idx). */
+  assigneeId?: number | null;
   /** Only when no filter runs after the query. */
   limit?: number;
 }
@@ -242,6 +248,8 @@ const runTcasesQuery = (db: Db, tenantId: string, runId: number, filter: RunTcas
         .onRef('v.tcase_id', '=', 'rt.tcase_id')
         .on('v.version', '=', sql<number>`coalesce(rt.version, t.version)`),
     )
+    // The assignee's name (a deactivated person keeps theirs); a key lookup for the few assigned rows.
+    .leftJoin('users as au', 'au.id', 'rt.assignee_id')
     .select([
       't.id',
       'v.version',
@@ -256,10 +264,14 @@ const runTcasesQuery = (db: Db, tenantId: string, runId: number, filter: RunTcas
       'rt.is_automated',
       'v.is_empty',
       't.template_id',
+      'rt.assignee_id',
+      'au.name as assignee_name',
     ])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.run_id', '=', runId)
     .where('rt.in_run', '=', 1);
+  if (filter.assigneeId !== undefined)
+    q = q.where('rt.assignee_id', filter.assigneeId === null ? 'is' : '=', filter.assigneeId);
   if (filter.search) q = q.where(containsInsensitive('v.title', filter.search));
   if (filter.priorities && filter.priorities.length > 0) q = q.where('v.priority', 'in', filter.priorities);
   // Titles sort case-insensitively, so both databases agree whatever their collation.
@@ -299,7 +311,9 @@ export const listRunTcasesJson = async (
   filter: Omit<RunTcaseListFilter, 'withVersionData'>,
 ): Promise<JsonBody> => {
   const { q, keys } = runTcasesQuery(db, tenantId, runId, { ...filter, withVersionData: false });
-  const rows = q.select(keys.map((k, i) => k.expr.as(`s${i + 1}`)));
+  const rows = q
+    .select(jsonIdNameOrNull(db, 'rt.assignee_id', 'au.name').as('assignee'))
+    .select(keys.map((k, i) => k.expr.as(`s${i + 1}`)));
   const order = keys.map((k, i) => ({ column: `s${i + 1}`, desc: k.desc }));
   return selectJsonArray(db, rows, RUN_TCASE_JSON_FIELDS, order, { limit: filter.limit, wrapIn: 'tcases' });
 };
@@ -318,6 +332,7 @@ const RUN_TCASE_JSON_FIELDS: JsonField[] = [
   { key: 'status', column: 'status', type: 'token' },
   { key: 'isAutomated', column: 'is_automated', type: 'boolean' },
   { key: 'isEmpty', column: 'is_empty', type: 'boolean' },
+  { key: 'assignee', column: 'assignee', type: 'json' },
   { key: 'templateTCaseId', column: 'template_id', type: 'token', optional: true },
 ];
 

@@ -31,7 +31,7 @@ function customFieldFilters(query: ListRunTcasesQuery): [string, Set<string>][] 
 
 /**
  * Lists the test cases of a run as the run shows them (docs/api-decisions.md#run-creation-by-the-uploader): no pagination;
- * `search`, `tags`/`tag`, `priorities`/`priority`, `cf_<name>` (AND across, OR within), `include=folder`,
+ * `search`, `tags`/`tag`, `priorities`/`priority`, `cf_<name>`, `assignee` (AND across, OR within), `include=folder`,
  * `sortField` title|created_at with `sortOrder`, `limit`. Filters apply to the version the run shows.
  */
 export async function listRunTcases(
@@ -95,6 +95,7 @@ async function listItems(
       status: row.status,
       isAutomated: row.is_automated === 1,
       isEmpty: row.is_empty === 1,
+      assignee: assigneeOf(row.assignee_id, row.assignee_name),
     };
     if (row.template_id !== null) item.templateTCaseId = row.template_id;
     if (folders) {
@@ -103,6 +104,20 @@ async function listItems(
     }
     return item;
   });
+}
+
+const assigneeOf = (id: number | null, name: string | null) =>
+  id === null ? null : { id, name: name ?? '' };
+
+/** `assignee=<id>|me|none` → the filter's user id, or null for "nobody". */
+function assigneeFilter(actor: Actor, assignee: string | undefined): number | null | undefined {
+  if (assignee === undefined) return undefined;
+  if (assignee === 'none') return null;
+  if (assignee === 'me') return actor.userId;
+  const id = Number(assignee);
+  // Beyond the 32-bit id column no user exists, and PostgreSQL would refuse the comparison.
+  if (id > 2_147_483_647) throw badRequest(`assignee must be a user id, me or none`, '/assignee');
+  return id;
 }
 
 /** Checks a list query and splits it into what SQL filters and what is filtered afterwards in Node. */
@@ -129,6 +144,7 @@ async function planRunTcaseList(
   const filter = {
     search: query.search?.trim() || undefined,
     priorities,
+    assigneeId: assigneeFilter(actor, query.assignee),
     sort: query.sortField
       ? {
           column: RUN_TCASE_SORT_FIELDS[query.sortField as keyof typeof RUN_TCASE_SORT_FIELDS],
@@ -261,6 +277,7 @@ export async function getRunTcase(
     isAutomated: row.is_automated === 1,
     isEmpty: tcase.isEmpty,
     templateTCaseId: tcase.templateTCaseId ?? null,
+    assignee: assigneeOf(row.assignee_id, row.assignee_name),
     comment: tcase.comment,
     steps: tcase.steps ?? [],
     tags: tcase.tags ?? [],

@@ -111,6 +111,7 @@ describeEachDb('run test cases', (t) => {
         status: 'open',
         isAutomated: false,
         isEmpty: true,
+        assignee: null,
       });
       expect(beta.pos).toBe(1);
       expect(gamma).toMatchObject({ folderId: sub, isEmpty: false });
@@ -363,6 +364,7 @@ describeEachDb('run test cases', (t) => {
         isAutomated: false,
         isEmpty: false,
         templateTCaseId: null,
+        assignee: null,
         comment: '<p>logged in</p>',
         steps: [
           {

@@ -90,9 +90,18 @@ export async function resolveReferences(
   tenantId: string,
   projectId: string,
   input: EditInput,
+  /** Tag ids by trimmed title that the caller already holds (an import resolves a chunk's tags at once). */
+  knownTagIds?: ReadonlyMap<string, number>,
 ): Promise<Resolved> {
   const out: Resolved = { sharedSteps: new Map() };
-  if (input.tags) out.tagIds = [...new Set(await ensureTagIds(trx, tenantId, projectId, input.tags))];
+  if (input.tags) {
+    const known = knownTagIds && input.tags.map((t) => knownTagIds.get(t.trim()));
+    const ids =
+      known && known.every((id) => id !== undefined)
+        ? known
+        : await ensureTagIds(trx, tenantId, projectId, input.tags);
+    out.tagIds = [...new Set(ids)];
+  }
   if (input.requirements) {
     const ids = await ensureRequirementIds(trx, tenantId, projectId, input.requirements);
     const seen = new Map<string, number>();

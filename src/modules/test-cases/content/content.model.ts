@@ -2,7 +2,7 @@
  * The content of one test-case version (D15) as stored in `tcase_versions`, and the pure rules on it:
  * template placeholders, the filled-case title suffix, emptiness and "did anything versioned change".
  */
-import type { Priority } from '../test-cases.schemas.js';
+import type { Priority, VersionField } from '../test-cases.schemas.js';
 
 export type StepRef = { type: 'standalone'; id: number } | { type: 'shared'; id: number; version: number };
 export type PreconditionRef =
@@ -84,6 +84,37 @@ export function sameContent(a: Stored, b: Stored): boolean {
     ]);
   return key(a) === key(b);
 }
+
+/** The parts of a stored content that `changedFields` compares, one comparable key each, in the API's order. */
+const FIELD_KEYS: [VersionField, (s: Stored) => unknown][] = [
+  ['title', (s) => s.title],
+  ['priority', (s) => s.priority],
+  // A shared precondition's text at its version is kept in `comment`: a new version of it is a change.
+  ['precondition', (s) => [s.precondition, s.comment]],
+  // Standalone steps keep their ids while their text stays (D15): the references tell a changed step.
+  ['steps', (s) => s.steps],
+  ['tags', (s) => [...s.tagIds].sort((a, b) => a - b)],
+  ['requirements', (s) => [...s.requirementIds].sort()],
+  ['links', (s) => s.links],
+  [
+    'customFields',
+    (s) => Object.entries(sortKeys(s.customFields)).map(([k, v]) => [k, v.value, v.isDefault]),
+  ],
+  ['files', (s) => s.fileIds],
+  [
+    'parameterValues',
+    (s) => ({
+      suffixParams: s.templateData.suffixParams,
+      values: s.templateData.values && sortKeys(s.templateData.values),
+    }),
+  ],
+];
+
+/** The versioned fields whose content differs between two versions (docs/api-decisions.md#test-case-version-history). */
+export const changedFields = (before: Stored, after: Stored): VersionField[] =>
+  FIELD_KEYS.filter(([, key]) => JSON.stringify(key(before)) !== JSON.stringify(key(after))).map(
+    ([name]) => name,
+  );
 
 /** True when HTML shows nothing: no text once tags and non-breaking spaces are gone, and no image. */
 export function isBlankHtml(html: string): boolean {

@@ -2,6 +2,7 @@ import type { Insertable, InsertObject } from 'kysely';
 import type { Db } from '../../../db/create-db.js';
 import type { Database } from '../../../db/schema.js';
 import { chunks } from '../../../lib/chunks.js';
+import { deleteSearchDocs, rewriteSearchDocs } from '../../../db/search-docs.js';
 
 /*
  * What a test-case version's content lives in or links to outside `tcase_versions`: standalone steps and
@@ -178,7 +179,9 @@ export async function replaceLatestLinks(
   );
 }
 
+/** Deleted cases leave the link tables and the full-text index (issue 28), in the deleting transaction. */
 export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: string[]): Promise<void> {
+  await deleteSearchDocs(db, tenantId, tcaseIds);
   for (const part of chunks(tcaseIds)) {
     for (const table of [
       'tcase_tags',
@@ -191,3 +194,7 @@ export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: stri
     }
   }
 }
+
+/** The full-text documents of these cases, rebuilt from their latest version in the writing transaction (issue 28). */
+export const reindexCases = (db: Db, tenantId: string, tcaseIds: string[]): Promise<void> =>
+  rewriteSearchDocs(db, tenantId, tcaseIds);

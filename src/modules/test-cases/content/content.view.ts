@@ -25,8 +25,25 @@ import * as contentRepo from './content.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import type { Precondition, Priority, Step, TCase, TcaseInclude, TcaseType } from '../test-cases.schemas.js';
 
+/** The columns of a row (a case's or a stored version's) that hold its versioned content. */
+export type ContentColumns = Pick<
+  TcaseRow,
+  | 'title'
+  | 'priority'
+  | 'comment'
+  | 'is_empty'
+  | 'precondition'
+  | 'steps'
+  | 'tag_ids'
+  | 'requirement_ids'
+  | 'links'
+  | 'custom_fields'
+  | 'file_ids'
+  | 'template_data'
+>;
+
 /** Parses the versioned content of a row. */
-export function storedOf(row: TcaseRow): Stored {
+export function storedOf(row: ContentColumns): Stored {
   return {
     title: row.title,
     priority: row.priority as Priority,

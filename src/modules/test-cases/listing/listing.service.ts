@@ -20,9 +20,11 @@ import {
   type TcaseVersionList,
 } from '../test-cases.schemas.js';
 import type { FilesContext } from '../../files/files.service.js';
-import { toTcases } from '../content/content.view.js';
+import { storedOf, toTcases } from '../content/content.view.js';
+import { changedFields } from '../content/content.model.js';
 import { DEFAULT_LIMIT, customFieldIdsBySystemName } from '../test-cases.common.js';
 import { findByRef } from '../lookups/lookups.service.js';
+import { highlight, parseTextQuery, type TextQuery } from '../../../lib/search-text.js';
 
 /* Reads: the list with filters, sorting and the envelope, the count, one case, one version, the version history,
    the seq lookup. */
@@ -101,13 +103,100 @@ export async function listTestCases(
     customValues: await customFilters(db, actor.tenantId, query as Record<string, unknown>),
   };
   const { offset, limit, page } = pageWindow(query);
-  const total = await repo.countTcases(db, actor.tenantId, project.id, filter);
+  const text = query.q === undefined ? undefined : parseTextQuery(query.q, project.code);
+  // A q without a word or an identifier (blank, or only punctuation) filters nothing, as an empty search does.
+  if (text && (text.words.length > 0 || text.seq !== undefined)) {
+    // Best first unless the client sorts (docs/api-decisions.md#full-text-search).
+    const { total, rows } =
+      query.sortField === undefined
+        ? await rankedPage(db, actor.tenantId, project.id, filter, text, offset, limit)
+        : await sortedPage(
+            db,
+            actor.tenantId,
+            project.id,
+            { ...filter, text: { ...text, seqMode: 'with' } },
+            sort,
+            offset,
+            limit,
+          );
+    const data = await toTcases(db, actor.tenantId, rows, { include, project, files });
+    const docs = await repo.listSearchDocs(
+      db,
+      actor.tenantId,
+      rows.map((r) => r.id),
+    );
+    data.forEach((tcase, i) => {
+      const doc = docs.get(rows[i].id);
+      const marks = doc && highlight(doc.title, doc.body, text.words);
+      if (marks) tcase.highlight = marks;
+    });
+    return { total, offset, limit, page, data };
+  }
+  const { total, rows } = await sortedPage(db, actor.tenantId, project.id, filter, sort, offset, limit);
+  const data = await toTcases(db, actor.tenantId, rows, { include, project, files });
+  return { total, offset, limit, page, data };
+}
+
+async function sortedPage(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  filter: TcaseFilter,
+  sort: ReturnType<typeof parseSort>,
+  offset: number,
+  limit: number,
+) {
+  const total = await repo.countTcases(db, tenantId, projectId, filter);
   const rows =
     limit === 0 || offset >= total
       ? []
-      : await repo.listTcases(db, actor.tenantId, project.id, filter, sort, offset, limit);
-  const data = await toTcases(db, actor.tenantId, rows, { include, project, files });
-  return { total, offset, limit, page, data };
+      : await repo.listTcases(db, tenantId, projectId, filter, sort, offset, limit);
+  return { total, rows };
+}
+
+/** The case the query names comes first (when the filters keep it), then the text matches by rank. */
+async function rankedPage(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  filter: TcaseFilter,
+  text: TextQuery,
+  offset: number,
+  limit: number,
+) {
+  const named =
+    text.seq === undefined
+      ? []
+      : await repo.listMatchingIds(db, tenantId, projectId, { ...filter, seqs: [text.seq] });
+  if (text.words.length === 0) {
+    const rows =
+      offset === 0 && limit > 0
+        ? await repo.listLatestByIds(
+            db,
+            tenantId,
+            named.map((n) => n.id),
+          )
+        : [];
+    return { total: named.length, rows };
+  }
+  const textFilter = { ...filter, text: { ...text, seqMode: 'without' as const } };
+  const first =
+    offset === 0 && limit > 0
+      ? await repo.listLatestByIds(
+          db,
+          tenantId,
+          named.map((n) => n.id),
+        )
+      : [];
+  const matches = await repo.listRankedTcases(
+    db,
+    tenantId,
+    projectId,
+    textFilter,
+    Math.max(0, offset - named.length),
+    Math.max(0, limit - first.length),
+  );
+  return { total: named.length + matches.total, rows: [...first, ...matches.rows] };
 }
 
 /** Counts a project's test cases; `recursive` counts the folders' subfolders too (docs/api-decisions.md#endpoints-beyond-the-public-api). */
@@ -195,13 +284,16 @@ export async function listTestCaseVersions(
   const project = await resolveProject(db, actor, projectRef);
   const row = await requireTcase(db, actor.tenantId, project, ref);
   const rows = await versionsRepo.listVersionHistory(db, actor.tenantId, row.id);
+  const stored = rows.map(storedOf);
   return {
-    versions: rows.map((r) => ({
+    versions: rows.map((r, i) => ({
       version: r.version,
       title: r.title,
       authorId: r.author_id,
       authorName: r.author_name ?? null,
       createdAt: r.created_at,
+      // Newest first: the version before this one is the next row (none for version 1).
+      changed: i + 1 < rows.length ? changedFields(stored[i + 1], stored[i]) : [],
     })),
   };
 }

@@ -69,6 +69,15 @@ export function checkValues(
   }
 }
 
+/** What updateFilled did to the filled cases, for a caller that must be able to take it back (an import). */
+export interface FilledChanges {
+  created: NewCase[];
+  /** Filled cases given a new version, with the version they had before. */
+  versioned: { id: string; version: number }[];
+  /** Filled cases deleted (soft) because the new set no longer lists them. */
+  removed: string[];
+}
+
 /** Brings a template's filled cases in line with it and applies `parameterValues` (docs/api-decisions.md#endpoints-beyond-the-public-api). */
 export async function updateFilled(
   trx: Db,
@@ -81,6 +90,7 @@ export async function updateFilled(
   at: string,
   changed: Set<string>,
   linkUpdates: { id: string; stored: Stored }[],
+  track?: FilledChanges,
 ): Promise<void> {
   const filled = await repo.listFilledOf(trx, actor.tenantId, [template.id]);
   const prevs = await loadPrevious(trx, actor.tenantId, filled);
@@ -124,6 +134,7 @@ export async function updateFilled(
     await repo.softDeleteTcases(trx, actor.tenantId, removed, at);
     await contentRepo.removeLatestLinks(trx, actor.tenantId, removed);
     for (const id of removed) changed.add(id);
+    track?.removed.push(...removed);
   }
 
   const folderId = move.folder_id ?? template.folder_id;
@@ -149,6 +160,7 @@ export async function updateFilled(
     if (stored) {
       changed.add(id);
       linkUpdates.push({ id, stored });
+      track?.versioned.push({ id, version: f.latest_version });
     }
     const follow: { folder_id?: number; pos?: number; is_draft?: number } = {};
     if (move.folder_id !== undefined && f.folder_id !== move.folder_id) {
@@ -164,21 +176,65 @@ export async function updateFilled(
 
   if (create.length > 0) {
     const firstSeq = await allocateTcaseSeqs(trx, project.id, create.length);
-    const isDraft = (move.is_draft ?? template.is_draft) === 1;
-    const cases: NewCase[] = [];
-    for (let i = 0; i < create.length; i++) {
-      cases.push({
-        id: newTcaseId(),
-        seq: firstSeq + i,
-        type: 'filled',
-        folderId,
-        pos: await posInFolder(),
-        isDraft,
-        templateId: template.id,
-        spec: filledSpec(spec, create[i], spec.priority),
-      });
-    }
+    const positions: number[] = [];
+    for (let i = 0; i < create.length; i++) positions.push(await posInFolder());
+    const cases = filledCases(
+      { id: template.id, spec, folderId, isDraft: (move.is_draft ?? template.is_draft) === 1 },
+      create,
+      firstSeq,
+      positions,
+    );
     await insertCases(trx, actor, project, cases, at);
     for (const c of cases) changed.add(c.id);
+    track?.created.push(...cases);
   }
+}
+
+/**
+ * The filled cases a template's value sets make, as creating a template and PATCHing its `parameterValues` make
+ * them: seqs from `firstSeq` on, positions as given, the template's draft state and priority.
+ */
+export function filledCases(
+  template: { id: string; spec: Spec; folderId: number; isDraft: boolean },
+  valueSets: Record<string, string>[],
+  firstSeq: number,
+  positions: number[],
+): NewCase[] {
+  return valueSets.map((values, i) => ({
+    id: newTcaseId(),
+    seq: firstSeq + i,
+    type: 'filled',
+    folderId: template.folderId,
+    pos: positions[i],
+    isDraft: template.isDraft,
+    templateId: template.id,
+    spec: filledSpec(template.spec, values, template.spec.priority),
+  }));
+}
+
+const valuesKey = (values: Record<string, string>) =>
+  JSON.stringify(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * Value sets as PATCH's `parameterValues` takes them, each paired with a live filled case of the template that
+ * holds the same values (each case once): a file names no filled case, so equal values are what make the same
+ * filled case. Sets without a partner make new filled cases; filled cases left over are deleted by updateFilled.
+ */
+export async function pairFilledByValues(
+  trx: Db,
+  tenantId: string,
+  templateId: string,
+  valueSets: Record<string, string>[],
+): Promise<{ tcaseId?: string; values: Record<string, string> }[]> {
+  const filled = await repo.listFilledOf(trx, tenantId, [templateId]);
+  const prevs = await loadPrevious(trx, tenantId, filled);
+  const free = new Map<string, string[]>();
+  for (const f of filled) {
+    const key = valuesKey(prevs.get(f.id)!.stored.templateData.values ?? {});
+    free.set(key, [...(free.get(key) ?? []), f.id]);
+  }
+  return valueSets.map((values) => {
+    const tcaseId = free.get(valuesKey(values))?.shift();
+    return tcaseId === undefined ? { values } : { tcaseId, values };
+  });
 }

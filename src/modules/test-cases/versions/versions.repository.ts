@@ -23,7 +23,25 @@ export const listVersionHistory = (db: Db, tenantId: string, tcaseId: string) =>
   db
     .selectFrom('tcase_versions as v')
     .leftJoin('users as u', (j) => j.onRef('u.id', '=', 'v.author_id').on('u.tenant_id', '=', tenantId))
-    .select(['v.version', 'v.title', 'v.author_id', 'v.created_at', 'u.name as author_name'])
+    .select([
+      'v.version',
+      'v.title',
+      'v.author_id',
+      'v.created_at',
+      'u.name as author_name',
+      // The content columns: what changed from one version to the next is told by comparing them.
+      'v.priority',
+      'v.comment',
+      'v.is_empty',
+      'v.precondition',
+      'v.steps',
+      'v.tag_ids',
+      'v.requirement_ids',
+      'v.links',
+      'v.custom_fields',
+      'v.file_ids',
+      'v.template_data',
+    ])
     .where('v.tenant_id', '=', tenantId)
     .where('v.tcase_id', '=', tcaseId)
     .orderBy('v.version', 'desc')

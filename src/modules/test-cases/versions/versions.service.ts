@@ -208,7 +208,7 @@ function versionRow(
  */
 const FILTERABLE_VALUE_MAX = 512;
 
-/** Rewrites the latest-version link rows (tags, requirements, shared steps/preconditions, custom values). */
+/** Rewrites the latest-version link rows (tags, requirements, shared steps/preconditions, custom values) and the full-text document. */
 export async function syncLinks(
   trx: Db,
   tenantId: string,
@@ -241,6 +241,12 @@ export async function syncLinks(
       }),
     })),
   );
+  // Every new case and new version passes here: the full-text index follows in the same transaction.
+  await contentRepo.reindexCases(
+    trx,
+    tenantId,
+    cases.map((c) => c.id),
+  );
 }
 
 export async function assertPosFree(
@@ -268,6 +274,8 @@ export interface NewCase {
   isDraft: boolean;
   templateId: string | null;
   spec: Spec;
+  /** The source's id of an imported case (imports match it on the next import). */
+  legacyId?: string;
 }
 
 /** Inserts new test cases at version 1 with their steps, preconditions and link rows. */
@@ -286,7 +294,7 @@ export async function insertCases(
       tenant_id: tenantId,
       project_id: project.id,
       seq: c.seq,
-      legacy_id: '',
+      legacy_id: c.legacyId ?? '',
       type: c.type,
       folder_id: c.folderId,
       pos: c.pos,

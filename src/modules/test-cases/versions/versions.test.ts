@@ -24,21 +24,82 @@ describeEachDb('test-case version history', (t) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const owner = { authorId: t.ownerId, authorName: expect.any(String) };
     expect(res.body.versions).toEqual([
-      { version: 3, title: 'third', ...owner, createdAt: expect.any(String) },
+      { version: 3, title: 'third', ...owner, createdAt: expect.any(String), changed: ['title'] },
       {
         version: 2,
         title: 'second',
         authorId: runner.user.id,
         authorName: runner.user.name,
         createdAt: expect.any(String),
+        changed: ['title'],
       },
-      { version: 1, title: 'first', ...owner, createdAt: expect.any(String) },
+      { version: 1, title: 'first', ...owner, createdAt: expect.any(String), changed: [] },
     ]);
     const times = res.body.versions.map((v: { createdAt: string }) => Date.parse(v.createdAt));
     expect(times.every(Number.isFinite)).toBe(true);
     expect(times[0]).toBeGreaterThanOrEqual(times[2]);
     expect(times[1]).toBeGreaterThanOrEqual(before - 1000);
     expect(res.body.versions[0].createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  });
+
+  it('names the fields each version changed from the one before, in a fixed order', async () => {
+    const p = await createProject(t);
+    const tc = await createTcase(t, p, {
+      title: 'Pay',
+      steps: [
+        { description: '<p>Open the cart</p>', expected: '' },
+        { description: '<p>Pay</p>', expected: '<p>Paid</p>' },
+      ],
+      tags: ['smoke', 'checkout'],
+      precondition: { text: '<p>Signed in</p>' },
+    });
+    const patch = async (body: object) => {
+      const res = await t.patch(`/project/${p.code}/tcase/${tc.id}`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    // Version 2: one step's expected result, a tag and the title.
+    await patch({
+      title: 'Pay by card',
+      steps: [
+        { description: '<p>Open the cart</p>', expected: '' },
+        { description: '<p>Pay</p>', expected: '<p>Paid by card</p>' },
+      ],
+      tags: ['smoke', 'checkout', 'card'],
+    });
+    // Version 3: the same tags in another order, the same steps and precondition, a new priority.
+    await patch({
+      priority: 'high',
+      tags: ['card', 'checkout', 'smoke'],
+      steps: [
+        { description: '<p>Open the cart</p>', expected: '' },
+        { description: '<p>Pay</p>', expected: '<p>Paid by card</p>' },
+      ],
+      precondition: { text: '<p>Signed in</p>' },
+    });
+    // Version 4: precondition, links and requirements.
+    await patch({
+      precondition: { text: '<p>Signed in as a customer</p>' },
+      links: [{ text: 'Spec', url: 'https://example.com/spec' }],
+      requirements: [{ text: 'REQ-1', url: '' }],
+    });
+    // Version 5: two steps trade places (each keeps its text).
+    await patch({
+      steps: [
+        { description: '<p>Pay</p>', expected: '<p>Paid by card</p>' },
+        { description: '<p>Open the cart</p>', expected: '' },
+      ],
+    });
+    const res = await history(p.code, tc.id);
+    expect(res.status).toBe(200);
+    expect(
+      res.body.versions.map((v: { version: number; changed: string[] }) => [v.version, v.changed]),
+    ).toEqual([
+      [5, ['steps']],
+      [4, ['precondition', 'requirements', 'links']],
+      [3, ['priority']],
+      [2, ['title', 'steps', 'tags']],
+      [1, []],
+    ]);
   });
 
   it('takes the seq (zero-padded too) like the other test-case routes', async () => {

@@ -1,0 +1,108 @@
+import { Readable } from 'node:stream';
+import type { Db } from '../../../db/create-db.js';
+import { nowIso } from '../../../lib/time.js';
+import type { QueuedJob } from '../../../outbox/handler.js';
+import { extendLease } from '../../../outbox/outbox.js';
+import { openFileStorages, type FileStorages } from '../../files/files.service.js';
+import { purgeProject, TakeBackFailed, Undo } from '../../../db/archive/purge.js';
+import type { FileStorage } from '../../files/files.storage.js';
+import * as repo from './archive.repository.js';
+import { failureMessage, importArchive, PROJECT_IMPORT_JOB } from './archive.service.js';
+
+/**
+ * `import.project` (payload `{importId}`): checks and writes one uploaded archive as a new project, recording its
+ * progress and outcome on the project_imports row, and removes the upload once it ended. What an attempt writes
+ * is noted first in a journal beside the upload (`<upload key>.undo`, purge.ts): an attempt that finds the journal
+ * of an earlier one (its process died, or its taking back failed) takes all of that back first.
+ */
+export const projectImportJob: QueuedJob = {
+  type: 'queued',
+  kind: PROJECT_IMPORT_JOB,
+  handler: ({ config }) => {
+    const opened = new WeakMap<Db, FileStorages>();
+    const storagesOf = (db: Db) => {
+      let storages = opened.get(db);
+      if (!storages) opened.set(db, (storages = openFileStorages(config, db)));
+      return storages;
+    };
+    return {
+      async run(db, [job]) {
+        const { importId } = job.payload as { importId: number };
+        const row = await db
+          .selectFrom('project_imports')
+          .selectAll()
+          .where('id', '=', importId)
+          .executeTakeFirst();
+        if (!row?.file_key || row.status === 'done' || row.status === 'failed') return;
+        const update = (values: Parameters<typeof repo.updateProjectImport>[2]) =>
+          repo.updateProjectImport(db, importId, values);
+        const storages = storagesOf(db);
+        const storage = storages.of(row.file_storage ?? 'local');
+        const key = row.file_key;
+        const journalKey = `${key}.undo`;
+        const deleteFile = (backend: string, fileKey: string) => storages.of(backend).delete(fileKey);
+        const earlier = await readText(storage, journalKey);
+        if (earlier !== undefined) await Undo.fromJournal(earlier).rollback(db, row.tenant_id, deleteFile);
+        // A project without a journal: an attempt of a version that kept none.
+        else if (row.project_id) await purgeProject(db, row.tenant_id, row.project_id);
+        await storage.delete(journalKey);
+        await update({ status: 'running', project_id: null, done: 0 });
+        const leaseMs = config.jobLeaseSeconds * 1000;
+        let renewed = Date.now();
+        try {
+          await importArchive({
+            db,
+            tenantId: row.tenant_id,
+            userId: row.created_by,
+            code: row.code ?? undefined,
+            files: { storages, publicUrl: config.publicUrl },
+            open: async () => {
+              const stream = await storage.get(key);
+              if (!stream) throw new Error('the uploaded archive is gone from file storage');
+              return stream;
+            },
+            journal: { save: (text) => storage.put(journalKey, Readable.from([Buffer.from(text)])) },
+            report: async ({ done, total, projectId }) => {
+              await update({
+                ...(done !== undefined ? { done } : {}),
+                ...(total !== undefined ? { total } : {}),
+                ...(projectId !== undefined ? { project_id: projectId } : {}),
+              });
+              if (Date.now() - renewed > leaseMs / 3) {
+                renewed = Date.now();
+                await extendLease(db, job.id, job.token, renewed + leaseMs);
+              }
+            },
+          });
+          await update({ status: 'done', finished_at: nowIso() });
+        } catch (err) {
+          // What was written stays noted: the job's next attempt takes it back before it writes again. On the last
+          // attempt the import says it failed (and why), with the journal kept for an operator.
+          if (err instanceof TakeBackFailed) {
+            if (job.attempt >= job.maxAttempts)
+              await update({ status: 'failed', error: failureMessage(err), finished_at: nowIso() });
+            throw err;
+          }
+          await update({
+            status: 'failed',
+            project_id: null,
+            error: failureMessage(err),
+            finished_at: nowIso(),
+          });
+        }
+        await storage.delete(journalKey);
+        await storage.delete(key);
+        await update({ file_key: null });
+      },
+    };
+  },
+};
+
+/** The text of the object under `key`, undefined when there is none. */
+async function readText(storage: FileStorage, key: string): Promise<string | undefined> {
+  const stream = await storage.get(key);
+  if (!stream) return undefined;
+  const parts: Buffer[] = [];
+  for await (const chunk of stream as AsyncIterable<Buffer>) parts.push(chunk);
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -1,0 +1,219 @@
+import { Readable } from 'node:stream';
+import type { Actor } from '../../../auth/actor.js';
+import type { Db } from '../../../db/create-db.js';
+import { AppError, badRequest, conflict, notFound } from '../../../errors.js';
+import { newUuid } from '../../../lib/ids.js';
+import { nowIso } from '../../../lib/time.js';
+import { enqueueJobs } from '../../../outbox/outbox.js';
+import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from '../../../db/archive/format.js';
+import { TakeBackFailed, Undo, type UndoJournal } from '../../../db/archive/purge.js';
+import { ArchiveError, archiveRecords, checkArchive } from '../../../db/archive/read.js';
+import { writeArchive, type ArchiveFileStore } from '../../../db/archive/write.js';
+import { fileUrl, storageKey, type FilesContext } from '../../files/files.service.js';
+import { tooLarge, type ImportPart } from '../imports.service.js';
+import * as repo from './archive.repository.js';
+import type { ProjectImportStatus } from './archive.schemas.js';
+
+/*
+ * POST /import/project (extensions.md §7): the archive kept in file storage, its header read (400 for a file that
+ * is no archive of a version this service reads, 409 for a code taken), the row and its job written together.
+ * The job (archive.job.ts) checks the whole archive, then writes the project, and takes it all back on a failure.
+ */
+
+export const PROJECT_IMPORT_JOB = 'import.project';
+const CODE = /^[A-Za-z0-9]{2,5}$/;
+
+async function* capped(src: Readable, max: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of src as AsyncIterable<Buffer>) {
+    seen += chunk.length;
+    if (seen > max) throw tooLarge(max);
+    yield chunk;
+  }
+}
+
+/** The archive's project code and title, read from its first records (its header checked on the way). */
+export async function archiveProject(src: Readable): Promise<{ code: string; title: string }> {
+  let header = false;
+  for await (const { record } of archiveRecords(src)) {
+    if (!header) {
+      // The whole check is the job's; the header and version are told here already.
+      checkHeaderOnly(record);
+      header = true;
+      continue;
+    }
+    if (record.t === 'project') {
+      src.destroy();
+      return { code: String(record.code), title: String(record.title) };
+    }
+    if (record.t !== 'person') break;
+  }
+  throw new ArchiveError('the archive holds no project record at its start');
+}
+
+function checkHeaderOnly(record: Record<string, unknown>): void {
+  if (record.t !== 'archive' || record.format !== ARCHIVE_FORMAT)
+    throw new ArchiveError('not a Casebook archive: the first line is not its header');
+  if (record.formatVersion !== ARCHIVE_VERSION)
+    throw new ArchiveError(
+      `archive format version ${String(record.formatVersion)} is not supported: this Casebook reads version ${ARCHIVE_VERSION}`,
+    );
+}
+
+/** The service's file storage as the archive's writer takes it: new files go to the current backend. */
+export const archiveFileStore = (files: FilesContext, tenantId: string): ArchiveFileStore => ({
+  place: (id) => ({ storage: files.storages.current, key: storageKey(tenantId, id) }),
+  async put(id, body) {
+    await files.storages.of(files.storages.current).put(storageKey(tenantId, id), body);
+  },
+  delete: (storage, key) => files.storages.of(storage).delete(key),
+  url: (id) => fileUrl(files, id),
+});
+
+export async function startProjectImport(
+  db: Db,
+  files: FilesContext,
+  actor: Actor,
+  parts: AsyncIterable<ImportPart>,
+  maxBytes: number,
+): Promise<{ id: number }> {
+  let code: string | undefined;
+  let fileKey: string | undefined;
+  const backend = files.storages.current;
+  const storage = files.storages.of(backend);
+  try {
+    for await (const part of parts) {
+      if ('file' in part) {
+        if (part.fieldName !== 'file' || fileKey !== undefined) {
+          part.file.resume();
+          throw badRequest('send exactly one file, in a part named "file"', `/${part.fieldName}`);
+        }
+        const key = `imports/${newUuid()}`;
+        await storage.put(key, Readable.from(capped(part.file, maxBytes)));
+        fileKey = key;
+      } else if (part.fieldName === 'code') {
+        if (!CODE.test(part.value)) throw badRequest('code must be 2-5 letters or digits', '/code');
+        code = part.value;
+      } else {
+        throw badRequest(
+          `unknown field "${part.fieldName}": the fields are file and code`,
+          `/${part.fieldName}`,
+        );
+      }
+    }
+    if (fileKey === undefined)
+      throw badRequest('the archive is missing: send it in a part named "file"', '/file');
+    const stream = await storage.get(fileKey);
+    if (!stream) throw new Error('the uploaded archive is gone from file storage');
+    let project: { code: string };
+    try {
+      project = await archiveProject(stream);
+    } catch (err) {
+      if (err instanceof ArchiveError) throw badRequest(err.message, '/file');
+      throw err;
+    }
+    const finalCode = code ?? project.code;
+    if (await repo.codeTaken(db, actor.tenantId, finalCode))
+      throw new AppError(
+        'CONFLICT',
+        `a project with the code ${finalCode} exists; send another in the field "code"`,
+        [{ path: '/code', message: `the code ${finalCode} is taken` }],
+      );
+    const key = fileKey;
+    const id = await db.transaction().execute(async (trx) => {
+      const importId = await repo.insertProjectImport(trx, {
+        tenant_id: actor.tenantId,
+        status: 'queued',
+        code: finalCode,
+        file_key: key,
+        file_storage: backend,
+        project_id: null,
+        error: null,
+        created_by: actor.userId,
+        created_at: nowIso(),
+        finished_at: null,
+      });
+      await enqueueJobs(trx, [
+        { tenantId: actor.tenantId, kind: PROJECT_IMPORT_JOB, payload: { importId }, maxAttempts: 2 },
+      ]);
+      return importId;
+    });
+    return { id };
+  } catch (err) {
+    if (fileKey !== undefined) await storage.delete(fileKey);
+    throw err;
+  }
+}
+
+/** GET /import/{id}: where a project import is. */
+export async function getProjectImport(db: Db, actor: Actor, id: number): Promise<ProjectImportStatus> {
+  const row = await repo.findProjectImport(db, actor.tenantId, id);
+  if (!row) throw notFound(`project import ${id} not found`);
+  return {
+    id: row.id,
+    status: row.status,
+    code: row.code ?? '',
+    progress: { done: row.done, total: row.total },
+    ...(row.status === 'done' && row.projectId
+      ? { project: { id: row.projectId, code: row.projectCode! } }
+      : {}),
+    ...(row.error ? { error: row.error } : {}),
+    createdAt: row.created_at,
+    ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
+  };
+}
+
+export interface RunInput {
+  db: Db;
+  tenantId: string;
+  userId: number | null;
+  code: string | undefined;
+  files: FilesContext;
+  /** Opens the archive from its start (it is read twice: checked, then written). */
+  open: () => Promise<Readable>;
+  /** Where the run is: total once checked, then records written. */
+  report?: (p: { done?: number; total?: number; projectId?: string }) => Promise<void>;
+  /** Where what the run writes is noted before it is written (the job's: a later attempt takes it back). */
+  journal?: UndoJournal;
+}
+
+/**
+ * Checks the archive, then writes it as a new project; on any failure takes back what it wrote and throws
+ * (an ArchiveError or a conflict: messages for the person importing).
+ */
+export async function importArchive(
+  input: RunInput,
+): Promise<{ projectId: string; code: string; total: number }> {
+  const { db, tenantId } = input;
+  const report = input.report ?? (async () => {});
+  const summary = await checkArchive(await input.open());
+  await report({ total: summary.total, done: 0 });
+  const code = input.code ?? summary.code;
+  if (await repo.codeTaken(db, tenantId, code)) throw conflict(`a project with the code ${code} exists`);
+  const undo = new Undo((projectId) => report({ projectId }), input.journal);
+  try {
+    const written = await writeArchive(await input.open(), {
+      db,
+      tenantId,
+      userId: input.userId,
+      code,
+      files: archiveFileStore(input.files, tenantId),
+      undo,
+      progress: (done) => report({ done }),
+    });
+    return { ...written, total: summary.total };
+  } catch (err) {
+    try {
+      await undo.rollback(db, tenantId, (storage, key) => input.files.storages.of(storage).delete(key));
+    } catch (undoErr) {
+      throw new TakeBackFailed(err, undoErr);
+    }
+    throw err;
+  }
+}
+
+/** A failure's message for the person importing (the archive's fault, or ours in general words). */
+export const failureMessage = (err: unknown): string =>
+  err instanceof ArchiveError || err instanceof AppError
+    ? err.message
+    : `the import failed and wrote nothing: ${(err as Error).message}`;

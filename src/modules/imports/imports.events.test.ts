@@ -1,0 +1,94 @@
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import { createProject } from '../../../test/helpers/factories.js';
+import { generated, importFile, listCases, postImport } from '../../../test/helpers/import-factories.js';
+import { createWebhook, deliveryHarness } from '../../../test/helpers/webhook-harness.js';
+import { runImport } from './imports.pipeline.js';
+
+/** An import tells webhooks what the API's bulk writes would: tcases_created and tcases_edited, per chunk. */
+describeEachDb(
+  'imports: webhook events',
+  (t) => {
+    const h = deliveryHarness(t);
+    const received = () => h.receiver.requests.map((r) => JSON.parse(r.body));
+    const csv = (title: string) => Buffer.from(`Folder,Name,Legacy ID\r\nA,${title},E-1\r\nA/B,Two,E-2\r\n`);
+
+    it('sends tcases_created for the cases an import creates and tcases_edited for those it changes, nothing for a dry run', async () => {
+      const p = await createProject(t);
+      await createWebhook(t, {
+        endpoint: `${h.receiver.url}/cases`,
+        eventTypes: ['tcases_created', 'tcases_edited', 'tcase_created', 'tcase_edited'],
+      });
+      const first = await importFile(t, p.code, csv('One'));
+      expect(first).toMatchObject({ status: 'done', created: 2 });
+      await h.drain();
+      const [one, two] = await listCases(t, p.code);
+      expect(received()).toMatchObject([
+        {
+          event: 'tcases_created',
+          project: { id: p.id },
+          object: {
+            importId: first.id,
+            tcases: [
+              { id: one.id, seq: one.seq, title: 'One', folderId: one.folderId },
+              { id: two.id, seq: two.seq, title: 'Two', folderId: two.folderId },
+            ],
+          },
+        },
+      ]);
+      h.receiver.requests.length = 0;
+      await importFile(t, p.code, csv('One renamed'), { dryRun: 'true' });
+      const second = await importFile(t, p.code, csv('One renamed'));
+      expect(second).toMatchObject({ status: 'done', created: 0, updated: 1 });
+      // The same file again changes nothing and says nothing.
+      await importFile(t, p.code, csv('One renamed'));
+      await h.drain();
+      expect(received().map((b) => [b.event, b.object])).toEqual([
+        ['tcases_edited', { action: 'imported', importId: second.id, count: 1, tcaseIds: [one.id] }],
+      ]);
+    });
+
+    it('sends tcases_edited naming what it took back when it fails part-way', async () => {
+      const p = await createProject(t);
+      await createWebhook(t, {
+        endpoint: `${h.receiver.url}/back`,
+        eventTypes: ['tcases_created', 'tcases_edited'],
+      });
+      const started = await postImport(t, p.code, { format: 'qasphere-csv' }, generated(600, 1));
+      const row = await t.db
+        .selectFrom('imports')
+        .selectAll()
+        .where('id', '=', started.body.id)
+        .executeTakeFirstOrThrow();
+      const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
+      let calls = 0;
+      await runImport(
+        t.db,
+        row.id,
+        async () => (await storage.get(row.file_key!))!,
+        async (trx, ...rest) => {
+          if (++calls === 2) throw new Error('the disk is full');
+          await t.app.ctx.tcasesChanged(trx, ...rest);
+        },
+      );
+      await h.drain();
+      const got = received();
+      expect(got.map((b) => [b.event, b.object.action])).toEqual([
+        ['tcases_created', undefined],
+        ['tcases_edited', 'import_taken_back'],
+      ]);
+      const created = got[0].object.tcases.map((c: any) => c.id);
+      expect(created).toHaveLength(500);
+      expect(got[1].object).toEqual({
+        action: 'import_taken_back',
+        importId: row.id,
+        count: 500,
+        deletedTcaseIds: created,
+        revertedTcaseIds: [],
+        restoredTcaseIds: [],
+      });
+      expect(await listCases(t, p.code)).toEqual([]);
+    });
+  },
+  { env: { CASEBOOK_WEBHOOK_ALLOW_PRIVATE: 'true' } },
+);

@@ -1,0 +1,495 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Actor } from '../../auth/actor.js';
+import type { Role } from '../../auth/roles.js';
+import type { Db } from '../../db/create-db.js';
+import type { Updateable } from 'kysely';
+import type { ImportsTable } from '../../db/tables/imports.js';
+import { AppError } from '../../errors.js';
+import { XmlFileError } from '../../lib/xml.js';
+import { nowIso } from '../../lib/time.js';
+import {
+  folderPath,
+  lockForTreeChange,
+  markFoldersDeleted,
+  subtreeFolderIds,
+  upsertFolderPaths,
+} from '../folders/folders.service.js';
+import type { Project as ProjectShape } from '../projects/projects.schemas.js';
+import { resolveProject } from '../projects/projects.service.js';
+import {
+  checkImportedContent,
+  checkImportedCustomFields,
+  deleteCasesById,
+  findCasesByLegacyIds,
+  liveCasesInFolders,
+  lockTcaseWrites,
+  restoreImportedRemovals,
+  revertImportedCases,
+  writeImportedCases,
+  type TcasesChanged,
+} from '../test-cases/test-cases.service.js';
+import { guessSeparator, UnreadableFile } from './formats/csv-read.js';
+import { parseMapped, parseMappedCsv, type Mapping } from './formats/csv-mapped.js';
+import { parseQasphereCsv } from './formats/qasphere-csv.js';
+import { CsvFileError, parseTestRailCsv } from './formats/testrail-csv.js';
+import { parseTestRailXml } from './formats/testrail-xml.js';
+import type { ParsedItem, RowError } from './formats/types.js';
+import { checkXlsx, readXlsx } from './formats/xlsx-read.js';
+import { placeFiles } from './imports.files.js';
+import { fieldOf, prepareCase, type PreparedCase } from './imports.prepare.js';
+import { enqueueEvent } from '../webhooks/webhook-events.service.js';
+import * as repo from './imports.repository.js';
+
+/*
+ * One import, start to end (extensions.md §7): pass 1 reads the whole file and checks every row without writing;
+ * a file with a bad row stops there unless skipInvalid; a dry run stops there too, with what would have happened.
+ * Pass 2 reads the file again and writes CHUNK cases per transaction (other writers of the project wait for one
+ * chunk at most); a failure part-way takes back what this import wrote: the cases it created are deleted, the cases
+ * it changed get their content from before it again, the filled cases it deleted come back, the folders it created
+ * go when nothing else is in them. Counts are of rows: a template counts once, whatever its filled cases. The
+ * file is read twice rather than held: memory stays flat whatever its size.
+ */
+
+export const CHUNK = 500;
+/** Errors kept on the import (a file of bad rows would otherwise make a huge row); the count says how many more. */
+const MAX_ERRORS = 1000;
+
+export const IMPORT_FORMATS = ['qasphere-csv', 'csv', 'xlsx', 'testrail-xml', 'testrail-csv'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportOptions {
+  format: ImportFormat;
+  mapping?: Mapping;
+  separator?: string;
+  folderId?: number;
+  dryRun: boolean;
+  skipInvalid: boolean;
+  /** The role of who started it: the job writes as them. */
+  role: Role;
+}
+
+export type OpenFile = () => Promise<Readable>;
+/** Called as the import goes (every chunk read or written): the job renews its lease. */
+export type Alive = () => Promise<void>;
+
+/** The project imported into, with its tenant. */
+type Project = ProjectShape & { tenantId: string };
+
+/** Another attempt of the same job took the import over (this one's lease had expired). */
+class Superseded extends Error {}
+
+/** The CSV separator: given, else guessed from the header; undefined for TestRail's files (their parsers decide). */
+async function separatorOf(open: OpenFile, o: ImportOptions): Promise<string | undefined> {
+  if (o.format === 'testrail-xml' || o.format === 'testrail-csv' || o.format === 'xlsx') return o.separator;
+  if (o.separator !== undefined) return o.separator;
+  const stream = await open();
+  let head = '';
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    head += chunk.toString('utf8');
+    if (head.includes('\n') || head.length > 65_536) break;
+  }
+  stream.destroy();
+  return guessSeparator(head);
+}
+
+async function* parse(
+  open: OpenFile,
+  o: ImportOptions,
+  separator: string | undefined,
+): AsyncGenerator<ParsedItem> {
+  const stream = await open();
+  try {
+    if (o.format === 'testrail-xml') yield* parseTestRailXml(stream);
+    else if (o.format === 'testrail-csv') yield* parseTestRailCsv(stream, separator);
+    else if (o.format === 'csv') yield* parseMappedCsv(stream, separator ?? ',', o.mapping ?? {});
+    else if (o.format === 'xlsx') yield* parseMapped(readXlsx(stream), o.mapping ?? {});
+    else yield* parseQasphereCsv(stream, separator ?? ',');
+  } catch (err) {
+    // TestRail's parsers name a file they cannot read as a whole in their own terms: the import's is one.
+    if (err instanceof XmlFileError || err instanceof CsvFileError) throw new UnreadableFile(err.message);
+    throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
+interface Checked {
+  total: number;
+  errors: RowError[];
+  /** What rows held that the import cannot keep as it was (imports.files.ts). */
+  warnings: RowError[];
+  badRows: Set<number>;
+  wouldCreate: number;
+  wouldUpdate: number;
+}
+
+/** Pass 1: every row checked as the API would check it, legacy ids matched; nothing written. */
+async function checkFile(
+  db: Db,
+  project: Project,
+  open: OpenFile,
+  o: ImportOptions,
+  separator: string | undefined,
+  alive: Alive,
+): Promise<Checked> {
+  const out: Checked = {
+    total: 0,
+    errors: [],
+    warnings: [],
+    badRows: new Set(),
+    wouldCreate: 0,
+    wouldUpdate: 0,
+  };
+  const legacyRows = new Map<string, number>();
+  const cfChecks = new Map<string, Promise<{ path: string; message: string }[]>>();
+  const fail = (e: RowError) => {
+    out.errors.push(e);
+    out.badRows.add(e.row);
+  };
+  let batch: PreparedCase[] = [];
+  const flush = async () => {
+    await alive();
+    out.warnings.push(...(await placeFiles(db, project.tenantId, batch)));
+    const matches = await findCasesByLegacyIds(
+      db,
+      project.tenantId,
+      project.id,
+      batch.flatMap((p) => (p.legacyId === undefined ? [] : [p.legacyId])),
+    );
+    for (const p of batch) {
+      const match = p.legacyId === undefined ? undefined : matches.get(p.legacyId);
+      const isNew = match === undefined;
+      const kind = p.content.template ? 'template' : 'standalone';
+      if (match !== undefined && match.type !== kind) {
+        // A template is not turned into a standalone case or back (the API changes no case's type either).
+        fail({
+          row: p.row,
+          field: 'type',
+          message:
+            match.type === 'filled'
+              ? `legacy id "${p.legacyId}" is on a filled test case, which only its template's row can change`
+              : `legacy id "${p.legacyId}" is on a ${match.type} test case, but the row's Type is ${kind}`,
+        });
+        continue;
+      }
+      const key = JSON.stringify([p.content.customFields, isNew]);
+      if (!cfChecks.has(key))
+        cfChecks.set(
+          key,
+          checkImportedCustomFields(db, project.tenantId, project.id, p.content.customFields, isNew),
+        );
+      const details = [...checkImportedContent(p.content), ...(await cfChecks.get(key)!)];
+      for (const d of details) fail({ row: p.row, field: fieldOf(d.path), message: d.message });
+      if (details.length === 0) {
+        if (isNew) out.wouldCreate++;
+        else out.wouldUpdate++;
+      }
+    }
+    batch = [];
+  };
+  for await (const item of parse(open, o, separator)) {
+    if ('error' in item) {
+      if (!out.badRows.has(item.error.row)) out.total++;
+      fail(item.error);
+      continue;
+    }
+    out.total++;
+    const prepared = prepareCase(item.case, o.folderId !== undefined);
+    if (Array.isArray(prepared)) {
+      prepared.forEach(fail);
+      continue;
+    }
+    if (prepared.legacyId !== undefined) {
+      const first = legacyRows.get(prepared.legacyId);
+      if (first !== undefined) {
+        fail({
+          row: prepared.row,
+          field: 'legacyId',
+          message: `legacy id "${prepared.legacyId}" is already on row ${first}: each case of a file needs its own`,
+        });
+        continue;
+      }
+      legacyRows.set(prepared.legacyId, prepared.row);
+    }
+    batch.push(prepared);
+    if (batch.length >= CHUNK) await flush();
+  }
+  await flush();
+  out.errors.sort((a, b) => a.row - b.row);
+  return out;
+}
+
+const keepErrors = (errors: RowError[]) =>
+  errors.length <= MAX_ERRORS
+    ? errors
+    : [
+        ...errors.slice(0, MAX_ERRORS),
+        { row: 0, message: `${errors.length - MAX_ERRORS} more errors not listed` },
+      ];
+
+/** Pass 2: the valid rows written CHUNK at a time; answers the counts. Throws Superseded when taken over. */
+async function writeFile(
+  db: Db,
+  actor: Actor,
+  project: Project,
+  importId: number,
+  token: string,
+  open: OpenFile,
+  o: ImportOptions,
+  separator: string | undefined,
+  checked: Checked,
+  tcasesChanged: TcasesChanged,
+  alive: Alive,
+): Promise<{ created: number; updated: number }> {
+  const base =
+    o.folderId === undefined
+      ? []
+      : (await folderPath(db, project.tenantId, project.id, o.folderId)).map((f) => f.title);
+  let done = 0;
+  let created = 0;
+  let updated = 0;
+  let batch: PreparedCase[] = [];
+  const flush = async () => {
+    await alive();
+    const rows = batch.length;
+    const items = batch;
+    batch = [];
+    await db.transaction().execute(async (trx) => {
+      // First statement: a later attempt holding the row makes this chunk stop before it writes anything.
+      if (!(await repo.updateHeld(trx, importId, token, { done: done + rows })))
+        throw new Superseded('the import was taken over by another attempt');
+      await lockTcaseWrites(trx, project.id);
+      await placeFiles(trx, project.tenantId, items);
+      const paths = [...new Map(items.map((p) => [JSON.stringify(p.folderPath), p.folderPath])).values()];
+      const newFolders: number[] = [];
+      const chains = await upsertFolderPaths(
+        trx,
+        project.tenantId,
+        project.id,
+        paths.filter((p) => base.length + p.length > 0).map((p) => ({ path: [...base, ...p] })),
+        { created: newFolders },
+      );
+      await repo.recordFolders(trx, importId, newFolders);
+      const leaf = new Map<string, number>();
+      paths
+        .filter((p) => base.length + p.length > 0)
+        .forEach((p, i) => leaf.set(JSON.stringify(p), chains[i][chains[i].length - 1]));
+      const result = await writeImportedCases(
+        trx,
+        actor,
+        project,
+        items.map((p) => ({
+          folderId: leaf.get(JSON.stringify(p.folderPath)) ?? o.folderId!,
+          legacyId: p.legacyId,
+          isDraft: p.isDraft,
+          content: p.content,
+        })),
+        tcasesChanged,
+        nowIso(),
+        importId,
+      );
+      await repo.recordCreated(trx, importId, result.created);
+      await repo.recordVersions(trx, importId, result.versioned);
+      await repo.recordRemoved(trx, importId, result.removed);
+      await repo.updateHeld(trx, importId, token, {
+        created: created + result.rows.created,
+        updated: updated + result.rows.updated,
+      });
+      created += result.rows.created;
+      updated += result.rows.updated;
+    });
+    done += rows;
+  };
+  for await (const item of parse(open, o, separator)) {
+    if ('error' in item || checked.badRows.has(item.case.row)) continue;
+    const prepared = prepareCase(item.case, o.folderId !== undefined);
+    if (Array.isArray(prepared)) continue;
+    batch.push(prepared);
+    if (batch.length >= CHUNK) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return { created, updated };
+}
+
+/**
+ * Takes back, in one transaction, what earlier attempts or this one wrote: the cases created are deleted (as deleting
+ * a case does), the cases changed get their earlier content as a new version, the filled cases deleted (a template's
+ * Parameter Values no longer naming them) are restored, the folders created are deleted
+ * deepest first when they hold no live case or folder (another writer may have put something there meanwhile).
+ * Answers what it took back.
+ */
+async function removeCreated(
+  db: Db,
+  actor: Actor,
+  importId: number,
+  project: Project,
+  tcasesChanged: TcasesChanged,
+) {
+  const ids = await repo.listCreated(db, importId);
+  const versions = await repo.listVersions(db, importId);
+  const removed = await repo.listRemoved(db, importId);
+  const folders = (await repo.listFolders(db, importId)).sort((a, b) => b - a);
+  let foldersRemoved = 0;
+  let restored = 0;
+  await db.transaction().execute(async (trx) => {
+    await lockTcaseWrites(trx, project.id);
+    await lockForTreeChange(trx, project.id);
+    const at = nowIso();
+    if (ids.length > 0) await deleteCasesById(trx, project.tenantId, project.id, ids, tcasesChanged);
+    if (versions.length > 0) await revertImportedCases(trx, actor, project, versions, tcasesChanged, at);
+    if (removed.length > 0)
+      restored = await restoreImportedRemovals(trx, actor, project, removed, tcasesChanged, at);
+    // Subscribers were told of the chunks that committed: they are told those were taken back.
+    if (ids.length + versions.length + removed.length > 0)
+      await enqueueEvent(trx, {
+        tenantId: project.tenantId,
+        projectId: project.id,
+        type: 'tcases_edited',
+        object: {
+          action: 'import_taken_back',
+          importId,
+          count: ids.length + versions.length + removed.length,
+          deletedTcaseIds: ids,
+          revertedTcaseIds: versions.map((v) => v.id),
+          restoredTcaseIds: removed,
+        },
+      });
+    // Children were created after their parents: the highest ids first empties a path from its leaf up.
+    for (const id of folders) {
+      const subtree = await subtreeFolderIds(trx, project.tenantId, project.id, [id]);
+      if (subtree.length !== 1) continue;
+      if ((await liveCasesInFolders(trx, project.tenantId, project.id, [id])).length > 0) continue;
+      await markFoldersDeleted(trx, project.tenantId, project.id, [id], at);
+      foldersRemoved++;
+    }
+    await repo.forgetCreated(trx, importId);
+  });
+  return { cases: ids.length, changed: versions.length, restored, folders: foldersRemoved };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Runs the import `importId` to its end and records the outcome on its row; errors of the file or of the writes
+ * end it as failed (the job is done either way). Throws only when the database cannot be reached (the job runs
+ * again and takes over: what an earlier attempt created is removed first).
+ */
+export async function runImport(
+  db: Db,
+  importId: number,
+  open: OpenFile,
+  tcasesChanged: TcasesChanged,
+  alive: Alive = async () => {},
+): Promise<void> {
+  const row = await repo.findImportById(db, importId);
+  if (!row || row.status === 'done' || row.status === 'failed') return;
+  const token = randomUUID();
+  const o = JSON.parse(row.options) as ImportOptions;
+  await repo.updateImport(db, importId, { status: 'running', run_token: token, done: 0 });
+  const end = (values: Updateable<ImportsTable>) =>
+    repo.updateHeld(db, importId, token, { ...values, finished_at: nowIso() });
+  if (row.created_by === null) {
+    await end({
+      status: 'failed',
+      errors: JSON.stringify([{ row: 0, message: 'the user who started it is gone' }]),
+    });
+    return;
+  }
+  const actor: Actor = {
+    tenantId: row.tenant_id,
+    userId: row.created_by,
+    role: o.role,
+    apiKeyId: null,
+    via: 'session',
+    ip: '',
+    userAgent: 'casebook import',
+  };
+  let project: Project;
+  try {
+    project = {
+      ...(await resolveProject(db, actor, row.project_id, { write: !o.dryRun })),
+      tenantId: row.tenant_id,
+    };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    await end({ status: 'failed', errors: JSON.stringify([{ row: 0, message: err.message }]) });
+    return;
+  }
+  // An earlier attempt died part-way: start again from nothing.
+  if (row.status === 'running') await removeCreated(db, actor, importId, project, tcasesChanged);
+
+  let checked: Checked;
+  let separator: string | undefined;
+  try {
+    // An .xlsx is inflated once into nothing before anything reads it: a zip bomb stops here.
+    if (o.format === 'xlsx') await checkXlsx(await open());
+    separator = await separatorOf(open, o);
+    checked = await checkFile(db, project, open, o, separator, alive);
+  } catch (err) {
+    if (!(err instanceof UnreadableFile)) throw err;
+    await end({ status: 'failed', errors: JSON.stringify([{ row: err.line ?? 0, message: err.message }]) });
+    return;
+  }
+  const errors = JSON.stringify(keepErrors(checked.errors));
+  const skipped = checked.badRows.size;
+  await repo.updateHeld(db, importId, token, {
+    total: checked.total,
+    errors,
+    warnings: JSON.stringify(keepErrors(checked.warnings)),
+  });
+  if (checked.errors.length > 0 && !o.skipInvalid) {
+    await end({ status: 'failed', skipped: checked.total });
+    return;
+  }
+  if (o.dryRun) {
+    await end({
+      status: 'done',
+      done: checked.total,
+      created: checked.wouldCreate,
+      updated: checked.wouldUpdate,
+      skipped,
+    });
+    return;
+  }
+  try {
+    const r = await writeFile(
+      db,
+      actor,
+      project,
+      importId,
+      token,
+      open,
+      o,
+      separator,
+      checked,
+      tcasesChanged,
+      alive,
+    );
+    await repo.forgetCreated(db, importId);
+    await end({ status: 'done', done: checked.total, created: r.created, updated: r.updated, skipped });
+  } catch (err) {
+    if (err instanceof Superseded) return;
+    const removed = await removeCreated(db, actor, importId, project, tcasesChanged);
+    const message = err instanceof Error ? err.message : String(err);
+    await end({
+      status: 'failed',
+      created: 0,
+      updated: 0,
+      errors: JSON.stringify([
+        ...keepErrors(checked.errors),
+        {
+          row: 0,
+          message:
+            `the import stopped part-way (${message}); what it had written was taken back: ` +
+            `${plural(removed.cases, 'test case', 'test cases')} created, ` +
+            `${plural(removed.changed, 'test case', 'test cases')} changed, ` +
+            (removed.restored > 0
+              ? `${plural(removed.restored, 'filled test case', 'filled test cases')} deleted, `
+              : '') +
+            `${plural(removed.folders, 'folder', 'folders')} created`,
+        },
+      ]),
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import { Type, type Static } from 'typebox';
+import { ProjectParams } from '../../http/schemas.js';
+
+/** POST /project/{p}/import: a multipart body; validated part by part in the service, documented here. */
+export const ImportBody = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the file to import' }),
+  format: Type.String({
+    description:
+      "qasphere-csv | csv | xlsx | testrail-xml | testrail-csv (csv and xlsx with a mapping, xlsx's first worksheet; TestRail's XML suite export or CSV case export, whose case id C123 is the legacy id)",
+  }),
+  mapping: Type.Optional(
+    Type.String({
+      description:
+        'csv and xlsx only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>',
+    }),
+  ),
+  separator: Type.Optional(
+    Type.String({
+      description: ', ; or tab; guessed from the header row when absent; not for testrail-xml and xlsx',
+    }),
+  ),
+  folderId: Type.Optional(
+    Type.String({ description: 'import under this folder (paths of the file below it)' }),
+  ),
+  dryRun: Type.Optional(Type.String({ description: 'true: check and count, write nothing' })),
+  skipInvalid: Type.Optional(
+    Type.String({ description: 'true: import the good rows of a file with bad ones' }),
+  ),
+});
+
+export const ImportStarted = Type.Object({ id: Type.Integer() });
+
+export const ImportParams = Type.Object({
+  ...ProjectParams.properties,
+  id: Type.Integer({ minimum: 1 }),
+});
+export type ImportParams = Static<typeof ImportParams>;
+
+export const ImportError = Type.Object({
+  row: Type.Integer({
+    description:
+      "the CSV line the record starts on (for testrail-xml, the case's ordinal in the file); 0 for the file as a whole",
+  }),
+  field: Type.Optional(Type.String()),
+  message: Type.String(),
+});
+
+export const ImportStatus = Type.Object({
+  id: Type.Integer(),
+  format: Type.String(),
+  dryRun: Type.Boolean(),
+  status: Type.Enum(['queued', 'running', 'done', 'failed']),
+  progress: Type.Object({
+    done: Type.Integer({ description: 'rows written (or checked, on a dry run)' }),
+    total: Type.Integer({ description: 'rows of the file, known once it has been checked; 0 before' }),
+  }),
+  created: Type.Integer({
+    description:
+      'rows created (would be, on a dry run): standalone and template cases; a template counts once, the filled cases its Parameter Values make are not counted',
+  }),
+  updated: Type.Integer({
+    description:
+      'rows whose case a matching legacy id changed (would be, on a dry run); a template counts once, also when only its filled cases changed',
+  }),
+  skipped: Type.Integer({ description: 'rows not imported' }),
+  errors: Type.Array(ImportError),
+  warnings: Type.Array(ImportError, {
+    description:
+      'what rows held that the import could not keep as it was, such as files of another service (kept as links)',
+  }),
+  createdAt: Type.String(),
+  finishedAt: Type.Optional(Type.String()),
+});
+export type ImportStatus = Static<typeof ImportStatus>;
+
+export const ExportQuery = Type.Object(
+  {
+    format: Type.Union([Type.Literal('qasphere-csv'), Type.Literal('casebook')], {
+      description:
+        "qasphere-csv: QA Sphere's CSV layout of the test cases; casebook: the whole project as a Casebook archive (admins)",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ExportQuery = Static<typeof ExportQuery>;
+
+export const ExportCsv = {
+  description: "the project's test cases in QA Sphere's CSV layout (UTF-8), streamed",
+  content: { 'text/csv': { schema: Type.String() } },
+};
+
+/** POST /project/{p}/import/preview: an .xlsx file, documented here, read part by part in the service. */
+export const PreviewBody = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the .xlsx file whose first rows to read' }),
+});
+
+export const ImportPreview = Type.Object({
+  headers: Type.Array(Type.String(), { description: "the first worksheet's first row" }),
+  rows: Type.Array(Type.Array(Type.String()), {
+    description: 'the next rows (at most 5, blank rows skipped), each cell as the import reads it',
+  }),
+  lines: Type.Array(Type.Integer(), { description: "each row's number in the sheet" }),
+});

@@ -1,0 +1,189 @@
+import { Readable } from 'node:stream';
+import type { Actor } from '../../auth/actor.js';
+import type { Db } from '../../db/create-db.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { newUuid } from '../../lib/ids.js';
+import { parseJson } from '../../lib/json.js';
+import { nowIso } from '../../lib/time.js';
+import { enqueueJobs } from '../../outbox/outbox.js';
+import type { FilesContext } from '../files/files.service.js';
+import { getFolder } from '../folders/folders.service.js';
+import { resolveProject } from '../projects/projects.service.js';
+import { checkMapping, type Mapping } from './formats/csv-mapped.js';
+import type { RowError } from './formats/types.js';
+import { IMPORT_JOB } from './imports.job.js';
+import { IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './imports.pipeline.js';
+import * as repo from './imports.repository.js';
+import type { ImportStatus } from './imports.schemas.js';
+
+/* Starting an import (the upload kept in file storage, the row, the job) and reading where it is. */
+
+/** A part of the multipart body: a field with its value, or the file. */
+export type ImportPart = { fieldName: string; value: string } | { fieldName: string; file: Readable };
+
+const MIB = 1024 * 1024;
+const describeBytes = (n: number) => (n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`);
+export const tooLarge = (max: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the import limit of ${describeBytes(max)}`);
+
+const FIELDS = ['format', 'mapping', 'separator', 'folderId', 'dryRun', 'skipInvalid'] as const;
+const SEPARATORS: Record<string, string> = { ',': ',', ';': ';', '\t': '\t', tab: '\t' };
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw badRequest(`${name} must be true or false`, `/${name}`);
+}
+
+/** The request's fields as the import's options; 400 naming the field for any bad one. */
+function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
+  const format = fields.get('format');
+  if (format === undefined || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
+    throw badRequest(
+      `format must be one of ${IMPORT_FORMATS.join(', ')}${format === undefined ? '' : `, not "${format}"`}`,
+      '/format',
+    );
+  }
+  let mapping: Mapping | undefined;
+  const rawMapping = fields.get('mapping');
+  if (format === 'csv' || format === 'xlsx') {
+    if (rawMapping === undefined)
+      throw badRequest(`format ${format} needs a mapping of its columns`, '/mapping');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawMapping);
+    } catch {
+      throw badRequest('mapping must be a JSON object from column header to field', '/mapping');
+    }
+    const checked = checkMapping(parsed);
+    if (typeof checked === 'string') throw badRequest(checked, '/mapping');
+    mapping = checked;
+  } else if (rawMapping !== undefined) {
+    throw badRequest(`mapping is for formats csv and xlsx; ${format} has its own layout`, '/mapping');
+  }
+  const rawSep = fields.get('separator');
+  if ((format === 'testrail-xml' || format === 'xlsx') && rawSep !== undefined && rawSep !== '')
+    throw badRequest(
+      `separator is for CSV files; ${format} is ${format === 'xlsx' ? 'a workbook' : 'XML'}`,
+      '/separator',
+    );
+  const separator = rawSep === undefined || rawSep === '' ? undefined : SEPARATORS[rawSep];
+  if (rawSep !== undefined && rawSep !== '' && separator === undefined)
+    throw badRequest('separator must be ",", ";" or a tab ("tab")', '/separator');
+  const rawFolder = fields.get('folderId');
+  let folderId: number | undefined;
+  if (rawFolder !== undefined && rawFolder !== '') {
+    if (!/^\d{1,9}$/.test(rawFolder)) throw badRequest('folderId must be a folder id', '/folderId');
+    folderId = Number(rawFolder);
+  }
+  return {
+    format: format as ImportFormat,
+    mapping,
+    separator,
+    folderId,
+    dryRun: flag('dryRun', fields.get('dryRun')),
+    skipInvalid: flag('skipInvalid', fields.get('skipInvalid')),
+    role: actor.role,
+  };
+}
+
+/** The bytes of `src`, failing past `max`, so that storage never keeps an oversized upload (its put is all or nothing). */
+export async function* capped(src: Readable, max: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  for await (const chunk of src as AsyncIterable<Buffer>) {
+    seen += chunk.length;
+    if (seen > max) throw tooLarge(max);
+    yield chunk;
+  }
+}
+
+/**
+ * POST /project/{p}/import: the file kept in file storage (refused past `maxBytes` before it is complete, so
+ * nothing is kept), the options checked, the import row and its job written together. Any refusal removes the
+ * stored file.
+ */
+export async function startImport(
+  db: Db,
+  files: FilesContext,
+  actor: Actor,
+  projectRef: string,
+  parts: AsyncIterable<ImportPart>,
+  maxBytes: number,
+): Promise<{ id: number }> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const fields = new Map<string, string>();
+  let fileKey: string | undefined;
+  const backend = files.storages.current;
+  const storage = files.storages.of(backend);
+  try {
+    for await (const part of parts) {
+      if ('file' in part) {
+        if (part.fieldName !== 'file' || fileKey !== undefined) {
+          part.file.resume();
+          throw badRequest('send exactly one file, in a part named "file"', `/${part.fieldName}`);
+        }
+        const key = `imports/${newUuid()}`;
+        await storage.put(key, Readable.from(capped(part.file, maxBytes)));
+        fileKey = key;
+      } else {
+        if (!(FIELDS as readonly string[]).includes(part.fieldName))
+          throw badRequest(
+            `unknown field "${part.fieldName}": the fields are file, ${FIELDS.join(', ')}`,
+            `/${part.fieldName}`,
+          );
+        fields.set(part.fieldName, part.value);
+      }
+    }
+    const options = optionsOf(fields, actor);
+    if (fileKey === undefined)
+      throw badRequest('the file is missing: send it in a part named "file"', '/file');
+    if (options.folderId !== undefined) await getFolder(db, actor.tenantId, project.id, options.folderId);
+    const key = fileKey;
+    const id = await db.transaction().execute(async (trx) => {
+      const importId = await repo.insertImport(trx, {
+        tenant_id: actor.tenantId,
+        project_id: project.id,
+        status: 'queued',
+        format: options.format,
+        options: JSON.stringify(options),
+        file_key: key,
+        file_storage: backend,
+        run_token: null,
+        created_by: actor.userId,
+        created_at: nowIso(),
+        finished_at: null,
+      });
+      await enqueueJobs(trx, [
+        { tenantId: actor.tenantId, kind: IMPORT_JOB, payload: { importId }, maxAttempts: 3 },
+      ]);
+      return importId;
+    });
+    return { id };
+  } catch (err) {
+    if (fileKey !== undefined) await storage.delete(fileKey);
+    throw err;
+  }
+}
+
+/** GET /project/{p}/import/{id}: where the import is, and its outcome once it ended. */
+export async function getImport(db: Db, actor: Actor, projectRef: string, id: number): Promise<ImportStatus> {
+  const project = await resolveProject(db, actor, projectRef);
+  const row = await repo.findImport(db, actor.tenantId, id);
+  if (!row || row.project_id !== project.id)
+    throw notFound(`import ${id} not found in project ${project.code}`);
+  const options = JSON.parse(row.options) as ImportOptions;
+  return {
+    id: row.id,
+    format: row.format,
+    dryRun: options.dryRun,
+    status: row.status,
+    progress: { done: row.done, total: row.total },
+    created: row.created,
+    updated: row.updated,
+    skipped: row.skipped,
+    errors: parseJson<RowError[]>(row.errors, []),
+    warnings: parseJson<RowError[]>(row.warnings, []),
+    createdAt: row.created_at,
+    ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
+  };
+}

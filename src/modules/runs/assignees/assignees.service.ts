@@ -1,0 +1,93 @@
+import type { Db } from '../../../db/create-db.js';
+import type { Actor } from '../../../auth/actor.js';
+import { atLeast } from '../../../auth/roles.js';
+import { badRequest, conflict, notFound } from '../../../errors.js';
+import { resolveProject } from '../../projects/projects.service.js';
+import { recordAudit } from '../../audit/audit.service.js';
+import * as runsRepo from '../runs.repository.js';
+import * as repo from './assignees.repository.js';
+import type { AssignRunTcasesBody, AssignRunTcasesResponse, RunAssignableList } from './assignees.schemas.js';
+
+/** How many case ids an audit event lists; the count is always whole. */
+const AUDITED_IDS = 100;
+
+/**
+ * Who can be assigned a run's cases (docs/api-decisions.md#run-test-case-assignees): the run's project readable by
+ * the caller; the people are active, above viewer (they record results) and see the project (members, admins).
+ */
+export async function listRunAssignable(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+): Promise<RunAssignableList> {
+  const project = await resolveProject(db, actor, projectRef);
+  if (!(await runsRepo.findRunInfo(db, actor.tenantId, project.id, runId)))
+    throw notFound(`run ${runId} not found`);
+  const rows = await repo.listAssignable(db, actor.tenantId, project.id);
+  return { users: rows.map((u) => ({ id: u.id, name: u.name, email: u.email })) };
+}
+
+/** The assignee must be someone who can run the cases: 400 at `/assigneeId` naming why not. */
+async function assertAssignable(db: Db, tenantId: string, projectId: string, code: string, userId: number) {
+  const user = await repo.findCandidate(db, tenantId, projectId, userId);
+  const where = '/assigneeId';
+  if (!user) throw badRequest(`user ${userId} does not exist`, where);
+  if (user.deactivated_at !== null) throw badRequest(`user ${userId} is deactivated`, where);
+  if (!atLeast(user.role, 'test-runner'))
+    throw badRequest(`user ${userId} is a viewer and cannot be assigned test cases`, where);
+  if (!atLeast(user.role, 'admin') && Number(user.is_member) !== 1)
+    throw badRequest(`user ${userId} has no access to project ${code}`, where);
+  return user;
+}
+
+/**
+ * Assigns test cases of an open run to a person, or to nobody (`assigneeId: null`), all or nothing: a case id not in
+ * the run is a 400 naming them (nothing changes), a closed run a 409, any run type. Recorded as the audit event
+ * `run_tcases.assigned` when some case's assignee changed.
+ */
+export async function assignRunTcases(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  input: AssignRunTcasesBody,
+): Promise<AssignRunTcasesResponse> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const run = await runsRepo.findRunInfo(db, actor.tenantId, project.id, runId);
+  if (!run) throw notFound(`run ${runId} not found`);
+  if (run.closed_at !== null) throw conflict(`run ${runId} is closed`);
+  const assignee =
+    input.assigneeId === null
+      ? null
+      : await assertAssignable(db, actor.tenantId, project.id, project.code, input.assigneeId);
+  const ids = [...new Set(input.tcaseIds)];
+  return db.transaction().execute(async (trx) => {
+    // The run's lock, as every write of its cases: a case removed or a close meanwhile is seen here.
+    const locked = await runsRepo.lockRunForWrite(trx, actor.tenantId, project.id, runId);
+    if (!locked || locked.closed_at !== null) throw conflict(`run ${runId} is closed`);
+    const inRun = await repo.listInRun(trx, actor.tenantId, runId, ids);
+    const absent = ids.filter((id) => !inRun.has(id));
+    if (absent.length > 0) {
+      const more = absent.length > 20 ? ` and ${absent.length - 20} more` : '';
+      throw badRequest(
+        `test cases not in run ${runId}: ${absent.slice(0, 20).join(', ')}${more}`,
+        '/tcaseIds',
+      );
+    }
+    const changed = await repo.setAssignee(trx, actor.tenantId, runId, ids, assignee?.id ?? null);
+    if (changed > 0)
+      await recordAudit(trx, actor, 'run_tcases.assigned', {
+        project_id: project.id,
+        project_code: project.code,
+        run_id: runId,
+        run_title: locked.title,
+        assignee_id: assignee?.id ?? null,
+        assignee_name: assignee?.name ?? null,
+        tcase_count: ids.length,
+        changed_count: changed,
+        tcase_ids: ids.slice(0, AUDITED_IDS),
+      });
+    return { assigned: ids.length, changed };
+  });
+}
