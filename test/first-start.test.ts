@@ -94,7 +94,7 @@ async function createSignedWebhook(address: string, bannerOutput: string): Promi
   expect(res.status).toBe(201);
 }
 
-describe('first start of the real server (SQLite)', () => {
+describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => {
   let dir: string;
 
   beforeAll(() => {
@@ -243,7 +243,9 @@ describe('first start of the real server (SQLite)', () => {
   });
 });
 
-describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', () => {
+// Each test starts real server processes from the sources (tsx compiles them at each start): minutes, not seconds,
+// when CI's other test file is busy on the same two cores.
+describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', { timeout: 180_000 }, () => {
   let dir: string;
   let keyFile: string;
   let url: string;

@@ -21,8 +21,11 @@ export interface Receiver {
   close: () => Promise<void>;
 }
 
-/** A webhook receiver on 127.0.0.1 that records every request: tests never send traffic elsewhere. */
-export async function startReceiver(): Promise<Receiver> {
+/**
+ * A webhook receiver that records every request, on 127.0.0.1 unless given an address the test made itself (a
+ * test host's link): tests never send traffic elsewhere.
+ */
+export async function startReceiver(address = '127.0.0.1'): Promise<Receiver> {
   const r = {
     requests: [] as Received[],
     respond: () => ({ status: 200, body: 'ok' }),
@@ -45,8 +48,8 @@ export async function startReceiver(): Promise<Receiver> {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
+  r.url = `http://${address}:${(server.address() as AddressInfo).port}`;
   r.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -55,6 +55,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Options of the database, e.g. a query log to count statements. */
   db?: CreateDbOptions;
+  /** Only this database (e.g. settings that need PostgreSQL); the suite is skipped where it is not configured. */
+  only?: DatabaseTarget['name'];
+  /** The config names the test database (for settings checked against it); otherwise a SQLite default. */
+  databaseUrlInConfig?: boolean;
 }
 
 /**
@@ -62,7 +66,7 @@ export interface TestAppOptions {
  * migrated database holding the default tenant and its owner.
  */
 export function describeEachDb(title: string, fn: (t: TestEnv) => void, options: TestAppOptions = {}): void {
-  for (const target of databaseTargets()) {
+  for (const target of databaseTargets().filter((d) => !options.only || d.name === options.only)) {
     describe(`${title} [${target.name}]`, () => {
       const t = { dbName: target.name } as TestEnv;
       let drop: () => Promise<void> = async () => {};
@@ -78,6 +82,7 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
           CASEBOOK_SECRET_KEY: 'test-secret-key-0123456789',
           // Tests play the proxy: they set X-Forwarded-For to act from several addresses.
           CASEBOOK_TRUST_PROXY: 'true',
+          ...(options.databaseUrlInConfig ? { CASEBOOK_DATABASE_URL: created.url } : {}),
           ...options.env,
         });
         await migrateToLatest(created.db);
@@ -103,10 +108,11 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
           const key = o.key === undefined ? t.ownerKey : o.key;
           const headers: Record<string, string> = { ...o.headers };
           if (key !== null) headers.authorization = `ApiKey ${key}`;
-          let payload: string | undefined;
+          let payload: string | Buffer | undefined;
           if (o.body !== undefined) {
             headers['content-type'] ??= 'application/json';
-            payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+            // A Buffer goes as it is (a multipart body with binary files); anything else but text as JSON.
+            payload = typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body);
           }
           const res = await app.inject({
             method: method as any,

@@ -10,7 +10,7 @@ import {
   killLeftovers,
   ok,
   resultBatch,
-  seedProject,
+  seedRun,
   startServer,
   type ScaleDatabase,
 } from './servers.js';
@@ -51,15 +51,7 @@ for (const target of ['sqlite', 'postgres'] as const) {
       const key = first.bannerKey();
       expect(key, first.output()).toBeDefined();
       const api = client(first.url, key!);
-      const { code, tcaseIds } = await seedProject(api, 'CRS', 60);
-      const run = ok(
-        await api.post(`/project/${code}/run`, {
-          title: 'Crash',
-          type: 'static_struct',
-          queryPlans: [{ tcaseIds }],
-        }),
-        'create run',
-      );
+      const { code, tcaseIds, runId } = await seedRun(api, 'CRS', 60, 'Crash');
 
       const sent: Sent[] = [];
       let acks = 0;
@@ -76,7 +68,7 @@ for (const target of ['sqlite', 'postgres'] as const) {
             inFlight++;
             try {
               const reply = await api.post(
-                `/project/${code}/run/${run.id}/result/batch`,
+                `/project/${code}/run/${runId}/result/batch`,
                 resultBatch(tcaseIds, BATCH, entry.comment, salt),
               );
               // Anything but 201 before the kill is a failure of its own, not of crash safety.
@@ -107,7 +99,7 @@ for (const target of ['sqlite', 'postgres'] as const) {
         const stored = await database.db
           .selectFrom('results')
           .select(['id', 'comment'])
-          .where('run_id', '=', run.id)
+          .where('run_id', '=', runId)
           .execute();
         const perBatch = new Map<string, number>();
         for (const r of stored) perBatch.set(r.comment, (perBatch.get(r.comment) ?? 0) + 1);
@@ -131,35 +123,35 @@ for (const target of ['sqlite', 'postgres'] as const) {
         const byTcase = await database.db
           .selectFrom('results')
           .select(['id', 'tcase_id'])
-          .where('run_id', '=', run.id)
+          .where('run_id', '=', runId)
           .execute();
         for (const r of byTcase) latest.set(r.tcase_id, Math.max(latest.get(r.tcase_id) ?? 0, r.id));
         const rows = await database.db
           .selectFrom('run_tcases')
           .select(['tcase_id', 'latest_result_id'])
-          .where('run_id', '=', run.id)
+          .where('run_id', '=', runId)
           .execute();
         for (const row of rows)
           expect(row.latest_result_id ?? 0, row.tcase_id).toBe(latest.get(row.tcase_id) ?? 0);
 
         const api2 = client(second.url, key!);
-        const expected = await countsFromResults(database.db, run.id);
+        const expected = await countsFromResults(database.db, runId);
         expect(expected.all).toBe(tcaseIds.length);
-        expect((await getRun(api2, code, run.id)).statusCounts).toEqual(expected);
+        expect((await getRun(api2, code, runId)).statusCounts).toEqual(expected);
         const listed = ok(
-          await api2.get(`/project/${code}/run/${run.id}/tcase`),
+          await api2.get(`/project/${code}/run/${runId}/tcase`),
           'list run test cases',
         ).tcases;
         expect(countsFromRunTcases(listed)).toEqual(expected);
 
         // The restarted server takes results again, and counts them.
         const after = await api2.post(
-          `/project/${code}/run/${run.id}/result/batch`,
+          `/project/${code}/run/${runId}/result/batch`,
           resultBatch(tcaseIds, BATCH, 'after restart', 1),
         );
         expect(after.status, JSON.stringify(after.body)).toBe(201);
-        expect((await getRun(api2, code, run.id)).statusCounts).toEqual(
-          await countsFromResults(database.db, run.id),
+        expect((await getRun(api2, code, runId)).statusCounts).toEqual(
+          await countsFromResults(database.db, runId),
         );
       } finally {
         expect(await second.stop()).toBe(0);

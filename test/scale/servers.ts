@@ -296,6 +296,36 @@ export async function seedProject(
   return { code, tcaseIds };
 }
 
+/** seedProject, and a static run titled `title` holding every one of its cases. */
+export async function seedRun(
+  api: Client,
+  code: string,
+  count: number,
+  title: string,
+): Promise<{ code: string; tcaseIds: string[]; runId: number }> {
+  const { tcaseIds } = await seedProject(api, code, count);
+  const run = ok(
+    await api.post(`/project/${code}/run`, { title, type: 'static_struct', queryPlans: [{ tcaseIds }] }),
+    'create run',
+  );
+  return { code, tcaseIds, runId: run.id };
+}
+
+/** Polls `done` every 50 ms; past `ms`, fails naming what did not happen (and `detail()`, e.g. a server's output). */
+export async function waitUntil(
+  done: () => boolean,
+  what: string,
+  ms: number,
+  detail = () => '',
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${detail() ? `:\n${detail()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export const STATUSES = ['passed', 'failed', 'blocked', 'skipped', 'open'] as const;
 
 /** A batch of `size` results over `tcaseIds`, all with the same comment (which names the batch). */

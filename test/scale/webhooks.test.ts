@@ -8,7 +8,8 @@ import {
   killLeftovers,
   ok,
   resultBatch,
-  seedProject,
+  seedRun,
+  waitUntil,
   startServer,
   type ScaleDatabase,
 } from './servers.js';
@@ -63,15 +64,7 @@ for (const target of ['sqlite', 'postgres'] as const) {
       const key = first.bannerKey();
       expect(key, first.output()).toBeDefined();
       const api = client(first.url, key!);
-      const { code, tcaseIds } = await seedProject(api, 'WHK', 20);
-      const run = ok(
-        await api.post(`/project/${code}/run`, {
-          title: 'Hooks',
-          type: 'static_struct',
-          queryPlans: [{ tcaseIds }],
-        }),
-        'create run',
-      );
+      const { code, tcaseIds, runId } = await seedRun(api, 'WHK', 20, 'Hooks');
       ok(
         await api.post('/webhook', {
           name: 'CI',
@@ -83,23 +76,16 @@ for (const target of ['sqlite', 'postgres'] as const) {
       );
       for (let i = 0; i < BATCHES; i++) {
         ok(
-          await api.post(`/project/${code}/run/${run.id}/result/batch`, resultBatch(tcaseIds, 5, `b${i}`, i)),
+          await api.post(`/project/${code}/run/${runId}/result/batch`, resultBatch(tcaseIds, 5, `b${i}`, i)),
           'batch',
         );
       }
-      const waitFor = async (cond: () => boolean, what: string, ms: number) => {
-        const deadline = Date.now() + ms;
-        while (!cond()) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${first.output()}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      };
-      await waitFor(() => hung !== undefined, 'the delivery to hang', 30_000);
+      await waitUntil(() => hung !== undefined, 'the delivery to hang', 30_000, first.output);
       await first.kill();
       release!();
 
       const second = await startServer({ databaseUrl: database.url, dataDir: database.dataDir });
-      await waitFor(() => receiver!.requests.length >= BATCHES + 1, 'every event', 60_000);
+      await waitUntil(() => receiver!.requests.length >= BATCHES + 1, 'every event', 60_000, second.output);
       await new Promise((r) => setTimeout(r, 500));
       expect(await second.stop()).toBe(0);
 
@@ -149,15 +135,7 @@ describe('webhooks with serve --workers 2 on SQLite (a file)', () => {
     const key = server.bannerKey();
     expect(key, server.output()).toBeDefined();
     const api = client(server.url, key!);
-    const { code, tcaseIds } = await seedProject(api, 'WKR', 20);
-    const run = ok(
-      await api.post(`/project/${code}/run`, {
-        title: 'Workers',
-        type: 'static_struct',
-        queryPlans: [{ tcaseIds }],
-      }),
-      'create run',
-    );
+    const { code, tcaseIds, runId } = await seedRun(api, 'WKR', 20, 'Workers');
     ok(
       await api.post('/webhook', {
         name: 'W',
@@ -170,7 +148,7 @@ describe('webhooks with serve --workers 2 on SQLite (a file)', () => {
     // Sequential requests, spread by the cluster over both workers: their events are in request order.
     for (let i = 0; i < 30; i++) {
       const body = ok(
-        await api.post(`/project/${code}/run/${run.id}/result/batch`, resultBatch(tcaseIds, 3, `w${i}`, i)),
+        await api.post(`/project/${code}/run/${runId}/result/batch`, resultBatch(tcaseIds, 3, `w${i}`, i)),
         'batch',
       );
       ids.push(body.ids);

@@ -156,11 +156,17 @@ export async function populateProject(
   };
 }
 
+/**
+ * SQLite's FTS5 index of test-case search (migration 0024) and its shadow tables: their rows are the index's own
+ * b-tree segments, merged as it likes, not one per document. Its documents are `tcase_search_docs`, counted.
+ */
+const FTS_INTERNAL = /^tcase_search(_(data|idx|docsize|config|content))?$/;
+
 /** Row counts of every table (audit_events aside), to show a deletion left nothing behind. */
 export async function tableCounts(t: TestEnv, except: string[] = []): Promise<Record<string, number>> {
   const tables = (await t.db.introspection.getTables())
     .map((x) => x.name)
-    .filter((name) => !except.includes(name));
+    .filter((name) => !except.includes(name) && !FTS_INTERNAL.test(name));
   const counts: Record<string, number> = {};
   for (const name of tables.sort()) {
     const row = await t.db

@@ -1,8 +1,11 @@
+import ExcelJS from 'exceljs';
 import type { ApiResponse } from '../helpers/test-app.js';
 import type { Db } from '../../src/db/create-db.js';
 import type { Role } from '../../src/auth/roles.js';
 import type { ProjectData } from './fixtures.js';
+import { gzipSync } from 'node:zlib';
 import { uniqueProjectCode } from '../helpers/codes.js';
+import { ARCHIVE_BOUNDARY, archiveBody } from '../helpers/archive-factories.js';
 import { hashPassword } from '../../src/lib/crypto.js';
 import { setEmail, setPasswordHash } from '../../src/modules/users/users.service.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
@@ -92,11 +95,27 @@ export interface RouteRow {
  */
 export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/metrics'];
 
+/**
+ * A saved view the caller owns, so it may change it; the owner's when the caller may not make one (a
+ * non-member, a restricted key: refused before the view is looked at).
+ */
+const ownView = async (c: MatrixCtx, page: 'runs' | 'repository') => {
+  const body = { name: `V ${c.unique()}`, page, filters: {} };
+  const own = await c.asOwner('POST', `${c.p}/view`, { body, key: c.actor.key });
+  return own.status === 201 ? own.body.id : idOf(c.asOwner('POST', `${c.p}/view`, { body }));
+};
+
 const idOf = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
   if (r.status >= 300) throw new Error(`fixture request failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id;
 };
+
+// A fresh plan for the routes that change one (a closed plan takes nothing more).
+const planBody = (c: MatrixCtx) => ({
+  title: `Plan ${c.unique()}`,
+  runs: [{ title: 'r', queryPlans: [{ tcaseIds: [c.fx.tcaseId] }] }],
+});
 
 // localhost resolves from /etc/hosts and the SSRF guard refuses it: a ping records a failed delivery and no
 // request leaves the machine.
@@ -119,6 +138,76 @@ const multipart = (field: string, name: string, content: string) => {
     body:
       `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\n` +
       `Content-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+  };
+};
+
+/** An import request: the format field, then a one-case QA Sphere CSV file. */
+const importRequest = (c: MatrixCtx) => {
+  const boundary = 'matrix-import-boundary';
+  return {
+    path: `${c.p}/import`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body:
+      `--${boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\nqasphere-csv\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cases.csv"\r\n` +
+      `Content-Type: text/csv\r\n\r\nFolder,Name\r\nImported,Case ${c.unique()}\r\n--${boundary}--\r\n`,
+  };
+};
+
+/** An Excel preview request: a one-sheet workbook of a header and one row, written once with exceljs. */
+const previewWorkbook = await (async () => {
+  const wb = new ExcelJS.Workbook();
+  wb.addWorksheet('Cases').addRows([
+    ['Title', 'Folder'],
+    ['Pay by card', 'Checkout'],
+  ]);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+})();
+const previewRequest = (c: MatrixCtx) => {
+  const boundary = 'matrix-preview-boundary';
+  return {
+    path: `${c.p}/import/preview`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cases.xlsx"\r\n` +
+          'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n',
+      ),
+      previewWorkbook,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  };
+};
+
+/** A project import: the smallest Casebook archive (header, project, end) under a code no call used. */
+const projectImportRequest = () => {
+  const code = uniqueProjectCode('A');
+  const at = '2026-01-01T00:00:00.000Z';
+  const archive = gzipSync(
+    [
+      { t: 'archive', format: 'casebook-archive', formatVersion: 1, exportedAt: at, project: code },
+      {
+        t: 'project',
+        code,
+        title: `Archived ${code}`,
+        overviewTitle: '',
+        overviewDescription: '',
+        links: [],
+        nextTcaseSeq: 1,
+        createdBy: null,
+        createdAt: at,
+        updatedAt: at,
+        archivedAt: null,
+      },
+      { t: 'end', counts: { project: 1 } },
+    ]
+      .map((r) => `${JSON.stringify(r)}\n`)
+      .join(''),
+  );
+  return {
+    path: '/import/project',
+    headers: { 'content-type': `multipart/form-data; boundary=${ARCHIVE_BOUNDARY}` },
+    body: archiveBody(archive),
   };
 };
 
@@ -321,6 +410,13 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/member` }),
     ok: 200,
   },
+  // Counts only: archived projects are counted too (the archive and delete dialogs).
+  'GET /api/public/v0/project/:project/counts': {
+    auth: 'admin',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/counts` }),
+    ok: 200,
+  },
   // Access can be managed on an archived project (it is not project content).
   'POST /api/public/v0/project/:project/member': {
     auth: 'admin',
@@ -520,6 +616,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/shared-step/:id/tcase': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-step/${c.fx.sharedStepId}/tcase` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/shared-step/:id/version/:version': {
     auth: 'viewer',
     project: 'read',
@@ -567,6 +669,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/shared-precondition/:id/tcase': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/shared-precondition/${c.fx.sharedPreconditionId}/tcase` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/shared-precondition/:id/version/:version': {
     auth: 'viewer',
     project: 'read',
@@ -610,6 +718,21 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/milestone/:milestone': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/milestone/${c.fx.milestoneId}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/project/:project/milestone/:milestone': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/milestone`, { body: { title: `M ${c.unique()}` } }));
+      return { path: `${c.p}/milestone/${id}`, body: { description: 'edited', due: '2026-12-31' } };
+    },
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/configuration': {
     auth: 'viewer',
     project: 'read',
@@ -642,6 +765,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       );
       return { path: `${c.p}/configuration/${id}` };
     },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/configuration/:configuration/usage': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/configuration/${c.fx.configurationId}/usage` }),
     ok: 200,
   },
 
@@ -733,6 +862,21 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     },
     ok: 200,
   },
+  'POST /api/public/v0/project/:project/run/:run/tcase/assign': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/run/${await newRun(c)}/tcase/assign`,
+      body: { tcaseIds: [c.fx.tcaseId], assigneeId: c.owner.id },
+    }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/run/:run/assignable': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/assignable` }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/:run/tcase/:tcase/result': {
     auth: 'test-runner',
     project: 'write',
@@ -748,6 +892,16 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({
       path: `${c.p}/run/${c.fx.runId}/result/batch`,
       body: { items: [{ tcaseId: c.fx.tcaseId, status: 'blocked', comment: '' }] },
+    }),
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/run/:run/junit': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/run/${c.fx.runId}/junit`,
+      body: `<testsuite><testcase name="${c.fx.project.code}-${String(c.fx.tcaseSeq).padStart(3, '0')} matrix"/></testsuite>`,
+      headers: { 'content-type': 'application/xml' },
     }),
     ok: 201,
   },
@@ -794,6 +948,37 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
   },
 
+  'PATCH /api/public/v0/project/:project/plan/:plan': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/plan`, { body: planBody(c) }));
+      return { path: `${c.p}/plan/${id}`, body: { title: `Renamed ${c.unique()}` } };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/plan/:plan/run': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/plan`, { body: planBody(c) }));
+      return {
+        path: `${c.p}/plan/${id}/run`,
+        body: { runs: [{ title: 'added', queryPlans: [{ tcaseIds: [c.fx.tcaseId] }] }] },
+      };
+    },
+    ok: 201,
+  },
+  'POST /api/public/v0/project/:project/plan/:plan/close': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const id = await idOf(c.asOwner('POST', `${c.p}/plan`, { body: planBody(c) }));
+      return { path: `${c.p}/plan/${id}/close` };
+    },
+    ok: 200,
+  },
+
   // ---- integrations (D3: admin; the links of a project are readable by its members) ----
   'GET /api/public/v0/integration': { auth: 'admin', prepare: () => ({ path: '/integration' }), ok: 200 },
   'POST /api/public/v0/integration': {
@@ -827,6 +1012,33 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       );
       return { path: `/integration/${id}` };
     },
+    ok: 200,
+  },
+  'POST /api/public/v0/integration/:integrationId/test': {
+    auth: 'admin',
+    prepare: async (c) => {
+      // localhost is refused by the SSRF guard: the check answers in words and no request leaves the machine.
+      const id = await idOf(
+        c.asOwner('POST', '/integration', {
+          body: {
+            name: `T ${c.unique()}`,
+            type: 'tracker_a',
+            config: { account: 'a', apiUrl: 'https://localhost:9' },
+            token: 'secret',
+          },
+        }),
+      );
+      return { path: `/integration/${id}/test` };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/integration/test': {
+    auth: 'admin',
+    // No credential typed: the answer says so in words and no request leaves the machine.
+    prepare: () => ({
+      path: '/integration/test',
+      body: { type: 'tracker_c', config: { organizationKey: 'K', apiUrl: 'https://localhost:9' } },
+    }),
     ok: 200,
   },
   'GET /api/public/v0/project/:project/integration': {
@@ -869,6 +1081,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: '/webhook', body: webhookBody(c) }),
     ok: 201,
   },
+  'POST /api/public/v0/webhook/payload-preview': {
+    auth: 'admin',
+    prepare: () => ({ path: '/webhook/payload-preview', body: { payload: '{"e": "${event}"}' } }),
+    ok: 200,
+  },
   'GET /api/public/v0/webhook/:webhookId': {
     auth: 'admin',
     prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}` }),
@@ -887,6 +1104,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   'GET /api/public/v0/webhook/:webhookId/delivery': {
     auth: 'admin',
     prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}/delivery` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/webhook/:webhookId/delivery/count': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/webhook/${await newWebhook(c)}/delivery/count` }),
     ok: 200,
   },
   'GET /api/public/v0/webhook/:webhookId/delivery/:deliveryId': {
@@ -950,11 +1172,22 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: () => ({ path: '/audit-logs' }),
     ok: 200,
   },
+  'GET /api/public/v0/audit-logs/export': {
+    auth: 'admin',
+    restricted: true,
+    prepare: () => ({ path: '/audit-logs/export' }),
+    ok: 200,
+  },
 
   // ---- tenant-wide settings ----
   'GET /api/public/v0/settings/preferences/status': {
     auth: 'viewer',
     prepare: () => ({ path: '/settings/preferences/status' }),
+    ok: 200,
+  },
+  'GET /api/public/v0/settings/preferences/status/usage': {
+    auth: 'admin',
+    prepare: () => ({ path: '/settings/preferences/status/usage' }),
     ok: 200,
   },
   'POST /api/public/v0/settings/preferences/status': {
@@ -995,6 +1228,18 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
         }),
       );
       return { path: `/custom-field/${id}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/custom-field/:id/usage': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const id = await idOf(
+        c.asOwner('POST', '/custom-field', {
+          body: { type: 'text', systemName: `u${c.unique()}`, name: `U ${c.unique()}` },
+        }),
+      );
+      return { path: `/custom-field/${id}/usage` };
     },
     ok: 200,
   },
@@ -1103,6 +1348,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   },
   // The matrix's app has no mail configured: the owner is let through and told so (409); the mail itself is
   // tested in src/modules/accounts/test-mail/.
+  'GET /api/public/v0/settings/instance': {
+    auth: 'owner',
+    prepare: () => ({ path: '/settings/instance' }),
+    ok: 200,
+  },
   'POST /api/public/v0/settings/mail/test': {
     auth: 'owner',
     prepare: () => ({ path: '/settings/mail/test' }),
@@ -1310,5 +1560,79 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       return { path: `${c.p}/report/share/${made.body.id}` };
     },
     ok: 204,
+  },
+  // ---- saved views (docs/api-decisions.md#saved-views: every member keeps private views; sharing needs test-runner) ----
+  'GET /api/public/v0/project/:project/view': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/view` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/view': {
+    auth: 'viewer',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/view`,
+      body: { name: `V ${c.unique()}`, page: 'runs', filters: { q: 'x' } },
+    }),
+    ok: 201,
+  },
+  'PATCH /api/public/v0/project/:project/view/:id': {
+    auth: 'viewer',
+    project: 'write',
+    prepare: async (c) => ({
+      path: `${c.p}/view/${await ownView(c, 'runs')}`,
+      body: { name: `V ${c.unique()}` },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/view/:id': {
+    auth: 'viewer',
+    project: 'write',
+    prepare: async (c) => ({ path: `${c.p}/view/${await ownView(c, 'repository')}` }),
+    ok: 204,
+  },
+  // ---- imports and exports (extensions.md §7: import user and up; export any member) ----
+  'POST /api/public/v0/project/:project/import': {
+    auth: 'user',
+    project: 'write',
+    prepare: (c) => importRequest(c),
+    ok: 202,
+  },
+  'POST /api/public/v0/project/:project/import/preview': {
+    auth: 'user',
+    project: 'write',
+    prepare: (c) => previewRequest(c),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/import/:id': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: async (c) => {
+      const r = importRequest(c);
+      const id = await idOf(c.asOwner('POST', r.path, { body: r.body, headers: r.headers }));
+      return { path: `${c.p}/import/${id}` };
+    },
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/export': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/export`, query: { format: 'qasphere-csv' } }),
+    ok: 200,
+  },
+  'POST /api/public/v0/import/project': {
+    auth: 'admin',
+    prepare: () => projectImportRequest(),
+    ok: 202,
+  },
+  'GET /api/public/v0/import/:id': {
+    auth: 'admin',
+    prepare: async (c) => {
+      const r = projectImportRequest();
+      const id = await idOf(c.asOwner('POST', r.path, { body: r.body, headers: r.headers }));
+      return { path: `/import/${id}` };
+    },
+    ok: 200,
   },
 };

@@ -465,6 +465,33 @@ describeEachDb('XSS payloads through every html field', (t) => {
           return { plan: await body(api('GET', `${p}/plan/${id}`)), runs: await runs() };
         },
       },
+      {
+        name: 'plan description changed later, and runs added to a plan later',
+        covers: [
+          'PATCH /api/public/v0/project/{project}/plan/{plan} /description',
+          'POST /api/public/v0/project/{project}/plan/{plan}/run /runs/*/description',
+        ],
+        roundTrip: async (html) => {
+          const { id } = await body(
+            api('POST', `${p}/plan`, {
+              body: {
+                title: `Plan ${unique()}`,
+                runs: [{ title: 'r', queryPlans: [{ tcaseIds: [fx.tcaseId] }] }],
+              },
+            }),
+            201,
+          );
+          await body(api('PATCH', `${p}/plan/${id}`, { body: { description: html } }));
+          await body(
+            api('POST', `${p}/plan/${id}/run`, {
+              body: {
+                runs: [{ title: 'added', description: html, queryPlans: [{ tcaseIds: [fx.tcaseId] }] }],
+              },
+            }),
+          );
+          return { plan: await body(api('GET', `${p}/plan/${id}`)), runs: await runs() };
+        },
+      },
     );
   }, 120_000);
 
