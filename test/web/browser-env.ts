@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createPostgresDatabase, POSTGRES_URL } from '../helpers/databases.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -88,7 +89,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const deadline = Date.now() + 30_000;
+  // Generous: CI runs two test files at a time on two cores, and a start may meet the other's busiest moment.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output}`);
     try {
@@ -96,7 +98,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the server did not start in 30 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not start in 90 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -108,6 +110,26 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
         await exited;
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The databases a walk through the pages runs on: SQLite, and PostgreSQL when CASEBOOK_TEST_POSTGRES_URL is set. */
+export const browserTargets = POSTGRES_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+
+/** startService on `target`: on PostgreSQL over a database of its own, dropped when the service stops. */
+export async function startServiceOn(
+  target: 'sqlite' | 'postgres',
+  env: Record<string, string> = {},
+): Promise<RunningService> {
+  if (target === 'sqlite') return startService(env);
+  const database = await createPostgresDatabase(POSTGRES_URL!);
+  const service = await startService({ CASEBOOK_DATABASE_URL: database.url, ...env });
+  return {
+    baseUrl: service.baseUrl,
+    stop: async () => {
+      await service.stop();
+      await database.drop();
     },
   };
 }

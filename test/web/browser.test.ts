@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('the web application in Chromium', () => {
     await expect.poll(() => passedRow.textContent()).toContain('Passed');
     await expect.poll(() => page.getByTestId('count-passed').textContent()).toBe('1');
     await look('run', true);
-    await passedRow.getByRole('button').click();
+    await passedRow.getByRole('button').first().click();
     await page.getByRole('link', { name: 'Open the test case' }).click();
     await page.getByRole('heading', { name: first.title, level: 1 }).waitFor();
     await page.goto(url('/project/WEB/run/42'));

@@ -126,6 +126,12 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
       .click();
     await page.keyboard.press('b');
     await expect.poll(() => page.getByTestId('count-blocked').textContent()).toBe('1');
+    // The run's results as CSV straight from the run page: the report's CSV (downloaded below from the report).
+    const exportCsv = page.getByRole('link', { name: 'Export results as CSV' });
+    expect(await exportCsv.getAttribute('href')).toBe(
+      `/api/public/v0/project/LEAD/run/${runs['Nightly 42']}/report?format=csv`,
+    );
+    expect(await exportCsv.getAttribute('download')).toBe('');
 
     await page.getByRole('link', { name: 'Report', exact: true }).click();
     await page.getByRole('heading', { name: /Nightly 42/, level: 1 }).waitFor();

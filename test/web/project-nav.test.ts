@@ -165,7 +165,12 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     const token = String(shared.token);
     expect((await fetch(url(`/api/shared-report/${token}`))).status).toBe(200);
 
+    // Each settings section has its own address; the side navigation leads there.
     await page.goto(url('/project/NAV/settings'));
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Shared report links' })
+      .click();
     const section = page.getByRole('region', { name: 'Shared report links' });
     const list = section.getByRole('list', { name: 'Open shared links' });
     const row = list.getByRole('listitem').filter({ hasText: `run ${runId}` });
@@ -191,10 +196,15 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     await api('POST', '/project/NAV/report/share', { report: 'dashboard' });
     const [runnerCtx, runner] = await member('test-runner', 'Tina Runner');
     try {
-      await runner.goto(url('/project/NAV/settings'));
+      await runner.goto(url('/project/NAV/settings/shared-links'));
       const section = runner.getByRole('region', { name: 'Shared report links' });
       await section.getByRole('list', { name: 'Open shared links' }).getByText(`By ${ownerName}`).waitFor();
       expect(await section.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+      await runner.goto(url('/project/NAV/settings'));
+      await runner
+        .getByRole('region', { name: 'General' })
+        .getByText('Navigation', { exact: true })
+        .waitFor();
       expect(await runner.getByRole('textbox', { name: 'Title' }).count()).toBe(0);
     } finally {
       await runnerCtx.close();
@@ -208,9 +218,9 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
       expect(await viewer.getByRole('textbox').count()).toBe(0);
       for (const name of [/Save/, /Archive/, /Delete/, /Revoke/])
         expect(await viewer.getByRole('button', { name }).count()).toBe(0);
-      expect(await viewer.getByRole('region', { name: 'Shared report links' }).count()).toBe(0);
-      // One section: no list of sections to jump between.
-      expect(await viewer.getByRole('navigation', { name: 'Settings sections' }).count()).toBe(0);
+      // What a viewer's role may not use is not listed: General and the issue trackers, read-only.
+      const nav = viewer.getByRole('navigation', { name: 'Settings sections' });
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['General', 'Issue trackers']);
       a11y.push(...(await inspect(viewer, 'project-settings-viewer', { dark: true })));
     } finally {
       await viewerCtx.close();

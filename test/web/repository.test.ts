@@ -11,7 +11,8 @@ import {
   sessionApi,
   sessionFetch,
   signIn,
-  startService,
+  browserTargets,
+  startServiceOn,
   VIEWPORTS,
   type RunningService,
   type SessionApi,
@@ -31,7 +32,7 @@ interface ApiFolder {
  * The repository page in a real browser against a real server (SQLite): the folder tree built and reordered by
  * mouse and by keyboard, the list searched and filtered, cases selected and moved, tagged and deleted in bulk.
  */
-describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
+describe.skipIf(!hasChromium).each(browserTargets)('the repository page in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;
@@ -78,7 +79,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startService();
+    service = await startServiceOn(target);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -149,7 +150,9 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
   });
 
   it('expands and collapses a folder by its chevron and by the arrow keys, and says which it is', async () => {
-    // A fresh load: only the open folder's ancestors start expanded, so Alpha's subfolder is not yet in the tree.
+    // A fresh load in a browser that remembers nothing (creating Alpha's subfolder above expanded Alpha, and the
+    // tree remembers that): only the open folder's ancestors start expanded, so Alpha's subfolder is not shown.
+    await page.evaluate(() => localStorage.removeItem('casebook.folders.expanded.REPO'));
     await page.goto(url('/project/REPO/repository'));
     const alpha = folderRow('Alpha');
     await alpha.waitFor();
@@ -238,11 +241,12 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await folderRow('Inbox').click();
     await expect.poll(() => new URL(page.url()).searchParams.get('folder')).not.toBeNull();
     await page.locator('body').press('/');
-    const search = page.getByRole('searchbox', { name: 'Search test cases by title' });
+    const search = page.getByRole('searchbox', { name: 'Search test cases by number or text' });
     await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('login');
+    // The address follows the typing after a pause: "log" may show first (and match the same 15 by prefix).
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('login');
     await expect.poll(() => page.getByText('15 test cases').count()).toBe(1);
-    expect(new URL(page.url()).searchParams.get('q')).toBe('login');
     expect((await shownTitles()).every((t) => t.startsWith('Login works'))).toBe(true);
 
     await pickFilter('Tag', 'odd');
@@ -274,6 +278,46 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     await page.getByRole('heading', { name: 'Login works 90', level: 1 }).waitFor();
     await page.goBack();
     await caseList().waitFor();
+  });
+
+  it('searches the words of steps, shows them marked under the row, and opens a case by its number with Enter', async () => {
+    const made = await apiFetch('POST', '/project/REPO/tcase', {
+      title: 'Pay the invoice',
+      type: 'standalone',
+      priority: 'medium',
+      folderId: (await folders()).find((f) => f.title === 'Inbox')!.id,
+      steps: [
+        {
+          description: '<p>Enter the <em>quokka</em> code &lt;script&gt;alert(1)&lt;/script&gt;</p>',
+          expected: '',
+        },
+      ],
+    });
+    expect(made.status()).toBe(201);
+    await page.goto(url('/project/REPO/repository'));
+    const search = page.getByRole('searchbox', { name: 'Search test cases by number or text' });
+    await search.fill('quokka');
+    await expect.poll(() => page.getByText('1 test case', { exact: true }).count()).toBe(1);
+    expect(await shownTitles()).toEqual(['Pay the invoice']);
+    const snippet = caseList().locator('.case-snippet');
+    expect(await snippet.locator('mark').allTextContents()).toEqual(['quokka']);
+    // The case's text is text: the escaped tag shows as written and never becomes an element.
+    expect(await snippet.textContent()).toBe('Enter the quokka code <script>alert(1)</script>');
+    expect(await snippet.locator('script, em').count()).toBe(0);
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('rank');
+    await look('repository-search');
+
+    // A case number with Enter opens that case.
+    await search.fill('repo-003');
+    await search.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/project/REPO/tcase/3');
+    await page.getByRole('heading', { name: 'Case number 2', level: 1 }).waitFor();
+    await page.goBack();
+    await caseList().waitFor();
+    // The tests below count the 150 cases of the Inbox.
+    const { id } = await made.json();
+    expect((await apiFetch('DELETE', `/project/REPO/tcase/${id}`)).status()).toBe(200);
+    await page.goto(url('/project/REPO/repository'));
   });
 
   it('filters by several priorities and tags and by custom fields, combined, in the address', async () => {
@@ -390,7 +434,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
 
     await page.getByRole('button', { name: 'Move…' }).click();
     const move = page.getByRole('dialog', { name: 'Move 5 test cases' });
-    await move.getByLabel('To folder').selectOption({ label: '\u2003Child' });
+    await move.getByLabel('To folder').selectOption({ label: 'Alpha / Child' });
     await move.getByRole('button', { name: 'Move 5 test cases' }).click();
     await expect.poll(() => page.getByText('145 test cases').count()).toBe(1);
     await folderRow('Alpha').click();
@@ -465,7 +509,7 @@ describe.skipIf(!hasChromium)('the repository page in Chromium', () => {
     expect(await dialog.getByRole('switch').isChecked()).toBe(false);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await page.locator('body').press('/');
-    const search = page.getByRole('searchbox', { name: 'Search test cases by title' });
+    const search = page.getByRole('searchbox', { name: 'Search test cases by number or text' });
     expect(await search.evaluate((el) => el === document.activeElement)).toBe(false);
     await page.evaluate(() => localStorage.removeItem('casebook.singleKeyShortcuts'));
   });

@@ -8,7 +8,8 @@ import {
   launchChromium,
   sessionApi,
   signIn,
-  startService,
+  browserTargets,
+  startServiceOn,
   VIEWPORTS,
   type RunningService,
   type SessionApi,
@@ -20,7 +21,7 @@ if (!hasChromium) console.log(`[casebook] runs list browser tests SKIPPED: no Ch
  * The runs of a project in a real browser (SQLite): a run created from a folder with the preview counting what it
  * selects, listed with its progress, cloned and closed (confirmed).
  */
-describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
+describe.skipIf(!hasChromium).each(browserTargets)('the runs page in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;
@@ -28,6 +29,11 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
   const pageErrors: string[] = [];
   const url = (path: string) => `${service.baseUrl}${path}`;
   let api: SessionApi;
+  /** A folder of a plan's folder tree, by its title (the row also reads its case count). */
+  const folderIn = (scope: ReturnType<Page['getByRole']>, plan: number, title: string) =>
+    scope
+      .getByRole('tree', { name: `Folders of plan ${plan}` })
+      .getByRole('treeitem', { name: new RegExp(`^${title}\\s*(,|$)`) });
   const runs = async () =>
     (await api('GET', '/project/RUNS/run')).runs as {
       id: number;
@@ -38,7 +44,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startService();
+    service = await startServiceOn(target);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -72,7 +78,7 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.getByRole('button', { name: 'New run' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New run' });
     await dialog.getByLabel('Title').fill('Login regression');
-    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Login').check();
+    await folderIn(dialog, 1, 'Login').click();
     await expect.poll(() => dialog.getByTestId('preview-total').textContent()).toBe('4');
     await dialog.getByText('D').first().waitFor();
     a11y.push(...(await inspect(page, 'runs-new')));
@@ -86,12 +92,10 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.getByRole('button', { name: 'New run' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New run' });
     await dialog.getByLabel('Title').fill('Login regression');
-    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Checkout').check();
+    await folderIn(dialog, 1, 'Checkout').click();
     await dialog.getByRole('button', { name: 'Create run' }).click();
     await dialog.getByText(/conflicting run id/).waitFor();
-    expect(
-      await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Checkout').isChecked(),
-    ).toBe(true);
+    expect(await folderIn(dialog, 1, 'Checkout').getAttribute('aria-checked')).toBe('true');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -150,9 +154,9 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: 'New test plan' });
     await dialog.getByLabel('Plan title').fill('Release 2.5');
     await dialog.getByLabel('Title of run 1').fill('Chrome');
-    await dialog.getByRole('group', { name: 'Folders of plan 1' }).getByLabel('Login').check();
+    await folderIn(dialog, 1, 'Login').click();
     await dialog.getByLabel('Title of run 2').fill('Firefox');
-    await dialog.getByRole('group', { name: 'Folders of plan 2' }).getByLabel('Checkout').check();
+    await folderIn(dialog, 2, 'Checkout').click();
     await expect.poll(() => dialog.getByTestId('preview-total').allTextContents()).toEqual(['4', '2']);
     a11y.push(...(await inspect(page, 'plans-new')));
     await dialog.getByRole('button', { name: 'Create plan' }).click();
@@ -258,8 +262,8 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     expect(titles.sort()).toEqual(['E', 'F']);
   });
 
-  it('offers every folder of a project with more than a thousand in the builder, siblings by title', async () => {
-    // Zeta and its subfolders come after a thousand others by title; they are listed all the same.
+  it("offers every folder of a project with more than a thousand in the builder's tree, in the repository's order", async () => {
+    // Zeta (made first, so first) holds Beta and Alpha in that order; a thousand Areas follow it.
     await api('POST', '/project', { code: 'MANY', title: 'Many folders' });
     const areas = Array.from({ length: 1000 }, (_, i) => ({
       path: [`Area ${String(i + 1).padStart(4, '0')}`],
@@ -270,13 +274,18 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     await page.goto(url('/project/MANY/runs'));
     await page.getByRole('button', { name: 'New run' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New run' });
-    const folders = dialog.getByRole('group', { name: 'Folders of plan 1' });
-    await folders.getByLabel('Zeta').waitFor();
-    expect(await folders.getByRole('checkbox').count()).toBe(1003);
-    // In tree order, siblings by title whatever their position: the Areas, then Zeta with Alpha and Beta.
-    const titles = await folders.locator('label').allTextContents();
-    expect(titles.slice(0, 2)).toEqual(['Area 0001', 'Area 0002']);
-    expect(titles.slice(-3)).toEqual(['Zeta', 'Alpha', 'Beta']);
+    const tree = dialog.getByRole('tree', { name: 'Folders of plan 1' });
+    const zeta = folderIn(dialog, 1, 'Zeta');
+    await zeta.waitFor();
+    expect(await tree.getByRole('treeitem').count()).toBe(1001);
+    expect(await zeta.getAttribute('aria-expanded')).toBe('false');
+    // → opens Zeta: its subfolders follow it, in their order, and the last Area ends the tree.
+    await zeta.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tree.getByRole('treeitem').count()).toBe(1003);
+    const titles = await tree.locator('.folder-pick-title').allTextContents();
+    expect(titles.slice(0, 4)).toEqual(['Zeta', 'Beta', 'Alpha', 'Area 0001']);
+    expect(titles.at(-1)).toBe('Area 1000');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -338,6 +347,91 @@ describe.skipIf(!hasChromium)('the runs page in Chromium', () => {
     const heading = page.getByRole('heading', { name: new RegExp(first.title), level: 1 });
     await expect.poll(() => heading.isVisible()).toBe(true);
     expect(await alert.count()).toBe(0);
+  });
+
+  it('shows each run’s date, pass rate, milestone and plan, searched by title and sorted, kept in the address', async () => {
+    await api('POST', '/project', { code: 'DEPTH', title: 'Depth' });
+    const folder = (await api('POST', '/project/DEPTH/tcase/folder/bulk', { folders: [{ path: ['Shop'] }] }))
+      .ids[0][0] as number;
+    const ids: string[] = [];
+    for (const title of ['Cart', 'Pay', 'Ship'])
+      ids.push(
+        (
+          await api('POST', '/project/DEPTH/tcase', {
+            title,
+            type: 'standalone',
+            priority: 'low',
+            folderId: folder,
+          })
+        ).id,
+      );
+    const milestoneId = (await api('POST', '/project/DEPTH/milestone', { title: 'Beta' })).id as number;
+    const newRun = async (title: string, extra: Record<string, unknown> = {}) =>
+      (
+        await api('POST', '/project/DEPTH/run', {
+          title,
+          type: 'static_struct',
+          queryPlans: [{ tcaseIds: ids }],
+          ...extra,
+        })
+      ).id as number;
+    // Two passed and one failed: 66.7 %, with 1.5 s and 2 s spent.
+    const smoke = await newRun('Nightly smoke', { milestoneId });
+    await api('POST', `/project/DEPTH/run/${smoke}/result/batch`, {
+      items: [
+        { tcaseId: ids[0], status: 'passed', timeTaken: 1500 },
+        { tcaseId: ids[1], status: 'passed', timeTaken: 2000 },
+        { tcaseId: ids[2], status: 'failed' },
+      ],
+    });
+    // One passed, two open: open cases do not count, 100 %.
+    const release = await newRun('Release check');
+    await api('POST', `/project/DEPTH/run/${release}/result/batch`, {
+      items: [{ tcaseId: ids[0], status: 'passed' }],
+    });
+    const planId = (
+      await api('POST', '/project/DEPTH/plan', {
+        title: 'Sprint 9',
+        runs: [{ title: 'API', queryPlans: [{ tcaseIds: ids }] }],
+      })
+    ).id as number;
+
+    await page.goto(url('/project/DEPTH/runs'));
+    const open = page.getByRole('list', { name: 'Open runs' });
+    const titles = () => open.locator('.runs-title').allInnerTexts();
+    await expect.poll(titles).toEqual(['API', 'Release check', 'Nightly smoke']);
+    const row = (title: string) => open.getByRole('listitem').filter({ hasText: title });
+    expect(await row('Nightly smoke').getByTestId('pass-rate').innerText()).toBe('Pass rate 66.7%');
+    expect(await row('Release check').getByTestId('pass-rate').innerText()).toBe('Pass rate 100%');
+    expect(await row('API').getByTestId('pass-rate').innerText()).toBe('Pass rate —');
+    const created = (await api('GET', `/project/DEPTH/run/${smoke}`)).createdAt as string;
+    expect(await row('Nightly smoke').locator('time').getAttribute('datetime')).toBe(created);
+    expect(await row('Nightly smoke').getByRole('link', { name: 'Beta' }).getAttribute('href')).toBe(
+      `/project/DEPTH/milestone/${milestoneId}`,
+    );
+    expect(await row('API').getByRole('link', { name: 'Sprint 9' }).getAttribute('href')).toBe(
+      `/project/DEPTH/plan/${planId}`,
+    );
+
+    await page.getByLabel('Sort by').selectOption('pass-high');
+    await expect.poll(titles).toEqual(['Release check', 'Nightly smoke', 'API']);
+    await page.getByLabel('Sort by').selectOption('title');
+    await expect.poll(titles).toEqual(['API', 'Nightly smoke', 'Release check']);
+    await page.getByLabel('Search titles').fill('SMOKE');
+    await expect.poll(titles).toEqual(['Nightly smoke']);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('SMOKE');
+    a11y.push(...(await inspect(page, 'runs-depth')));
+    await page.reload();
+    await expect.poll(titles).toEqual(['Nightly smoke']);
+    expect(await page.getByLabel('Search titles').inputValue()).toBe('SMOKE');
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('title');
+
+    await open.getByRole('link', { name: 'Nightly smoke', exact: true }).click();
+    await page.getByRole('heading', { name: /Nightly smoke/, level: 1 }).waitFor();
+    // The figures come with the run's own query, which may answer after the heading (shown from the list's cache).
+    await expect.poll(() => page.getByTestId('run-pass-rate').innerText()).toBe('Pass rate 66.7%');
+    await expect.poll(() => page.getByTestId('run-time-spent').innerText()).toBe('Time spent 3.5 s');
+    a11y.push(...(await inspect(page, 'run-figures')));
   });
 
   it('has no serious or critical accessibility violation and no script error', () => {

@@ -8,7 +8,8 @@ import {
   launchChromium,
   sessionApi,
   signIn,
-  startService,
+  browserTargets,
+  startServiceOn,
   VIEWPORTS,
   type RunningService,
   type SessionApi,
@@ -27,7 +28,7 @@ if (!hasChromium)
  * The test case view and editor in a real browser against a real server (SQLite). Steps run in order on
  * one signed-in page: create, edit into version 2, compare, leave with unsaved edits, conflict, template.
  */
-describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
+describe.skipIf(!hasChromium).each(browserTargets)('the test case editor in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;
@@ -58,7 +59,7 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    service = await startService();
+    service = await startServiceOn(target);
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -347,6 +348,56 @@ describe.skipIf(!hasChromium)('the test case editor in Chromium', () => {
     await page.goto(url(`/project/MANY/tcase/new?folder=${ids[0][1]}`));
     await page.getByRole('heading', { name: 'New test case' }).waitFor();
     await expect.poll(chosen).toBe('Zeta / Beta');
+  });
+
+  it('lists the case’s results across runs, latest first, ten at a time with "Show more"', async () => {
+    await api('POST', '/project', { code: 'HIST', title: 'History' });
+    const folder = (await api('POST', '/project/HIST/tcase/folder/bulk', { folders: [{ path: ['Auth'] }] }))
+      .ids[0][0] as number;
+    const tcase = (await api('POST', '/project/HIST/tcase', {
+      title: 'Log in',
+      type: 'standalone',
+      priority: 'high',
+      folderId: folder,
+    })) as { id: string; seq: number };
+    const runIds: number[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const { id } = (await api('POST', '/project/HIST/run', {
+        title: `Nightly ${i}`,
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds: [tcase.id] }],
+      })) as { id: number };
+      runIds.push(id);
+      await api('POST', `/project/HIST/run/${id}/tcase/${tcase.id}/result`, {
+        status: i === 12 ? 'failed' : 'passed',
+        ...(i === 12 ? { timeTaken: 1500 } : {}),
+      });
+    }
+    const author = (await api('GET', `/project/HIST/tcase/${tcase.id}/results`)).results[0].author.name;
+
+    await page.goto(url(`/project/HIST/tcase/${tcase.seq}`));
+    const section = page.getByRole('region', { name: /^Results across runs/ });
+    const rows = section.getByRole('list', { name: 'Results, latest first' }).getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await section.getByRole('heading').textContent()).toBe('Results across runs 12');
+    // The latest run first, its status in words, who recorded it and how long it took.
+    await expect.poll(() => rows.first().innerText()).toMatch(/^Nightly 12\s+Failed\s+just now · /);
+    expect(await rows.first().innerText()).toContain(`${author} · 1.5 s`);
+    expect(await rows.nth(1).innerText()).toMatch(/^Nightly 11\s+Passed/);
+    // The run's title leads to the run, the case opened there.
+    expect(await rows.first().getByRole('link', { name: 'Nightly 12' }).getAttribute('href')).toBe(
+      `/project/HIST/run/${runIds[11]}?tcase=${tcase.seq}`,
+    );
+    await section.scrollIntoViewIfNeeded();
+    await look('tcase-results');
+
+    await section.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => rows.count()).toBe(12);
+    expect(await rows.last().innerText()).toMatch(/^Nightly 1\s+Passed/);
+    expect(await section.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+
+    await rows.first().getByRole('link', { name: 'Nightly 12' }).click();
+    await page.getByRole('heading', { name: /Nightly 12/, level: 1 }).waitFor();
   });
 
   it('met no serious or critical accessibility violation and no page error on the way', () => {

@@ -99,6 +99,14 @@ function warmIntl(): void {
   }
 }
 
+// The chosen colour theme before anything is drawn (lib/theme.ts keeps it under this key; none = the system's).
+try {
+  const theme = localStorage.getItem('casebook.theme'); // THEME_KEY (lib/theme.ts)
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+} catch {
+  // storage refused: the system's theme
+}
+
 /** Pages that are open without a session (a shared report link among them): nothing to ask for. */
 const OPEN = /^\/(sign-in|invite\/|reset-password|shared\/)/;
 

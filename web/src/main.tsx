@@ -5,7 +5,11 @@ import { RouterProvider } from '@tanstack/react-router';
 import { RouterProvider as AriaRouterProvider } from 'react-aria-components';
 import { isTransient } from './api/client';
 import { createAppRouter } from './app/router';
+import { applyTheme, storedTheme } from './lib/theme';
 import './app/styles.css';
+
+// boot.ts applied it already when it ran first; it is async, so here too.
+applyTheme(storedTheme());
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -54,6 +54,12 @@ describe('queryKeys', () => {
     expect(await invalidatedBy(queryKeys.caseLists('P'), keys)).toEqual(keys.slice(0, 2));
   });
 
+  it('refreshes the folder case counts with any test-case write, not with the folder list alone', async () => {
+    const keys = [queryKeys.folderCounts('P'), queryKeys.folders('P'), queryKeys.folderCounts('Q')];
+    expect(await invalidatedBy(queryKeys.testCases('P'), keys)).toEqual(keys.slice(0, 1));
+    expect(await invalidatedBy(queryKeys.folders('P'), keys)).toEqual([keys[1]]);
+  });
+
   it("keeps the person's own settings under them, so a sign-in refreshes both, and an exact refresh only the person", async () => {
     const keys = [queryKeys.me(), queryKeys.twoFactor(), queryKeys.apiKeys()];
     expect(await invalidatedBy(queryKeys.me(), keys)).toEqual(keys);

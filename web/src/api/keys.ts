@@ -23,6 +23,21 @@ export const queryKeys = {
   users: () => ['users'] as const,
   accounts: () => ['people', 'accounts'] as const,
   invitations: () => ['people', 'invitations'] as const,
+  // Administration (issue 27): integrations and webhooks of the tenant. A change to an integration also
+  // refreshes the projects' links (their names), which sit under `projects()`.
+  adminIntegrations: () => ['admin', 'integrations'] as const,
+  webhooks: () => ['admin', 'webhooks'] as const,
+  webhook: (id: string) => ['admin', 'webhooks', id] as const,
+  webhookDeliveries: (id: string) => ['admin', 'webhooks', id, 'deliveries'] as const,
+  webhookDelivery: (id: string, deliveryId: string) =>
+    ['admin', 'webhooks', id, 'deliveries', deliveryId] as const,
+  // Service administration (issue 27, part C): the audit log, background jobs, every key, the instance.
+  auditLog: (filter: object) => ['admin', 'audit-log', filter] as const,
+  failedJobs: () => ['admin', 'jobs', 'failed'] as const,
+  serviceApiKeys: () => ['admin', 'api-keys'] as const,
+  instance: () => ['admin', 'instance'] as const,
+  // A project import from a Casebook archive (issue 29).
+  projectImport: (id: number) => ['admin', 'project-imports', id] as const,
 
   // Projects and what each holds.
   projects: () => ['projects'] as const,
@@ -35,7 +50,13 @@ export const queryKeys = {
   sharedPreconditions: (code: string) => ['projects', P(code), 'shared-preconditions'] as const,
   integrations: (code: string) => ['projects', P(code), 'integrations'] as const,
   milestones: (code: string) => ['projects', P(code), 'milestones'] as const,
+  milestone: (code: string, id: number) => ['projects', P(code), 'milestones', id] as const,
   configurations: (code: string) => ['projects', P(code), 'configurations'] as const,
+  /** The saved views of a page (repository, runs) the person sees: their own and the shared ones. */
+  views: (code: string, page: string) => ['projects', P(code), 'views', page] as const,
+  /** Import jobs of the repository (one key per job under it). */
+  imports: (code: string) => ['projects', P(code), 'imports'] as const,
+  importJob: (code: string, id: number) => ['projects', P(code), 'imports', id] as const,
 
   // Test cases: one case (by seq or id), its versions, the repository's list pages.
   testCases: (code: string) => ['projects', P(code), 'tcase'] as const,
@@ -47,8 +68,15 @@ export const queryKeys = {
     ['projects', P(code), 'tcase', id, 'versions', current] as const,
   filledCases: (code: string, templateId: string) =>
     ['projects', P(code), 'tcase', templateId, 'filled'] as const,
-  pickableCases: (code: string, search: string) => ['projects', P(code), 'tcase', 'pick', search] as const,
+  /** Cases a run can take, by title and folders (none: any). */
+  pickableCases: (code: string, search: string, folderIds: readonly number[] = []) =>
+    ['projects', P(code), 'tcase', 'pick', search, [...folderIds]] as const,
+  /** Live cases per folder (the tree's and the new-run picker's numbers): any case write, and folder moves. */
+  folderCounts: (code: string) => ['projects', P(code), 'tcase', 'folder-counts'] as const,
   caseHistory: (code: string, tcaseId: string) => ['projects', P(code), 'tcase-history', tcaseId] as const,
+  /** The same history a page at a time (the case page's "Show more"); invalidated with the key above. */
+  caseHistoryPages: (code: string, tcaseId: string, pageSize: number) =>
+    ['projects', P(code), 'tcase-history', tcaseId, 'pages', pageSize] as const,
   /** Every list page of the repository: what a write to test cases invalidates. */
   caseLists: (code: string) => ['projects', P(code), 'tcase-list'] as const,
   caseListPage: (code: string, filter: object, page: number) =>
@@ -61,6 +89,8 @@ export const queryKeys = {
     ['projects', P(code), 'runs', runId, 'tagged', tagId] as const,
   runLogs: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'logs'] as const,
   runCases: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'tcases'] as const,
+  /** Who can be assigned the run's cases. */
+  runAssignable: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'assignable'] as const,
   runCase: (code: string, runId: number, tcaseId: string) =>
     ['projects', P(code), 'runs', runId, 'tcases', tcaseId] as const,
   runPreview: (code: string, type: string, queryPlans: object[]) =>

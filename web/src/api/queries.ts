@@ -49,6 +49,33 @@ export const projectFoldersQuery = (code: string) =>
       ).data,
   });
 
+export interface FolderCount {
+  /** Live cases directly in the folder. */
+  own: number;
+  /** Live cases in the folder and all its subfolders: what picking the folder lists or puts in a run. */
+  subtree: number;
+}
+
+/**
+ * Each folder's case counts (docs/api-decisions.md#folder-case-counts), a query of its own beside
+ * `projectFoldersQuery`: the counts take the service a read of every case, and the tree should not wait for them.
+ */
+export const folderCountsQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.folderCounts(code),
+    queryFn: async () =>
+      new Map<number, FolderCount>(
+        (
+          await unwrap(
+            api.GET('/api/public/v0/project/{project}/tcase/folders', {
+              params: { path: { project: code }, query: { withCounts: true } },
+            }),
+          )
+        ).data.map((f) => [f.id, { own: f.tcaseCount ?? 0, subtree: f.subtreeTcaseCount ?? 0 }]),
+      ),
+    staleTime: 30_000,
+  });
+
 /** The tenant's statuses: the five built-in ones and the active custom ones, with their names and colours. */
 export const statusesQuery = () =>
   queryOptions({
@@ -74,7 +101,7 @@ export const runsQuery = (code: string) =>
           api.GET('/api/public/v0/project/{project}/run', {
             params: {
               path: { project: code },
-              query: { include: ['milestone', 'statusCounts', 'assignment', 'configuration'] },
+              query: { include: ['milestone', 'plan', 'statusCounts', 'assignment', 'configuration'] },
             },
           }),
         )

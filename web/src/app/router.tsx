@@ -16,6 +16,7 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { projectsQuery } from '../features/projects/api';
 import { prefetchDashboard } from '../features/reports/dashboard/queries';
 import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../features/repository/api';
+import { validateAuditLogSearch } from '../features/admin/audit-log/search';
 import { validateReportsSearch } from '../features/reports/hub/search';
 import { validateRepositorySearch } from '../features/repository/search';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
@@ -160,7 +161,7 @@ const plansRoute = createRoute({
 const planRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'plan/$planId',
-  component: lazyRouteComponent(() => import('../features/plans/PlansPage'), 'PlanPage'),
+  component: lazyRouteComponent(() => import('../features/plans/PlanPage'), 'PlanPage'),
 });
 
 const milestonesRoute = createRoute({
@@ -168,6 +169,14 @@ const milestonesRoute = createRoute({
   path: 'milestones',
   component: lazyRouteComponent(() => import('../features/milestones/MilestonesPage'), 'MilestonesPage'),
 });
+
+// ---- milestone page (issue 28): its runs, plans, progress and due date ----
+const milestoneRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'milestone/$milestoneId',
+  component: lazyRouteComponent(() => import('../features/milestones/MilestonePage'), 'MilestonePage'),
+});
+// ---- end of milestone page ----
 
 // ---- reports: the project's list reports, a milestone's and a plan's (issue 26) ----
 const reportsRoute = createRoute({
@@ -221,13 +230,25 @@ const repositoryRoute = createRoute({
 });
 // ---- end repository page ----
 
+// ---- import of test cases (the export is a plain download from the repository page) ----
+const importRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'import',
+  component: lazyRouteComponent(() => import('../features/imports/ImportPage'), 'ImportPage'),
+});
+
 // --- test case editor: a new case in a folder (`n` elsewhere comes here) ---
 const newTestCaseRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'tcase/new',
-  validateSearch: (search: Record<string, unknown>): { folder?: number } => {
+  // `copy`: the seq of a case to duplicate (the editor opens prefilled with a copy of it).
+  validateSearch: (search: Record<string, unknown>): { folder?: number; copy?: number } => {
     const folder = Number(search.folder);
-    return Number.isInteger(folder) && folder > 0 ? { folder } : {};
+    const copy = Number(search.copy);
+    return {
+      ...(Number.isInteger(folder) && folder > 0 ? { folder } : {}),
+      ...(Number.isInteger(copy) && copy > 0 ? { copy } : {}),
+    };
   },
   component: lazyRouteComponent(() => import('../features/repository/NewTestCasePage'), 'NewTestCasePage'),
 });
@@ -237,6 +258,15 @@ const newTestCaseRoute = createRoute({
 const projectSettingsRoute = createRoute({
   getParentRoute: () => projectRoute,
   path: 'settings',
+  component: lazyRouteComponent(
+    () => import('../features/projects/settings/ProjectSettingsPage'),
+    'ProjectSettingsPage',
+  ),
+});
+// Each further section at its own address (`settings/members`, …), listed in the page's side navigation.
+const projectSettingsSectionRoute = createRoute({
+  getParentRoute: () => projectRoute,
+  path: 'settings/$section',
   component: lazyRouteComponent(
     () => import('../features/projects/settings/ProjectSettingsPage'),
     'ProjectSettingsPage',
@@ -268,12 +298,57 @@ const settingsRoute = createRoute({
   path: '/settings',
   component: lazyRouteComponent(() => import('../features/settings/SettingsPage'), 'SettingsPage'),
 });
-// People (admin): the page itself says so to other roles (the shell links it only for admins and the owner).
-const peopleRoute = createRoute({
+// ---- administration: one bar over the service's admin pages (app/shell/AdminLayout.tsx) ----
+// Each page says "not allowed" itself to a role that may not use it; the bar lists only what the role may use.
+const adminRoute = createRoute({
   getParentRoute: () => appRoute,
+  path: '/admin',
+  component: lazyRouteComponent(() => import('./shell/AdminLayout'), 'AdminLayout'),
+});
+// `/admin` alone (the account menu's "Administration") opens the first of the service's settings.
+const adminIndexRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/admin/custom-fields', replace: true });
+  },
+});
+// People keeps its address (`/people`, linked from mails and older notes) under the same bar.
+const peopleLayoutRoute = createRoute({
+  getParentRoute: () => appRoute,
+  id: 'people-area',
+  component: lazyRouteComponent(() => import('./shell/AdminLayout'), 'AdminLayout'),
+});
+const peopleRoute = createRoute({
+  getParentRoute: () => peopleLayoutRoute,
   path: '/people',
   component: lazyRouteComponent(() => import('../features/people/PeoplePage'), 'PeoplePage'),
 });
+// ---- admin: admin27c ----
+// Audit log, failed jobs, every API key (admins) and the instance (owner); each page says so to other roles.
+const adminAuditLogRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'audit-log',
+  validateSearch: validateAuditLogSearch,
+  component: lazyRouteComponent(() => import('../features/admin/audit-log/AuditLogPage'), 'AuditLogPage'),
+});
+const adminJobsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'jobs',
+  component: lazyRouteComponent(() => import('../features/admin/jobs/JobsPage'), 'JobsPage'),
+});
+const adminApiKeysRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'api-keys',
+  component: lazyRouteComponent(() => import('../features/admin/api-keys/ApiKeysPage'), 'ApiKeysPage'),
+});
+const adminInstanceRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'instance',
+  component: lazyRouteComponent(() => import('../features/admin/instance/InstancePage'), 'InstancePage'),
+});
+const adminPartCRoutes = [adminAuditLogRoute, adminJobsRoute, adminApiKeysRoute, adminInstanceRoute] as const;
+// ---- end admin: admin27c ----
 // The CLI's `verification_uri_complete` (src/modules/oauth): signed in first, then back here with the code.
 const deviceRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -286,8 +361,58 @@ const deviceRoute = createRoute({
   },
   component: lazyRouteComponent(() => import('../features/device/DevicePage'), 'DevicePage'),
 });
+// ---- admin: admin27a ----
+// Service settings (admins and the owner; each page tells other roles so): custom fields, result statuses.
+const adminCustomFieldsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'custom-fields',
+  component: lazyRouteComponent(
+    () => import('../features/admin/custom-fields/CustomFieldsPage'),
+    'CustomFieldsPage',
+  ),
+});
+const adminStatusesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'statuses',
+  component: lazyRouteComponent(() => import('../features/admin/statuses/StatusesPage'), 'StatusesPage'),
+});
+const adminRoutesA = [adminCustomFieldsRoute, adminStatusesRoute] as const;
+// ---- end of admin: admin27a ----
+// ---- admin: admin27b ----
+// Integrations and webhooks (admins and the owner; other roles get the page's "not allowed" state).
+const adminIntegrationsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'integrations',
+  component: lazyRouteComponent(
+    () => import('../features/admin/integrations/IntegrationsPage'),
+    'IntegrationsPage',
+  ),
+});
+const adminWebhooksRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'webhooks',
+  component: lazyRouteComponent(() => import('../features/admin/webhooks/WebhooksPage'), 'WebhooksPage'),
+});
+const adminWebhookRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'webhooks/$webhookId',
+  component: lazyRouteComponent(() => import('../features/admin/webhooks/WebhookPage'), 'WebhookPage'),
+});
+const adminTrackerHookRoutes = [adminIntegrationsRoute, adminWebhooksRoute, adminWebhookRoute] as const;
+// ---- end admin: admin27b ----
+// ---- admin: archive29 ----
+// Import a project from a Casebook archive (admins; other roles get the page's "not allowed" state).
+const adminImportProjectRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: 'import-project',
+  component: lazyRouteComponent(
+    () => import('../features/admin/import-project/ImportProjectPage'),
+    'ImportProjectPage',
+  ),
+});
+// ---- end admin: archive29 ----
 const accountRoutes = [invitationRoute, requestResetRoute, setPasswordRoute] as const;
-const accountAppRoutes = [settingsRoute, peopleRoute, deviceRoute] as const;
+const accountAppRoutes = [settingsRoute, deviceRoute] as const;
 // ---- end of account pages ----
 
 const routeTree = rootRoute.addChildren([
@@ -304,13 +429,24 @@ const routeTree = rootRoute.addChildren([
       plansRoute,
       planRoute,
       milestonesRoute,
+      milestoneRoute,
       newTestCaseRoute,
       testCaseRoute,
       repositoryRoute,
+      importRoute,
       ...reportRoutes,
       projectSettingsRoute,
+      projectSettingsSectionRoute,
     ]),
     ...accountAppRoutes,
+    peopleLayoutRoute.addChildren([peopleRoute]),
+    adminRoute.addChildren([
+      adminIndexRoute,
+      ...adminRoutesA,
+      ...adminTrackerHookRoutes,
+      ...adminPartCRoutes,
+      adminImportProjectRoute,
+    ]),
   ]),
 ]);
 

@@ -32,3 +32,5 @@ export function safeReturnTo(value: unknown): string | undefined {
 /** The admin role (admins and the owner) manages projects and people (D3): one rule, defined once. */
 export const canManageProjects = (role: string) => role === 'admin' || role === 'owner';
 export const canManagePeople = canManageProjects;
+/** Test-runners and up create, edit, clone and close runs and record results (D3); viewers only read. */
+export const canRunTests = (role: string) => role !== 'viewer';

@@ -1,7 +1,7 @@
-import { useLayoutEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useParams, useRouterState } from '@tanstack/react-router';
 import { projectQuery, projectsQuery } from '../../features/projects/api';
+import { useCurrentTabInView } from './useCurrentTabInView';
 import './project-nav.css';
 
 type Section = 'home' | 'cases' | 'runs' | 'plans' | 'milestones' | 'reports' | 'settings';
@@ -54,18 +54,7 @@ export function ProjectLayout() {
   }).data;
   const own = useQuery({ ...projectQuery(code), enabled: false }).data;
   const project = listed ?? own;
-  // On a phone the bar scrolls sideways: the current tab is brought into it (the page itself does not move).
-  const navRef = useRef<HTMLElement>(null);
-  useLayoutEffect(() => {
-    const nav = navRef.current;
-    const tab = nav?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!nav || !tab || nav.scrollWidth <= nav.clientWidth) return;
-    if (
-      tab.offsetLeft + tab.offsetWidth > nav.scrollLeft + nav.clientWidth ||
-      tab.offsetLeft < nav.scrollLeft
-    )
-      nav.scrollLeft = tab.offsetLeft - 12;
-  }, [current]);
+  const navRef = useCurrentTabInView(current);
 
   return (
     <>

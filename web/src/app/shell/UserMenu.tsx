@@ -31,6 +31,7 @@ export function UserMenu() {
     if (key === 'shortcuts') shortcuts.open();
     if (key === 'settings') await navigate({ to: '/settings' });
     if (key === 'people') await navigate({ to: '/people' });
+    if (key === 'admin') await navigate({ to: '/admin' });
     if (key === 'sign-out') {
       try {
         await signOut();
@@ -68,6 +69,11 @@ export function UserMenu() {
           {canManagePeople(me.role) && (
             <MenuItem id="people" className="menu-item">
               People
+            </MenuItem>
+          )}
+          {canManagePeople(me.role) && (
+            <MenuItem id="admin" className="menu-item">
+              Administration
             </MenuItem>
           )}
           <MenuItem id="shortcuts" className="menu-item">

@@ -8,10 +8,17 @@ import { Button } from '../../components/Button';
 import { Progress, sumCounts } from '../../components/run-lists/Progress';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { formatCount, formatCountOf, formatDay, formatPassRate } from '../../lib/format';
+import { passRateOf } from '../runs';
 import { createMilestone, setMilestoneArchived } from './api';
+import { isOverdue, todayLocal } from './overdue';
 import '../../components/run-lists/runs-list.css';
+import './milestones.css';
 
-/** `/project/{CODE}/milestones`: each milestone with its runs' progress added up; create, archive, unarchive. */
+/**
+ * `/project/{CODE}/milestones`: each milestone with its due date (overdue marked), description and its runs'
+ * progress added up; create (with a due date), archive, unarchive; each opens its page.
+ */
 export function MilestonesPage() {
   const { code } = useParams({ from: '/app/project/$code/milestones' });
   const project = code.toUpperCase();
@@ -21,11 +28,14 @@ export function MilestonesPage() {
   const runs = useQuery(runsQuery(project));
   const statuses = recordable(useQuery(statusesQuery()).data);
   const [title, setTitle] = useState('');
+  const [due, setDue] = useState('');
+  const today = todayLocal();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.milestones(project) });
   const create = useMutation({
-    mutationFn: () => createMilestone(project, title.trim()),
+    mutationFn: () => createMilestone(project, { title: title.trim(), ...(due ? { due } : {}) }),
     onSuccess: async () => {
       setTitle('');
+      setDue('');
       await refresh();
     },
   });
@@ -38,27 +48,42 @@ export function MilestonesPage() {
   const row = (m: (typeof list)[number]) => {
     const under = (runs.data ?? []).filter((r) => r.milestoneId === m.id);
     const archived = !!m.archivedAt;
+    const counts = sumCounts(under.map((r) => r.statusCounts as Record<string, number> | null));
+    const overdue = isOverdue(m, under, today);
     return (
       <li key={m.id} className="runs-item">
         <div className="runs-main">
           <Link
-            to="/project/$code/milestone/$milestoneId/report"
+            to="/project/$code/milestone/$milestoneId"
             params={{ code: project, milestoneId: String(m.id) }}
             className="runs-title"
-            aria-label={`${m.title}: report`}
           >
             {m.title}
           </Link>
           <span className="muted runs-meta">
-            {under.length} {under.length === 1 ? 'run' : 'runs'} · {under.filter((r) => !r.closedAt).length}{' '}
-            open
+            {formatCountOf(under.length, 'run')} · {formatCount(under.filter((r) => !r.closedAt).length)} open
+            {m.due && (
+              <>
+                {' · '}Due <time dateTime={m.due}>{formatDay(m.due)}</time>
+              </>
+            )}
+            {overdue && <span className="badge badge-overdue">Overdue</span>}
           </span>
+          {m.description && <p className="milestone-description-short">{m.description}</p>}
         </div>
-        <Progress
-          counts={sumCounts(under.map((r) => r.statusCounts as Record<string, number> | null))}
-          statuses={statuses}
-        />
+        <div className="runs-figures">
+          <Progress counts={counts} statuses={statuses} />
+          <span className="runs-rate">Pass rate {formatPassRate(passRateOf(counts))}</span>
+        </div>
         <div className="runs-actions">
+          <Link
+            to="/project/$code/milestone/$milestoneId/report"
+            params={{ code: project, milestoneId: String(m.id) }}
+            className="btn btn-ghost"
+            aria-label={`${m.title}: report`}
+          >
+            Report
+          </Link>
           <Button
             variant="ghost"
             aria-label={`${archived ? 'Unarchive' : 'Archive'} ${m.title}`}
@@ -94,6 +119,10 @@ export function MilestonesPage() {
             placeholder="Release 2.5"
           />
         </label>
+        <label className="field">
+          <span className="field-label">Due date (optional)</span>
+          <input className="field-input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
+        </label>
         <Button type="submit" variant="primary" isPending={create.isPending} className="milestone-add">
           Add milestone
         </Button>
@@ -119,7 +148,7 @@ export function MilestonesPage() {
         <>
           <section className="panel" aria-labelledby="active-ms">
             <h2 id="active-ms" className="panel-title">
-              Active <span className="count">{active.length}</span>
+              Active <span className="count">{formatCount(active.length)}</span>
             </h2>
             {active.length === 0 ? (
               <p className="muted">None.</p>
@@ -131,7 +160,7 @@ export function MilestonesPage() {
           </section>
           <section className="panel runs-closed" aria-labelledby="archived-ms">
             <h2 id="archived-ms" className="panel-title">
-              Archived <span className="count">{archived.length}</span>
+              Archived <span className="count">{formatCount(archived.length)}</span>
             </h2>
             {archived.length === 0 ? (
               <p className="muted">None.</p>

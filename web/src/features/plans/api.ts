@@ -6,6 +6,8 @@ import type { QueryPlan } from '../runs';
 
 export type Plan =
   paths['/api/public/v0/project/{project}/plan']['get']['responses'][200]['content']['application/json']['plans'][number];
+export type PlanWithRuns =
+  paths['/api/public/v0/project/{project}/plan/{plan}']['get']['responses'][200]['content']['application/json'];
 export type CreatePlanBody =
   paths['/api/public/v0/project/{project}/plan']['post']['requestBody']['content']['application/json'];
 
@@ -48,3 +50,31 @@ export async function resolveCaseIds(code: string, queryPlans: QueryPlan[]): Pro
     if (ids.length >= page.total || page.tcases.length === 0) return ids;
   }
 }
+
+export type UpdatePlanBody =
+  paths['/api/public/v0/project/{project}/plan/{plan}']['patch']['requestBody']['content']['application/json'];
+export type PlanRunBody =
+  paths['/api/public/v0/project/{project}/plan/{plan}/run']['post']['requestBody']['content']['application/json']['runs'][number];
+
+export const updatePlan = (code: string, planId: number, body: UpdatePlanBody) =>
+  unwrap(
+    api.PATCH('/api/public/v0/project/{project}/plan/{plan}', {
+      params: { path: { project: code, plan: planId } },
+      body,
+    }),
+  );
+
+export const addPlanRuns = (code: string, planId: number, runs: PlanRunBody[]) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/plan/{plan}/run', {
+      params: { path: { project: code, plan: planId } },
+      body: { runs },
+    }),
+  );
+
+export const closePlan = (code: string, planId: number) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/plan/{plan}/close', {
+      params: { path: { project: code, plan: planId } },
+    }),
+  );

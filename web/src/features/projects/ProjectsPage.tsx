@@ -8,6 +8,7 @@ import { canManageProjects, meQuery } from '../../session/session';
 import { projectsQuery, type Project } from './api';
 import { CreateProjectDialog } from './CreateProjectDialog';
 import { plainText } from './text';
+import { formatCount } from '../../lib/format';
 
 function ProjectCard({ project }: { project: Project }) {
   const summary = plainText(project.overviewDescription || project.description);
@@ -54,7 +55,7 @@ export function ProjectsPage() {
         <>
           <section aria-labelledby="active-projects">
             <h2 id="active-projects" className="section-title">
-              Active <span className="count">{active.length}</span>
+              Active <span className="count">{formatCount(active.length)}</span>
             </h2>
             {active.length === 0 ? (
               <EmptyState title="No active projects yet.">
@@ -75,7 +76,7 @@ export function ProjectsPage() {
           {archived.length > 0 && (
             <section aria-labelledby="archived-projects" className="section-archived">
               <h2 id="archived-projects" className="section-title">
-                Archived <span className="count">{archived.length}</span>
+                Archived <span className="count">{formatCount(archived.length)}</span>
               </h2>
               <p className="section-note">Archived projects can be read but not changed.</p>
               <ul className="project-grid">

@@ -35,6 +35,15 @@ export const projectCountsQuery = (code: string) =>
     },
   });
 
+/** What archiving or deleting concerns (admin): cases, runs and open runs, results, attached files and bytes. */
+export const projectContentsQuery = (code: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.project(code), 'contents'] as const,
+    queryFn: () =>
+      unwrap(api.GET('/api/public/v0/project/{project}/counts', { params: { path: { project: code } } })),
+  });
+export type ProjectContents = Awaited<ReturnType<ReturnType<typeof projectContentsQuery>['queryFn'] & {}>>;
+
 export const createProject = (body: CreateProjectBody) =>
   unwrap(api.POST('/api/public/v0/project', { body }));
 

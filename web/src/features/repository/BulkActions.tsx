@@ -5,9 +5,11 @@ import { Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { useForm, type FormErrors } from '../../lib/useForm';
 import type { Selection } from './CaseList';
-import type { FolderIndex } from './folder-tree';
+import { pathOf, type FolderIndex } from './folder-tree';
+import { FolderPathOption } from '../../components/FolderPath';
 import { useRepositoryWrites } from './api';
 import { formatCountOf } from '../../lib/format';
+import { AddToRunDialog, BulkEditDialog } from './BulkEdit';
 
 /** The API takes up to 1,000 ids a request (BULK_TCASES_MAX): larger selections go in several. */
 const BULK_MAX = 1000;
@@ -33,13 +35,23 @@ export function BulkBar({
   index: FolderIndex;
   selection: Selection;
 }) {
-  const [action, setAction] = useState<Action>();
+  const [action, setAction] = useState<Action | 'edit' | 'run'>();
   const n = selection.ids.size;
+  // A bulk edit's end: the cases it could not change stay selected, to try again or look at.
+  const finished = (failed: string[] | null) => {
+    if (failed) {
+      selection.clear();
+      if (failed.length) selection.setMany(failed, true);
+    }
+    setAction(undefined);
+  };
   return (
     <div className="bulk-bar" role="region" aria-label="Selected test cases">
       <span className="bulk-count" aria-live="polite">
         {cases(n)} selected
       </span>
+      <Button onPress={() => setAction('edit')}>Edit…</Button>
+      <Button onPress={() => setAction('run')}>Add to run…</Button>
       <Button onPress={() => setAction('move')}>Move…</Button>
       <Button onPress={() => setAction('tags')}>Tags…</Button>
       <Button variant="danger" onPress={() => setAction('delete')}>
@@ -48,7 +60,9 @@ export function BulkBar({
       <Button variant="ghost" onPress={selection.clear}>
         Clear selection
       </Button>
-      {action && (
+      {action === 'edit' && <BulkEditDialog code={code} ids={[...selection.ids]} onClose={finished} />}
+      {action === 'run' && <AddToRunDialog code={code} ids={[...selection.ids]} onClose={finished} />}
+      {action && action !== 'edit' && action !== 'run' && (
         <BulkDialog
           code={code}
           index={index}
@@ -123,10 +137,7 @@ function BulkDialog({
               autoFocus
             >
               {index.flat.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {'\u2003'.repeat(f.depth)}
-                  {f.title}
-                </option>
+                <FolderPathOption key={f.id} value={f.id} path={pathOf(index, f.id).map((p) => p.title)} />
               ))}
             </select>
           </label>

@@ -1,14 +1,20 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { isSingleKeyShortcut, useKeyDown } from '../../lib/keys';
 import { listPageQuery, PAGE_SIZE, type ListedCase, type ListFilter } from './api';
 import type { FolderIndex } from './folder-tree';
 import { formatCountOf } from '../../lib/format';
+import { folderPath } from '../../lib/folder-path';
+import { FolderPath } from '../../components/FolderPath';
+import { Highlighted } from './highlight';
 
 const ROW_HEIGHT = 48;
+/** A search's rows hold a line of the matching text under the title. */
+const SEARCH_ROW_HEIGHT = 68;
 /** Rows kept beyond the visible ones: the DOM holds a screenful plus this, far below 200. */
 const OVERSCAN = 12;
 
@@ -17,6 +23,43 @@ export interface Selection {
   toggle: (id: string, on?: boolean) => void;
   setMany: (ids: string[], on: boolean) => void;
   clear: () => void;
+}
+
+/** A row's actions: open it, or duplicate it (the editor opens prefilled with a copy). */
+function RowMenu({ code, c }: { code: string; c: ListedCase }) {
+  const navigate = useNavigate();
+  const name = `${code}-${c.seq} ${c.title}`;
+  return (
+    <MenuTrigger>
+      <Button className="folder-menu-button case-menu-button" aria-label={`Actions for ${name}`}>
+        <span aria-hidden="true">⋯</span>
+      </Button>
+      <Popover className="popover" placement="bottom end">
+        <Menu
+          className="menu"
+          aria-label={`Actions for ${name}`}
+          onAction={(action) =>
+            void navigate(
+              action === 'duplicate'
+                ? {
+                    to: '/project/$code/tcase/new',
+                    params: { code },
+                    search: { folder: c.folderId, copy: c.seq },
+                  }
+                : { to: '/project/$code/tcase/$seq', params: { code, seq: String(c.seq) } },
+            )
+          }
+        >
+          <MenuItem id="open" className="menu-item">
+            Open
+          </MenuItem>
+          <MenuItem id="duplicate" className="menu-item">
+            Duplicate…
+          </MenuItem>
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  );
 }
 
 /**
@@ -44,7 +87,7 @@ export function CaseList({
   const rows = useVirtualizer({
     count: total,
     getScrollElement: () => listRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => (filter.q ? SEARCH_ROW_HEIGHT : ROW_HEIGHT),
     overscan: OVERSCAN,
   });
   const items = rows.getVirtualItems();
@@ -117,7 +160,13 @@ export function CaseList({
     }
   });
 
+  /** Keys and clicks of the row's own controls, not of its actions menu (a portal, yet a React child). */
+  const fromRow = (e: KeyboardEvent | MouseEvent) =>
+    (e.currentTarget as HTMLElement).contains(e.target as Node) &&
+    !(e.target as HTMLElement).closest('[aria-haspopup]');
+
   const onRowKey = (e: KeyboardEvent, i: number) => {
+    if (!fromRow(e)) return;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       focusRow(i + (e.key === 'ArrowDown' ? 1 : -1));
@@ -133,7 +182,7 @@ export function CaseList({
   const onRowClick = (e: MouseEvent, i: number) => {
     // The title is a link and the box a checkbox: a click elsewhere on the row selects it.
     const t = e.target as HTMLElement;
-    if (t.closest('a, input')) return;
+    if (!fromRow(e) || t.closest('a, input, button')) return;
     select(i, e);
   };
 
@@ -209,20 +258,27 @@ export function CaseList({
                     <span className="project-code">
                       {code}-{c.seq}
                     </span>
-                    <Link
-                      to="/project/$code/tcase/$seq"
-                      params={{ code, seq: String(c.seq) }}
-                      className="case-title case-link"
-                      onFocus={() => setActive(item.index)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter') {
-                          e.preventDefault();
-                          openRow(c);
-                        }
-                      }}
-                    >
-                      {c.title}
-                    </Link>
+                    <span className="case-main">
+                      <Link
+                        to="/project/$code/tcase/$seq"
+                        params={{ code, seq: String(c.seq) }}
+                        className="case-title case-link"
+                        onFocus={() => setActive(item.index)}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Enter') {
+                            e.preventDefault();
+                            openRow(c);
+                          }
+                        }}
+                      >
+                        {c.highlight?.title ? <Highlighted html={c.highlight.title} /> : c.title}
+                      </Link>
+                      {c.highlight?.text && (
+                        <span className="case-snippet muted">
+                          <Highlighted html={c.highlight.text} />
+                        </span>
+                      )}
+                    </span>
                     <span className="case-meta">
                       {(c.tags ?? []).slice(0, 3).map((t) => (
                         <span key={t.id} className="chip chip-small">
@@ -230,10 +286,15 @@ export function CaseList({
                         </span>
                       ))}
                       {folders && (
-                        <span className="case-folder muted">{folders.byId.get(c.folderId)?.title}</span>
+                        <FolderPath
+                          className="case-folder muted"
+                          path={folderPath(folders.byId, c.folderId)}
+                          max={40}
+                        />
                       )}
                       <span className={`priority priority-${c.priority}`}>{c.priority}</span>
                     </span>
+                    <RowMenu code={code} c={c} />
                   </>
                 ) : (
                   <span className="muted row-placeholder">Loading…</span>

@@ -13,6 +13,7 @@ import {
   TextField,
 } from 'react-aria-components';
 import { Button } from '../../components/Button';
+import { formatCount } from '../../lib/format';
 
 /** Above this many options the popover offers a search over their names. */
 const SEARCH_FROM = 10;
@@ -21,7 +22,7 @@ const SEARCH_FROM = 10;
 function summary(names: string[]): string {
   if (names.length === 0) return 'Any';
   if (names.length <= 2) return names.join(', ');
-  return `${names.length} selected`;
+  return `${formatCount(names.length)} selected`;
 }
 
 /**

@@ -5,8 +5,12 @@ import { Input, Label, SearchField } from 'react-aria-components';
 import { PRIORITIES, PRIORITY_NAMES, type Priority } from '../../api/priorities';
 import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { Button } from '../../components/Button';
+import { FolderPath } from '../../components/FolderPath';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { meQuery } from '../../session/session';
+import { folderCountsQuery } from '../../api/queries';
+import { canImport, exportUrl } from '../imports';
 import { BulkBar } from './BulkActions';
 import { CaseList, type Selection } from './CaseList';
 import { indexFolders, pathOf, subtreeIds } from './folder-tree';
@@ -20,7 +24,14 @@ import {
   type CaseType,
   type ListFilter,
 } from './api';
-import { hasFilters, SORT_FIELDS, type RepositorySearch, type SortField } from './search';
+import { ViewsMenu } from '../views';
+import {
+  hasFilters,
+  SORT_FIELDS,
+  validateRepositorySearch,
+  type RepositorySearch,
+  type SortField,
+} from './search';
 import './repository.css';
 
 const NARROW = '(max-width: 760px)';
@@ -33,6 +44,14 @@ function useNarrow(): boolean {
     },
     () => window.matchMedia(NARROW).matches,
   );
+}
+
+/** `SHOP-5`, `shop-005`, `5`, `#5`: the number of a case of this project (the API's `q` reads the same forms). */
+function caseNumberIn(text: string, code: string): number | undefined {
+  const m = /^\s*#?(?:([A-Za-z0-9]+)-)?0*(\d{1,9})\s*$/.exec(text);
+  if (!m || (m[1] !== undefined && m[1].toUpperCase() !== code)) return undefined;
+  const n = Number(m[2]);
+  return n > 0 ? n : undefined;
 }
 
 /** Typing settles before the list is asked again; short enough that results follow the last key at once. */
@@ -74,7 +93,9 @@ export function RepositoryPage() {
   const narrow = useNarrow();
   useDocumentTitle(`${code} repository`);
 
+  const me = useQuery(meQuery);
   const folders = useQuery(foldersQuery(code));
+  const counts = useQuery(folderCountsQuery(code));
   const tags = useQuery(tagsQuery(code));
   const customFields = useQuery(customFieldsQuery(code));
   // Rich text is not filterable (long HTML values are not indexed); disabled fields are not offered.
@@ -100,11 +121,23 @@ export function RepositoryPage() {
 
   // The search box answers each key; the address (and the list) follow once typing pauses.
   const [text, setText] = useState(search.q ?? '');
+  const pendingSearch = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     if (text === (search.q ?? '')) return;
     const t = setTimeout(() => setSearch({ q: text || undefined }), SEARCH_DELAY_MS);
+    pendingSearch.current = t;
     return () => clearTimeout(t);
   }, [text, search.q, setSearch]);
+
+  // A saved view is a place to go (Back returns): its search replaces the address's, the box shows its words.
+  const applyView = useCallback(
+    (view: RepositorySearch) => {
+      clearTimeout(pendingSearch.current);
+      setText(view.q ?? '');
+      void navigate({ search: view });
+    },
+    [navigate],
+  );
 
   const filter: ListFilter | undefined = useMemo(() => {
     if (search.folder !== undefined && !index) return undefined;
@@ -165,7 +198,14 @@ export function RepositoryPage() {
     );
 
   const tree = index ? (
-    <FolderTree code={code} index={index} selected={search.folder} canEdit onSelect={selectFolder} />
+    <FolderTree
+      code={code}
+      index={index}
+      selected={search.folder}
+      canEdit
+      onSelect={selectFolder}
+      counts={counts.data}
+    />
   ) : (
     <Loading label="Loading the folders…" />
   );
@@ -176,16 +216,30 @@ export function RepositoryPage() {
         <h1 className="page-title">
           Repository
           {folder && index && (
-            <span className="repo-folder-path">
-              {pathOf(index, folder.id)
-                .map((f) => f.title)
-                .join(' / ')}
-            </span>
+            <FolderPath className="repo-folder-path" path={pathOf(index, folder.id).map((f) => f.title)} />
           )}
         </h1>
-        <Button variant="primary" onPress={newCase}>
-          New test case
-        </Button>
+        <div className="repo-header-actions">
+          <ViewsMenu
+            code={code}
+            page="repository"
+            current={search}
+            normalize={validateRepositorySearch}
+            apply={applyView}
+          />
+          {/* Everyone who reads the repository may take it away; importing is for users and up (D3). */}
+          <a className="btn btn-secondary" href={exportUrl(code)} download>
+            Export CSV
+          </a>
+          {me.data && canImport(me.data.role) && (
+            <Link className="btn btn-secondary" to="/project/$code/import" params={{ code }}>
+              Import
+            </Link>
+          )}
+          <Button variant="primary" onPress={newCase}>
+            New test case
+          </Button>
+        </div>
       </div>
 
       <div className="repo-layout">
@@ -196,7 +250,12 @@ export function RepositoryPage() {
             aria-controls="repo-folders"
             onPress={() => setDrawer(true)}
           >
-            Folder: {folder?.title ?? 'All test cases'}
+            Folder:{' '}
+            {folder && index ? (
+              <FolderPath path={pathOf(index, folder.id).map((f) => f.title)} max={28} />
+            ) : (
+              'All test cases'
+            )}
           </Button>
         )}
         {/* One tree for both sizes (a drawer on a phone), so a half-typed folder name survives a resize. */}
@@ -227,10 +286,22 @@ export function RepositoryPage() {
               value={text}
               onChange={setText}
               onClear={() => setSearch({ q: undefined })}
-              aria-label="Search test cases by title"
+              // Enter on a case number opens that case; words stay a search.
+              onSubmit={(value) => {
+                const seq = caseNumberIn(value, code);
+                if (seq === undefined) return;
+                // The search the typing scheduled would bring the page back here: it is not wanted now.
+                clearTimeout(pendingSearch.current);
+                void navigate({ to: '/project/$code/tcase/$seq', params: { code, seq: String(seq) } });
+              }}
+              aria-label="Search test cases by number or text"
+              aria-describedby="repo-search-hint"
             >
               <Label className="field-label">Search</Label>
-              <Input ref={searchRef} className="field-input" placeholder="Search titles  ( / )" />
+              <Input ref={searchRef} className="field-input" placeholder="Number or words  ( / )" />
+              <span id="repo-search-hint" className="visually-hidden">
+                Searches titles, preconditions and steps. Enter on a case number such as {code}-5 opens it.
+              </span>
             </SearchField>
             {narrow && (
               <Button
@@ -292,18 +363,23 @@ export function RepositoryPage() {
               })}
               <FilterSelect
                 label="Sort by"
-                value={`${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
+                value={search.q && !search.sort ? 'rank' : `${search.sort ?? 'seq'}:${search.order ?? 'asc'}`}
                 onChange={(v) => {
+                  if (v === 'rank') return setSearch({ sort: undefined, order: undefined });
                   const [sort, order] = v.split(':') as [SortField, 'asc' | 'desc'];
                   setSearch({
-                    sort: sort === 'seq' ? undefined : sort,
+                    // Number ↑ is the default, except in a search, whose default is the best match.
+                    sort: sort === 'seq' && !search.q ? undefined : sort,
                     order: order === 'asc' ? undefined : order,
                   });
                 }}
-                options={Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
-                  [`${k}:asc`, `${name} ↑`],
-                  [`${k}:desc`, `${name} ↓`],
-                ])}
+                options={[
+                  ...(search.q ? [['rank', 'Best match'] as [string, string]] : []),
+                  ...Object.entries(SORT_FIELDS).flatMap(([k, name]): [string, string][] => [
+                    [`${k}:asc`, `${name} ↑`],
+                    [`${k}:desc`, `${name} ↓`],
+                  ]),
+                ]}
               />
             </div>
             {hasFilter && (

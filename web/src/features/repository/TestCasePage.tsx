@@ -10,9 +10,10 @@ import { Attachments } from './Attachments';
 import { draftOf } from './draft';
 import { EditSession } from './editor/EditSession';
 import { VersionHistory } from './history/VersionHistory';
+import { ResultHistory } from './history/ResultHistory';
 import { isSingleKeyShortcut, openingEditor, useKeyDown } from '../../lib/keys';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 
 /** HTML fields: sanitised by the service on write (D22) and again by SafeHtml when shown. */
 const Html = SafeHtml;
@@ -65,7 +66,7 @@ function TemplateSection({ code, t }: { code: string; t: TestCase }) {
   return (
     <section aria-labelledby="template" className="panel tcase-section">
       <h2 id="template" className="panel-title">
-        Parameter rows and filled cases <span className="count">{rows.length}</span>
+        Parameter rows and filled cases <span className="count">{formatCount(rows.length)}</span>
       </h2>
       {rows.length === 0 ? (
         <EmptyState title="No parameter rows yet.">
@@ -139,6 +140,16 @@ function ReadView({ code, t, onEdit }: { code: string; t: TestCase; onEdit: () =
           <h1 className="page-title">{t.title}</h1>
         </div>
         <div className="page-actions">
+          {/* A link: a copy is a new page (its own address, back returns here). */}
+          <Link
+            className="btn btn-secondary"
+            to="/project/$code/tcase/new"
+            params={{ code }}
+            search={{ folder: t.folderId, copy: t.seq }}
+            onClick={() => openingEditor()}
+          >
+            Duplicate
+          </Link>
           <Button variant="primary" onPress={onEdit} aria-keyshortcuts="e">
             Edit <kbd aria-hidden="true">e</kbd>
           </Button>
@@ -210,7 +221,7 @@ function ReadView({ code, t, onEdit }: { code: string; t: TestCase; onEdit: () =
 
       <section aria-labelledby="steps" className="panel tcase-section">
         <h2 id="steps" className="panel-title">
-          Steps <span className="count">{steps.length}</span>
+          Steps <span className="count">{formatCount(steps.length)}</span>
         </h2>
         {steps.length === 0 ? (
           <EmptyState title="No steps yet.">
@@ -260,10 +271,12 @@ function ReadView({ code, t, onEdit }: { code: string; t: TestCase; onEdit: () =
 
       <section aria-labelledby="files" className="panel tcase-section">
         <h2 id="files" className="panel-title">
-          Attachments <span className="count">{t.files.length}</span>
+          Attachments <span className="count">{formatCount(t.files.length)}</span>
         </h2>
         <Attachments files={t.files} />
       </section>
+
+      <ResultHistory code={code} id={t.id} seq={t.seq} />
 
       <VersionHistory key={t.version} code={code} id={t.id} current={t.version} />
     </>

@@ -1,4 +1,10 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/keys';
 import type { Priority } from '../../api/priorities';
@@ -47,6 +53,26 @@ export type VersionEntry =
   paths['/api/public/v0/project/{project}/tcase/{id}/versions']['get']['responses'][200]['content']['application/json']['versions'][number];
 
 /** Who made each version and when, newest first. */
+export type ResultHistoryPage =
+  paths['/api/public/v0/project/{project}/tcase/{id}/results']['get']['responses'][200]['content']['application/json'];
+
+/** The case's latest result in each run, newest first, a page at a time ("Show more" asks for the next). */
+export const resultHistoryQuery = (code: string, id: string, pageSize: number) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.caseHistoryPages(code, id, pageSize),
+    initialPageParam: 0,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/tcase/{id}/results', {
+          params: { path: { project: code, id }, query: { offset: pageParam, limit: pageSize } },
+        }),
+      ),
+    getNextPageParam: (last: ResultHistoryPage) =>
+      last.offset + last.results.length < last.total && last.results.length > 0
+        ? last.offset + last.results.length
+        : undefined,
+  });
+
 export const testCaseVersionsQuery = (code: string, id: string, current: number) =>
   queryOptions({
     queryKey: queryKeys.testCaseVersions(code, id, current),
@@ -110,6 +136,24 @@ export const updateTestCase = (code: string, id: string, version: number, body: 
     }),
   );
 
+/** A change of some fields of a case whatever its version (bulk edits: each case's other edits stay). */
+export const patchTestCase = (code: string, id: string, body: TestCasePatch) =>
+  unwrap(
+    api.PATCH('/api/public/v0/project/{project}/tcase/{id}', {
+      params: { path: { project: code, id } },
+      body,
+    }),
+  );
+
+/** Adds cases to an open static_struct run (the only kind that takes cases after it starts). */
+export const addCasesToRun = (code: string, runId: number, tcaseIds: string[]) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/tcase/add', {
+      params: { path: { project: code, run: runId } },
+      body: { tcaseIds },
+    }),
+  );
+
 export const createTestCase = (code: string, body: TestCaseCreate) =>
   unwrap(api.POST('/api/public/v0/project/{project}/tcase', { params: { path: { project: code } }, body }));
 
@@ -131,11 +175,13 @@ export interface ListFilter {
   tags?: number[];
   priorities?: Priority[];
   types?: CaseType[];
-  search?: string;
+  /** Full text (`q`): an identifier or words of title, precondition and steps; rows then carry `highlight`. */
+  q?: string;
   /** Custom-field values by system name: the API's `cf_<systemName>` parameters. */
   custom?: Record<string, string[]>;
-  sortField: string;
-  sortOrder: 'asc' | 'desc';
+  /** None: best match first (only with `q`). */
+  sortField?: string;
+  sortOrder?: 'asc' | 'desc';
 }
 
 /** The address's filters of the list (the page's search params without the folder). */
@@ -170,7 +216,7 @@ export const listPageQuery = (code: string, filter: ListFilter, page: number) =>
             query: {
               ...rest,
               ...customParams,
-              search: filter.search || undefined,
+              q: filter.q || undefined,
               offset: page * PAGE_SIZE,
               limit: PAGE_SIZE,
               include: ['tags'],
@@ -187,8 +233,12 @@ export const listPageQuery = (code: string, filter: ListFilter, page: number) =>
 export function useRepositoryWrites(code: string) {
   const qc = useQueryClient();
   const project = { project: code };
-  const afterFolders = () => qc.invalidateQueries({ queryKey: queryKeys.folders(code) });
-  const afterCases = () => qc.invalidateQueries({ queryKey: queryKeys.caseLists(code) });
+  // A folder's move changes its ancestors' counts; a case's write, its folder's.
+  const counts = () => qc.invalidateQueries({ queryKey: queryKeys.folderCounts(code) });
+  const afterFolders = () =>
+    Promise.all([qc.invalidateQueries({ queryKey: queryKeys.folders(code) }), counts()]);
+  const afterCases = () =>
+    Promise.all([qc.invalidateQueries({ queryKey: queryKeys.caseLists(code) }), counts()]);
   return {
     createFolder: useMutation({
       mutationFn: (path: string[]) =>
@@ -273,10 +323,10 @@ export function listFilter(
     tags: s.tag?.length ? s.tag : undefined,
     priorities: s.priority?.length ? s.priority : undefined,
     types: s.type?.length ? s.type : undefined,
-    search: s.q,
+    q: s.q,
     custom: Object.keys(custom).length > 0 ? custom : undefined,
-    sortField: s.sort ?? 'seq',
-    sortOrder: s.order ?? 'asc',
+    // A search lists the best match first unless a sort is chosen (docs/api-decisions.md#full-text-search).
+    ...(s.q && !s.sort ? {} : { sortField: s.sort ?? 'seq', sortOrder: s.order ?? 'asc' }),
   };
 }
 

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { TestCase } from './api';
 import {
+  copyDraft,
   createBody,
   draftOf,
   emptyDraft,
   errorsByPath,
   fingerprint,
+  nextDraft,
   patchBody,
   placeholders,
   type Draft,
@@ -102,5 +104,42 @@ describe('the test case editor’s draft', () => {
       '/steps/0/description': 'is too long',
     });
     expect(errorsByPath(undefined).size).toBe(0);
+  });
+
+  it('copies a case into a new one titled "Copy of …" with everything it holds', () => {
+    const copy = copyDraft(stored);
+    expect(copy).toMatchObject({
+      ...draftOf(stored),
+      title: 'Copy of Log in',
+      steps: [
+        expect.objectContaining({ description: 'Open the page' }),
+        expect.objectContaining({ sharedStepId: 8 }),
+      ],
+    });
+    expect(createBody(copy)).toMatchObject({
+      type: 'standalone',
+      folderId: 3,
+      tags: ['smoke'],
+      priority: 'high',
+    });
+    // A filled case's copy is a case of its own; a template's copy makes its own filled cases.
+    expect(copyDraft({ ...stored, type: 'filled' } as TestCase).type).toBe('standalone');
+    const template = copyDraft({
+      ...stored,
+      type: 'template',
+      parameterValues: [{ tcaseId: 'f1', values: { browser: 'Chrome' } }],
+    } as unknown as TestCase);
+    expect(createBody(template).parameterValues).toEqual([{ values: { browser: 'Chrome' } }]);
+  });
+
+  it('starts the next case after "Save and add another" empty, in the same folder with the same choices', () => {
+    const next = nextDraft({
+      ...emptyDraft(7),
+      title: 'Done',
+      priority: 'low',
+      type: 'template',
+      tags: ['a'],
+    });
+    expect(next).toEqual({ ...emptyDraft(7), priority: 'low', type: 'template' });
   });
 });

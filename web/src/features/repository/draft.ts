@@ -81,6 +81,29 @@ export function draftOf(t: TestCase): Draft {
   };
 }
 
+/**
+ * A new case made from an existing one ("Duplicate"): everything it holds, titled "Copy of …", in its folder.
+ * A filled case's copy is a case of its own (only templates make filled cases); a template's copy makes its
+ * own filled cases from the same rows.
+ */
+export function copyDraft(t: TestCase): Draft {
+  const d = draftOf(t);
+  return {
+    ...d,
+    type: d.type === 'filled' ? 'standalone' : d.type,
+    title: `Copy of ${t.title}`,
+    parameterValues: d.type === 'template' ? d.parameterValues.map((p) => ({ values: p.values })) : [],
+    filledTCaseTitleSuffixParams: d.type === 'template' ? d.filledTCaseTitleSuffixParams : [],
+  };
+}
+
+/** The next new case after "Save and add another": empty, but in the same folder with the same choices. */
+export const nextDraft = (saved: Draft): Draft => ({
+  ...emptyDraft(saved.folderId),
+  type: saved.type === 'template' ? 'template' : 'standalone',
+  priority: saved.priority,
+});
+
 export const emptyDraft = (folderId: number): Draft => ({
   type: 'standalone',
   title: '',

@@ -2,6 +2,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { projectFoldersQuery } from '../../api/queries';
+import { folderPaths } from '../../lib/folder-path';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -20,6 +21,9 @@ import {
   type RecorderDraft,
 } from './run-page/recorder-draft';
 import { RunCaseList } from './run-page/RunCaseList';
+import { CaseActions, assignOne } from './run-page/CaseActions';
+import type { AssignTarget } from './run-page/AssignDialog';
+import { canRunTests, meQuery } from '../../session/session';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
 import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
@@ -29,7 +33,8 @@ import { useRunRecorder } from './run-page/useRunRecorder';
 import './run-page/run-page.css';
 import { SafeHtml } from '../../components/rich-text/SafeHtml';
 import { queryKeys } from '../../api/keys';
-import { formatCount } from '../../lib/format';
+import { formatCount, formatDuration, formatPassRate } from '../../lib/format';
+import { passRateOf } from './list/order';
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -46,12 +51,9 @@ export function RunPage() {
   const run = useQuery({ ...runQuery(code, id), enabled: Number.isInteger(id) });
   const cases = useQuery({ ...runTestCasesQuery(code, id), enabled: Number.isInteger(id) });
   const statusSettings = useQuery(statusesQuery());
-  // The groups' names: the project's folders are one small request beside the run's cases.
+  // The groups' whole paths: the project's folders are one small request beside the run's cases.
   const folders = useQuery(projectFoldersQuery(code));
-  const folderTitles = useMemo(
-    () => new Map((folders.data ?? []).map((f) => [f.id, f.title])),
-    [folders.data],
-  );
+  const folderTitles = useMemo(() => folderPaths(folders.data ?? []), [folders.data]);
   useDocumentTitle(run.data?.title ?? `Run ${runId}`);
 
   const statuses = useMemo(() => recordable(statusSettings.data), [statusSettings.data]);
@@ -80,7 +82,14 @@ export function RunPage() {
   const [drafts, setDrafts] = useState<ReadonlyMap<string, RecorderDraft>>(new Map());
   const searchRef = useRef<HTMLInputElement>(null);
   const [editing, setEditing] = useState(false);
+  const [assigning, setAssigning] = useState<AssignTarget>();
   const closed = !!run.data?.closedAt;
+  const me = useQuery(meQuery);
+  // Assigning, adding and removing cases: test-runners and up (D3), in an open run.
+  const canChange = !closed && me.data !== undefined && canRunTests(me.data.role);
+  // "Mine": the signed-in person's cases (none until they are known); "Unassigned": nobody's.
+  const assigneeId =
+    urlSearch.assignee === 'me' ? (me.data?.id ?? -1) : urlSearch.assignee === 'none' ? null : undefined;
   const recorder = useRunRecorder(code, id);
   const onClosed = useCallback(() => {
     if (!closed) void queryClient.invalidateQueries({ queryKey: queryKeys.run(code, id) });
@@ -98,8 +107,8 @@ export function RunPage() {
   // Until the tagged cases are known, the list shows none rather than all of them.
   const taggedIds = urlSearch.tag === undefined ? undefined : (tagged.data ?? NO_IDS);
   const { rows, visible } = useMemo(
-    () => toRows(cases.data ?? [], statusFilter, search, priorities, taggedIds, folderTitles),
-    [cases.data, statusFilter, search, priorities, taggedIds, folderTitles],
+    () => toRows(cases.data ?? [], statusFilter, search, priorities, taggedIds, folderTitles, assigneeId),
+    [cases.data, statusFilter, search, priorities, taggedIds, folderTitles, assigneeId],
   );
   const counts = useMemo(() => {
     const m = new Map<string, number>();
@@ -152,7 +161,7 @@ export function RunPage() {
       }
       setRecordError(undefined);
       const byCase = new Map((cases.data ?? []).map((c) => [c.id, c]));
-      const label = many ? `${ids.length} cases` : `${project}-${byCase.get(ids[0])?.seq ?? ''}`;
+      const label = many ? `${formatCount(ids.length)} cases` : `${project}-${byCase.get(ids[0])?.seq ?? ''}`;
       void recorder.record(ids, label, {
         ...draftToResult(status, d),
         ...(!many ? { timeTaken: Date.now() - startedAt } : {}),
@@ -254,6 +263,14 @@ export function RunPage() {
             {closed ? <span className="badge">Closed</span> : <span className="badge badge-open">Open</span>}
           </h1>
           {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
+          <p className="page-subtitle run-figures">
+            <span data-testid="run-pass-rate">
+              Pass rate {formatPassRate(passRateOf({ ...Object.fromEntries(counts), all: total }))}
+            </span>
+            <span data-testid="run-time-spent">
+              Time spent {r.timeSpent === null ? '—' : formatDuration(r.timeSpent)}
+            </span>
+          </p>
         </div>
         <div className="run-actions">
           <Link
@@ -263,6 +280,14 @@ export function RunPage() {
           >
             Report
           </Link>
+          {/* The run report's CSV (extensions §6/§7): one row per case with its latest result. */}
+          <a
+            className="btn btn-secondary"
+            href={`/api/public/v0/project/${encodeURIComponent(project)}/run/${r.id}/report?format=csv`}
+            download
+          >
+            Export results as CSV
+          </a>
           {!closed && <Button onPress={() => setEditing(true)}>Edit run</Button>}
         </div>
       </div>
@@ -340,6 +365,8 @@ export function RunPage() {
           }
           tag={urlSearch.tag}
           onTag={(tag) => void navigate({ search: (s) => ({ ...s, tag }), replace: true })}
+          assignee={urlSearch.assignee}
+          onAssignee={(assignee) => void navigate({ search: (s) => ({ ...s, assignee }), replace: true })}
         />
       </section>
 
@@ -368,13 +395,26 @@ export function RunPage() {
             </span>
             {checked.size > 0 && (
               <span className="run-checked">
-                {checked.size} selected{' '}
+                {formatCount(checked.size)} selected{' '}
                 <Button variant="ghost" onPress={() => setChecked(new Set())}>
                   Clear
                 </Button>
               </span>
             )}
           </h2>
+          {canChange && cases.isSuccess && (
+            <CaseActions
+              code={project}
+              runId={id}
+              runType={r.type}
+              cases={cases.data}
+              checked={checked}
+              onClearChecked={() => setChecked(new Set())}
+              assigning={assigning}
+              onAssigning={setAssigning}
+              meId={me.data?.id}
+            />
+          )}
           {cases.isPending || folders.isPending ? (
             <Loading label="Loading the test cases…" />
           ) : cases.isError ? (
@@ -397,6 +437,7 @@ export function RunPage() {
                       q: undefined,
                       priority: undefined,
                       tag: undefined,
+                      assignee: undefined,
                     }),
                     replace: true,
                   });
@@ -413,6 +454,7 @@ export function RunPage() {
               checked={checked}
               statuses={byId}
               onSelect={select}
+              onAssign={canChange ? (c) => setAssigning(assignOne(project, c)) : undefined}
               onToggle={(tcaseId) =>
                 setChecked((all) => {
                   const next = new Set(all);

@@ -166,10 +166,13 @@ export type CreateRunBody =
   paths['/api/public/v0/project/{project}/run']['post']['requestBody']['content']['application/json'];
 export type QueryPlan = CreateRunBody['queryPlans'][number];
 
-/** Cases a run can take whose title contains `search` (the first 30), for picking them one by one. */
-export const pickableCasesQuery = (code: string, search: string) =>
+/**
+ * Cases a run can take whose title contains `search` (the first 30), for picking them one by one; with
+ * `folderIds`, only the cases directly in those folders (a caller wanting subfolders lists them).
+ */
+export const pickableCasesQuery = (code: string, search: string, folderIds: readonly number[] = []) =>
   queryOptions({
-    queryKey: queryKeys.pickableCases(code, search),
+    queryKey: queryKeys.pickableCases(code, search, folderIds),
     queryFn: () =>
       unwrap(
         api.GET('/api/public/v0/project/{project}/tcase', {
@@ -178,6 +181,7 @@ export const pickableCasesQuery = (code: string, search: string) =>
             // A run takes neither drafts nor templates (their filled cases, yes).
             query: {
               ...(search ? { search } : {}),
+              ...(folderIds.length ? { folders: [...folderIds] } : {}),
               draft: false,
               types: ['standalone', 'filled'],
               limit: 30,
@@ -234,5 +238,52 @@ export const editRun = (
     api.PATCH('/api/public/v0/project/{project}/run/{run}', {
       params: { path: { project: code, run: runId } },
       body,
+    }),
+  );
+
+// ---- the run page: assignees, and cases added to or removed from an open run ----
+
+export type RunAssignable =
+  paths['/api/public/v0/project/{project}/run/{run}/assignable']['get']['responses'][200]['content']['application/json']['users'][number];
+
+/** Who can be assigned the run's cases: active, above viewer, with access to the project. */
+export const runAssignableQuery = (code: string, runId: number) =>
+  queryOptions({
+    queryKey: queryKeys.runAssignable(code, runId),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/run/{run}/assignable', {
+            params: { path: { project: code, run: runId } },
+          }),
+        )
+      ).users,
+    staleTime: 60_000,
+  });
+
+/** Assigns cases of the run to a person, or to nobody (null); all or nothing. */
+export const assignRunCases = (code: string, runId: number, tcaseIds: string[], assigneeId: number | null) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/tcase/assign', {
+      params: { path: { project: code, run: runId } },
+      body: { tcaseIds, assigneeId },
+    }),
+  );
+
+/** Adds cases to an open static_struct run (cases removed before come back with their results). */
+export const addRunCases = (code: string, runId: number, tcaseIds: string[]) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/tcase/add', {
+      params: { path: { project: code, run: runId } },
+      body: { tcaseIds },
+    }),
+  );
+
+/** Removes cases from an open static_struct run; their results are kept. */
+export const removeRunCases = (code: string, runId: number, tcaseIds: string[]) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/run/{run}/tcase/remove', {
+      params: { path: { project: code, run: runId } },
+      body: { tcaseIds },
     }),
   );

@@ -1,5 +1,6 @@
 // What the runs feature offers the others (web-features-through-their-face): the query-plan builder and its
-// preview, which a test plan's runs are built with too.
+// preview, which a test plan's runs are built with too; the pass rate the run lists, plans and milestones show.
 export { PlanBuilder } from './list/PlanBuilder';
 export { Preview } from './list/Preview';
 export type { QueryPlan } from './api';
+export { passRateOf } from './list/order';

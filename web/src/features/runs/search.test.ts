@@ -35,3 +35,17 @@ describe('the runs list’s address', () => {
     });
   });
 });
+
+describe('the runs list’s search and sort in the address', () => {
+  it('keeps the searched words and a known sort', () => {
+    expect(validateRunsPageSearch({ q: 'smoke login', sort: 'pass-low' })).toEqual({
+      q: 'smoke login',
+      sort: 'pass-low',
+    });
+  });
+
+  it('drops an unknown sort, the default one and blank words', () => {
+    expect(validateRunsPageSearch({ q: '  ', sort: 'random' })).toEqual({});
+    expect(validateRunsPageSearch({ sort: 'newest' })).toEqual({});
+  });
+});

@@ -19,6 +19,8 @@ export interface RunPageSearch {
   priority?: string;
   /** A tag id the cases carry. */
   tag?: number;
+  /** `me`: the cases assigned to the signed-in person; `none`: the cases nobody is assigned. */
+  assignee?: 'me' | 'none';
 }
 
 export function validateRunPageSearch(search: Record<string, unknown>): RunPageSearch {
@@ -30,7 +32,9 @@ export function validateRunPageSearch(search: Record<string, unknown>): RunPageS
   const q = text(search.q);
   const priority = text(search.priority)?.split(',').filter(isPriority).join(',');
   const tag = Number(search.tag);
+  const assignee = search.assignee === 'me' || search.assignee === 'none' ? search.assignee : undefined;
   return {
+    ...(assignee ? { assignee } : {}),
     ...(priority ? { priority } : {}),
     ...(Number.isInteger(tag) && tag > 0 ? { tag } : {}),
     ...(Number.isInteger(tcase) && tcase > 0 ? { tcase } : {}),
@@ -39,10 +43,18 @@ export function validateRunPageSearch(search: Record<string, unknown>): RunPageS
   };
 }
 
+/** How the runs list is ordered (the list endpoint has no sort parameters: the page sorts what it loaded). */
+export const RUNS_SORTS = ['newest', 'oldest', 'title', 'pass-high', 'pass-low'] as const;
+export type RunsSort = (typeof RUNS_SORTS)[number];
+
 export interface RunsPageSearch {
   milestone?: string;
   assignee?: string;
   type?: string;
+  /** Words the run titles contain. */
+  q?: string;
+  /** Absent: newest first. */
+  sort?: RunsSort;
 }
 
 export function validateRunsPageSearch(search: Record<string, unknown>): RunsPageSearch {
@@ -51,5 +63,9 @@ export function validateRunsPageSearch(search: Record<string, unknown>): RunsPag
     const v = text(search[key]);
     if (v && /^[A-Za-z0-9_-]{1,64}$/.test(v)) out[key] = v;
   }
+  const q = text(search.q);
+  if (q) out.q = q.slice(0, 255);
+  const sort = RUNS_SORTS.find((s) => s === search.sort);
+  if (sort && sort !== 'newest') out.sort = sort;
   return out;
 }

@@ -1,5 +1,6 @@
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { ApiKeysSection } from './ApiKeysSection';
+import { AppearanceSection } from './AppearanceSection';
 import { KeyboardSection } from './KeyboardSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
@@ -16,6 +17,7 @@ export function SettingsPage() {
       <PasswordSection />
       <TwoFactorSection />
       <ApiKeysSection />
+      <AppearanceSection />
       <KeyboardSection />
     </div>
   );

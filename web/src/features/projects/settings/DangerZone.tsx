@@ -7,24 +7,70 @@ import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
 import { TextField } from '../../../components/TextField';
+import { formatBytes, formatCount, formatCountOf } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
-import { deleteProject, projectCountsQuery, setProjectArchived, type Project } from '../api';
-import { formatCountOf } from '../../../lib/format';
+import {
+  deleteProject,
+  projectContentsQuery,
+  setProjectArchived,
+  type Project,
+  type ProjectContents,
+} from '../api';
 
 const plural = formatCountOf;
 
-/** What the project holds, in words, from the counts the overview reads; undefined while they load. */
-function useWhatItHolds(code: string): string | undefined {
-  const counts = useQuery(projectCountsQuery(code)).data;
-  if (!counts) return undefined;
-  return `${plural(counts.cases, 'test case', 'test cases')} and ${plural(counts.openRuns.length, 'open run', 'open runs')}`;
+/** The runs in words: `5 runs, 2 of them open`, `1 run, closed`. */
+function runsInWords(c: ProjectContents): string {
+  if (c.runs === 0) return 'no runs';
+  if (c.runs === 1) return c.openRuns === 1 ? '1 run, still open' : '1 run, closed';
+  const open =
+    c.openRuns === 0
+      ? 'all closed'
+      : c.openRuns === c.runs
+        ? 'all open'
+        : `${formatCount(c.openRuns)} of them open`;
+  return `${plural(c.runs, 'run', 'runs')}, ${open}`;
+}
+
+/** The runs in a sentence: `5 runs (2 open)`. */
+const runsShort = (c: ProjectContents) =>
+  `${plural(c.runs, 'run', 'runs')}${c.runs > 0 ? ` (${formatCount(c.openRuns)} open)` : ''}`;
+
+/** What the project holds, one line each, as the delete dialog names it; a line while the counts load. */
+function WhatGoes({ code }: { code: string }) {
+  const counts = useQuery(projectContentsQuery(code));
+  if (counts.isPending)
+    return (
+      <p className="muted" role="status">
+        Counting what the project holds…
+      </p>
+    );
+  if (counts.isError)
+    return (
+      <p className="muted">
+        What it holds could not be counted ({sentence(counts.error.message)}); deleting removes all of it all
+        the same.
+      </p>
+    );
+  const c = counts.data;
+  return (
+    <ul className="danger-counts" aria-label="What is deleted">
+      <li>{plural(c.cases, 'test case', 'test cases')}</li>
+      <li>{runsInWords(c)}</li>
+      <li>{plural(c.results, 'result', 'results')} recorded in them</li>
+      <li>
+        {c.files === 0
+          ? 'no files attached to test cases'
+          : `${plural(c.files, 'file', 'files')} attached to test cases (${formatBytes(c.fileBytes)})`}
+      </li>
+    </ul>
+  );
 }
 
 /** Archive (after saying what it stops) or unarchive. */
 export function ArchiveProject({ project }: { project: Project }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const holds = useWhatItHolds(project.code);
   const archive = useMutation({
     mutationFn: () => setProjectArchived(project.code, !project.archivedAt),
     onSuccess: (p) => {
@@ -58,17 +104,7 @@ export function ArchiveProject({ project }: { project: Project }) {
           onOpenChange={(o) => !o && setConfirming(false)}
           isDismissable={!archive.isPending}
         >
-          <p>
-            {project.code} becomes read-only
-            {holds ? (
-              <>
-                : its <strong>{holds}</strong> can be read, but not changed; no result can be recorded.
-              </>
-            ) : (
-              '.'
-            )}{' '}
-            An admin can unarchive it at any time.
-          </p>
+          <ArchiveWords code={project.code} />
           <FormError message={archive.isError ? sentence(archive.error.message) : undefined} />
           <div className="dialog-actions">
             <Button slot="close" isDisabled={archive.isPending}>
@@ -81,6 +117,29 @@ export function ArchiveProject({ project }: { project: Project }) {
         </Dialog>
       )}
     </div>
+  );
+}
+
+/** What archiving stops, with the counts once they are read. */
+function ArchiveWords({ code }: { code: string }) {
+  const c = useQuery(projectContentsQuery(code)).data;
+  return (
+    <p>
+      {code} becomes read-only
+      {c ? (
+        <>
+          : its <strong>{plural(c.cases, 'test case', 'test cases')}</strong>, <strong>{runsShort(c)}</strong>{' '}
+          and <strong>{plural(c.results, 'result', 'results')}</strong> can be read, but not changed
+          {c.openRuns > 0
+            ? `; no result can be recorded in its ${plural(c.openRuns, 'open run', 'open runs')}`
+            : ''}
+          .
+        </>
+      ) : (
+        ': its test cases, runs and results can be read, but not changed.'
+      )}{' '}
+      Nothing is deleted, and an admin can unarchive it at any time.
+    </p>
   );
 }
 
@@ -104,7 +163,6 @@ export function DeleteProject({ project }: { project: Project }) {
 function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: () => void }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const holds = useWhatItHolds(project.code);
   const [typed, setTyped] = useState('');
   const remove = useMutation({
     mutationFn: () => deleteProject(project.code),
@@ -123,19 +181,16 @@ function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: 
       isDismissable={!remove.isPending}
     >
       <p>
-        This deletes the project <strong>{project.code}</strong> with{' '}
-        {holds ? (
-          <>
-            its <strong>{holds}</strong>, and every other run, result, plan, milestone and file in it.
-          </>
-        ) : (
-          'all its test cases, runs, results and files.'
-        )}{' '}
-        It cannot be undone. Archive the project instead to keep it readable.
+        This deletes the project <strong>{project.code}</strong> for good, with:
+      </p>
+      <WhatGoes code={project.code} />
+      <p>
+        and its plans, milestones, configurations, shared steps and preconditions. It cannot be undone.
+        Archive the project instead to keep it readable.
       </p>
       <FormError message={remove.isError ? sentence(remove.error.message) : undefined} />
       <Form
-        className="form"
+        className="form danger-confirm"
         onSubmit={(e) => {
           e.preventDefault();
           if (matches) remove.mutate();

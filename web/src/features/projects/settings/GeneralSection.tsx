@@ -19,6 +19,7 @@ export function GeneralSection({ project, me }: { project: Project; me: Me }) {
   return (
     <>
       {admin && !project.archivedAt ? <EditGeneral project={project} /> : <ReadGeneral project={project} />}
+      {admin && <ExportProject project={project} />}
       {admin && (
         <div className="settings-danger">
           <ArchiveProject project={project} />
@@ -26,6 +27,25 @@ export function GeneralSection({ project, me }: { project: Project; me: Me }) {
         </div>
       )}
     </>
+  );
+}
+
+/** The whole project as a Casebook archive (a plain download: the session cookie goes with it). */
+function ExportProject({ project }: { project: Project }) {
+  const url = `/api/public/v0/project/${encodeURIComponent(project.code)}/export?format=casebook`;
+  return (
+    <div className="danger-row settings-export">
+      <div>
+        <h3 className="danger-title">Export this project</h3>
+        <p className="muted">
+          One file with everything in it — test cases with every version, runs, results, files — to import
+          into another Casebook (Administration → Import a project). No passwords or keys are in it.
+        </p>
+      </div>
+      <a className="btn btn-secondary" href={url} download>
+        Export project
+      </a>
+    </div>
   );
 }
 

@@ -9,7 +9,7 @@ import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { sentence } from '../../../lib/useForm';
 import { canManageProjects, type Me } from '../../../session/session';
 import { reportSharesQuery, revokeReportShare, type Project, type ReportShare } from '../api';
-import { formatDate, formatFullDateTime } from '../../../lib/format';
+import { formatCount, formatDate, formatFullDateTime } from '../../../lib/format';
 
 function When({ iso }: { iso: string }) {
   return (
@@ -126,7 +126,7 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
       )}
       {closed.length > 0 && (
         <details className="share-closed">
-          <summary>Expired and revoked links ({closed.length})</summary>
+          <summary>Expired and revoked links ({formatCount(closed.length)})</summary>
           <ul className="share-list">
             {closed.map((s) => (
               <li key={s.id} className="share-row">

@@ -6,6 +6,7 @@ import { formatCount, formatDate, formatDuration } from '../../../lib/format';
 import { pathText } from './chart';
 import { caseRef, CaseLink, FullListLink } from './links';
 import { StackedBar } from './StackedBar';
+import { FolderPath } from '../../../components/FolderPath';
 
 const TOP = 5;
 const FOLDERS = 8;
@@ -46,7 +47,7 @@ export function FoldersPanel({
             <ul className="dash-folders" aria-label="Folders, most failures first">
               {list.map((f) => (
                 <li key={f.path.join('\u0000')} className="dash-folder">
-                  <span className="dash-folder-path">{pathText(f.path)}</span>
+                  <FolderPath className="dash-folder-path" path={f.path} max={40} empty="(no folder)" />
                   <StackedBar counts={f.counts} statuses={statuses} max={max} label={pathText(f.path)} />
                   <span className="dash-folder-n">
                     <strong>{formatCount(f.failures)}</strong> failing of {formatCount(f.results)} results

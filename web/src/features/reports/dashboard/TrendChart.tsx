@@ -1,21 +1,13 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { StatusSetting } from '../../../api/statuses';
 import type { TrendReport } from '../api';
 import { formatCount, formatPassRate } from '../../../lib/format';
+import { useDark } from '../../../lib/theme';
 import { chartStatuses, countsText, fillOf } from './chart';
 
 type Point = TrendReport['points'][number];
-
-const DARK = '(prefers-color-scheme: dark)';
-const subscribeDark = (onChange: () => void) => {
-  const mq = window.matchMedia(DARK);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-};
-/** The colour scheme, so the chart (a canvas, which CSS cannot restyle) is drawn again when it changes. */
-const useDark = () => useSyncExternalStore(subscribeDark, () => window.matchMedia(DARK).matches);
 
 /** A point's short name on the axis and in the readout. */
 export const pointName = (p: Point, by: 'run' | 'day') => (by === 'run' ? `#${p.key} ${p.label}` : p.label);
@@ -176,12 +168,13 @@ export function trendSummary(points: Point[], by: 'run' | 'day'): string {
   if (points.length === 0) return 'No results yet.';
   const rated = points.filter((p) => p.passRate !== null);
   const unit = by === 'run' ? 'runs' : 'days';
-  if (rated.length === 0) return `Pass rate over the last ${points.length} ${unit}: nothing counted yet.`;
+  if (rated.length === 0)
+    return `Pass rate over the last ${formatCount(points.length)} ${unit}: nothing counted yet.`;
   const first = rated[0];
   const last = rated[rated.length - 1];
   const low = rated.reduce((a, b) => (b.passRate! < a.passRate! ? b : a));
   return (
-    `Pass rate over the last ${points.length} ${unit}: ${formatPassRate(first.passRate, 'whole')} in ${pointName(first, by)}, ` +
+    `Pass rate over the last ${formatCount(points.length)} ${unit}: ${formatPassRate(first.passRate, 'whole')} in ${pointName(first, by)}, ` +
     `${formatPassRate(last.passRate, 'whole')} in ${pointName(last, by)}; lowest ${formatPassRate(low.passRate, 'whole')} in ${pointName(low, by)}.`
   );
 }

@@ -6,6 +6,7 @@ import { foldersQuery, reportCsvUrl, type FolderReport } from '../api';
 import { formatCount } from '../../../lib/format';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { MoreRows, ReportSection } from './ReportSection';
+import { FolderPath } from '../../../components/FolderPath';
 
 type Folder = FolderReport['folders'][number];
 
@@ -25,7 +26,7 @@ export function FoldersSection({
     {
       key: 'path',
       header: 'Folder',
-      cell: (f) => f.path.join(' / '),
+      cell: (f) => <FolderPath path={f.path} max={60} />,
       sortBy: (f) => f.path.join('/'),
       ascendingFirst: true,
     },

@@ -62,7 +62,7 @@ export function MilestoneReportView({
       </section>
       <section className="panel rep-section" aria-labelledby="ms-runs">
         <h2 id="ms-runs" className="panel-title">
-          Runs <span className="count">{data.runs.length}</span>
+          Runs <span className="count">{formatCount(data.runs.length)}</span>
         </h2>
         {data.runs.length === 0 ? (
           <p className="muted">

@@ -38,7 +38,7 @@ export function PlanReportView({
       </section>
       <section className="panel rep-section" aria-labelledby="plan-runs">
         <h2 id="plan-runs" className="panel-title">
-          Runs <span className="count">{data.runs.length}</span>
+          Runs <span className="count">{formatCount(data.runs.length)}</span>
         </h2>
         {data.runs.length === 0 ? (
           <p className="muted">This plan has no run.</p>

@@ -6,6 +6,7 @@ import type { RunReport } from '../api';
 import { formatCount, formatDateTime, formatDuration, formatPassRate } from '../../../lib/format';
 import '../print.css';
 import './run-report.css';
+import { FolderPath } from '../../../components/FolderPath';
 
 type Counts = RunReport['counts'];
 
@@ -194,7 +195,7 @@ export function RunReportView({
                 {data.folders.map((f) => (
                   <tr key={f.path.join('\u0000')}>
                     <th scope="row" className="report-folder">
-                      {f.path.join(' / ') || 'No folder'}
+                      <FolderPath path={f.path} max={60} />
                     </th>
                     {inRun.map((s) => (
                       <td key={s.id} className="num">
@@ -234,7 +235,7 @@ export function RunReportView({
                     <span className="report-failure-title">{caseRef(f.seq, f.title)}</span>
                   </div>
                   <p className="muted report-failure-meta">
-                    {f.folderPath.join(' / ')}
+                    <FolderPath path={f.folderPath} max={60} />
                     {f.author ? ` · ${f.author.name}` : ''}
                     {f.at ? ` · ${formatDateTime(f.at)}` : ''}
                   </p>

@@ -52,7 +52,8 @@ export function EditSession({
   initial: Draft;
   target: EditTarget;
   heading: string;
-  onSaved: (seq?: number) => void;
+  /** `another`: saved with "Save and add another" (new cases only); `draft` is what was saved. */
+  onSaved: (seq?: number, saved?: { another: boolean; draft: Draft }) => void;
   onCancel: () => void;
 }) {
   const queryClient = useQueryClient();
@@ -63,6 +64,8 @@ export function EditSession({
   const [showTheirs, setShowTheirs] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const leaving = useRef(false);
+  // Which button asked for this save: "Save and add another" or the plain one (Create case, Ctrl/⌘+S).
+  const another = useRef(false);
   const dirty = fingerprint(draft) !== baseline;
 
   const blocker = useBlocker({
@@ -74,12 +77,15 @@ export function EditSession({
   const set: SetDraft = (patch) =>
     setDraft((d) => ({ ...d, ...(typeof patch === 'function' ? patch(d) : patch) }));
   async function save() {
+    // Read once: a later submit (Enter, the primary button) is a plain save unless it asks again.
+    const andAnother = another.current;
+    another.current = false;
     try {
       if (target.kind === 'new') {
         const made = await createTestCase(code, createBody(draft));
         leaving.current = true;
         await queryClient.invalidateQueries({ queryKey: queryKeys.testCases(code) });
-        onSaved(made.seq);
+        onSaved(made.seq, { another: andAnother, draft });
       } else {
         await updateTestCase(code, target.id, version, patchBody(draft));
         leaving.current = true;
@@ -102,6 +108,10 @@ export function EditSession({
     }
   }
   const form = useForm({ submit: save, errors: caseErrorsOf });
+  const saveAndAddAnother = () => {
+    another.current = true;
+    void form.handleSubmit();
+  };
   const saving = form.submitting;
   const errorAt = (path: string) => form.fieldErrors[path.slice(1)];
 
@@ -129,6 +139,11 @@ export function EditSession({
         </p>
         <div className="editor-actions">
           <Button onPress={cancel}>Cancel</Button>
+          {target.kind === 'new' && (
+            <Button onPress={saveAndAddAnother} isDisabled={saving}>
+              Save and add another
+            </Button>
+          )}
           <Button variant="primary" type="submit" isDisabled={saving}>
             {saving ? 'Saving…' : target.kind === 'new' ? 'Create case' : 'Save'}
           </Button>
@@ -192,6 +207,11 @@ export function EditSession({
 
       <div className="editor-actions editor-actions-bottom">
         <Button onPress={cancel}>Cancel</Button>
+        {target.kind === 'new' && (
+          <Button onPress={saveAndAddAnother} isDisabled={saving}>
+            Save and add another
+          </Button>
+        )}
         <Button variant="primary" type="submit" isDisabled={saving}>
           {target.kind === 'new' ? 'Create case' : 'Save'}
         </Button>

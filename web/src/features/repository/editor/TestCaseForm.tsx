@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/Button';
 import { TextField } from '../../../components/TextField';
+import { FolderPathOption } from '../../../components/FolderPath';
+import { folderPaths, pathText } from '../../../lib/folder-path';
 import { isApiError } from '../../../api/client';
 import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import {
@@ -20,6 +22,7 @@ import { Attachments } from '../Attachments';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { StepsEditor } from './StepsEditor';
 import { TagsField } from './TagsField';
+import { formatCount } from '../../../lib/format';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -241,16 +244,11 @@ function ParameterRows({ draft, set }: { draft: Draft; set: SetDraft }) {
   );
 }
 
-/** Folder titles with their parents ("Checkout / Payment"), for the folder picker. */
-function folderPaths(folders: { id: number; parentId: number; title: string }[]) {
-  const byId = new Map(folders.map((f) => [f.id, f]));
-  const name = (id: number, depth = 0): string => {
-    const f = byId.get(id);
-    if (!f) return '';
-    const parent = f.parentId && depth < 50 ? name(f.parentId, depth + 1) : '';
-    return parent ? `${parent} / ${f.title}` : f.title;
-  };
-  return folders.map((f) => ({ id: f.id, path: name(f.id) })).sort((a, b) => a.path.localeCompare(b.path));
+/** Every folder by its whole path ("Checkout / Payment"), sorted by it, for the folder picker. */
+function folderChoices(folders: { id: number; parentId: number; title: string }[]) {
+  return [...folderPaths(folders)]
+    .map(([id, path]) => ({ id, path, text: pathText(path) }))
+    .sort((a, b) => a.text.localeCompare(b.text));
 }
 
 export function TestCaseForm({
@@ -268,7 +266,7 @@ export function TestCaseForm({
 }) {
   const folders = useQuery(foldersQuery(code));
   // Once per folder list, not on every key typed in the form: a project may have thousands of folders.
-  const folderChoices = useMemo(() => folderPaths(folders.data ?? []), [folders.data]);
+  const choices = useMemo(() => folderChoices(folders.data ?? []), [folders.data]);
   const tags = useQuery(tagsQuery(code));
   const fields = useQuery(customFieldsQuery(code));
   const sharedSteps = useQuery(sharedStepsQuery(code));
@@ -335,10 +333,8 @@ export function TestCaseForm({
           error={errorAt('/folderId')}
         >
           {!folders.data && <option value={draft.folderId}>Loading folders…</option>}
-          {folderChoices.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.path}
-            </option>
+          {choices.map((f) => (
+            <FolderPathOption key={f.id} value={f.id} path={f.path} max={70} />
           ))}
         </NativeSelect>
         {isNew && (
@@ -397,7 +393,7 @@ export function TestCaseForm({
         )}
       </Section>
 
-      <Section id="steps-edit" title={`Steps (${draft.steps.length})`}>
+      <Section id="steps-edit" title={`Steps (${formatCount(draft.steps.length)})`}>
         <StepsEditor
           steps={draft.steps}
           onChange={(steps) => set({ steps })}

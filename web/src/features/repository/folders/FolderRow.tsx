@@ -1,6 +1,5 @@
 import {
   createContext,
-  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -10,7 +9,10 @@ import {
   type PointerEvent as ReactPointerEvent,
   type ReactNode,
 } from 'react';
+import { flushSync } from 'react-dom';
 import { Button as AriaButton, type PressEvent } from 'react-aria-components';
+import type { FolderCount } from '../../../api/queries';
+import { formatCount } from '../../../lib/format';
 import type { FolderNode } from '../folder-tree';
 
 /** How a row asks for its folder's actions menu: which folder, the button beside it, and how the press came. */
@@ -31,6 +33,8 @@ export interface Rows {
   toggle: (id: number) => void;
   menuOnceReady?: number;
   requestMenu: (id: number) => void;
+  /** Each folder's cases, once loaded: a row shows its subtree's (what picking it lists). */
+  counts?: ReadonlyMap<number, FolderCount>;
 }
 export const RowsContext = createContext<Rows>({
   controls: true,
@@ -50,17 +54,60 @@ export const RowsContext = createContext<Rows>({
  */
 export function useRowControls(): [boolean, () => void] {
   const [controls, setControls] = useState(false);
+  const pressed = useRef(false);
+  const deferred = useRef(false);
+  // The buttons come in one synchronous commit, and never while a pointer is down: a press that began on a mark
+  // and ended on the button that replaced it would do nothing at all (the click lands on neither).
+  const show = useCallback(() => {
+    if (pressed.current) deferred.current = true;
+    else flushSync(() => setControls(true));
+  }, []);
   useEffect(() => {
     if (controls) return;
-    const show = () => startTransition(() => setControls(true));
-    if (typeof (window as Partial<Window>).requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(show, { timeout: 1000 });
-      return () => window.cancelIdleCallback(id);
-    }
-    const id = setTimeout(show, 200);
-    return () => clearTimeout(id);
-  }, [controls]);
-  return [controls, useCallback(() => setControls(true), [])];
+    // Only a primary press clicks; a press whose release never comes (a context menu took it, the window lost
+    // the focus) ends there too, so the buttons are never held back for good.
+    const down = (e: PointerEvent) => {
+      if (e.button === 0) pressed.current = true;
+    };
+    const up = () => {
+      if (!pressed.current) return;
+      pressed.current = false;
+      // After the click that ends this press has been dispatched to the mark.
+      if (deferred.current) setTimeout(show, 0);
+    };
+    document.addEventListener('pointerdown', down, true);
+    document.addEventListener('pointerup', up, true);
+    document.addEventListener('pointercancel', up, true);
+    document.addEventListener('contextmenu', up, true);
+    window.addEventListener('blur', up);
+    const idle = typeof (window as Partial<Window>).requestIdleCallback === 'function';
+    const id = idle ? window.requestIdleCallback(show, { timeout: 1000 }) : window.setTimeout(show, 200);
+    return () => {
+      if (idle) window.cancelIdleCallback(id);
+      else window.clearTimeout(id);
+      document.removeEventListener('pointerdown', down, true);
+      document.removeEventListener('pointerup', up, true);
+      document.removeEventListener('pointercancel', up, true);
+      document.removeEventListener('contextmenu', up, true);
+      window.removeEventListener('blur', up);
+    };
+  }, [controls, show]);
+  return [controls, show];
+}
+
+/**
+ * A folder's cases, its subfolders' included (what picking it lists), with the part directly in it in the tooltip;
+ * the row's name stays the folder's title, and the number is read with the row's content.
+ */
+export function FolderCases({ count }: { count: FolderCount | undefined }) {
+  if (!count) return null;
+  const words = `Cases: ${formatCount(count.subtree)} with subfolders, ${formatCount(count.own)} directly in it`;
+  return (
+    <span className="folder-count" title={words}>
+      <span aria-hidden="true">{formatCount(count.subtree)}</span>
+      <span className="visually-hidden">{words}</span>
+    </span>
+  );
 }
 
 /** Keeps a press on a mark away from the row (which would select the folder instead). */
@@ -122,6 +169,7 @@ export function FolderRow({
         </Mark>
       )}
       <span className="folder-title">{node.title}</span>
+      <FolderCases count={rows.counts?.get(node.id)} />
       {canEdit &&
         (controls ? (
           <AriaButton

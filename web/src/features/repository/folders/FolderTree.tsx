@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import {
   Collection,
   type Key,
@@ -10,6 +10,7 @@ import {
   useDragAndDrop,
   Virtualizer,
 } from 'react-aria-components';
+import type { FolderCount } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { useRepositoryWrites } from '../api';
 import {
@@ -25,6 +26,7 @@ import { FolderMenu, giveFocusBack } from './FolderMenu';
 import { FolderNameDialog } from './FolderNameDialog';
 import { FolderRow, RowsContext, useRowControls, type OpenMenu, type Rows } from './FolderRow';
 import { MoveFolderDialog } from './MoveFolderDialog';
+import { readExpanded, writeExpanded } from '../../../lib/folder-expansion';
 
 /** One folder row's height (repository.css `.folder-row`), and the line that shows where a dragged folder lands. */
 const TREE_LAYOUT = { rowSize: 34, dropIndicatorThickness: 2 };
@@ -45,18 +47,21 @@ export const FolderTree = memo(function FolderTree({
   selected,
   onSelect,
   canEdit,
+  counts,
 }: {
   code: string;
   index: FolderIndex;
   selected?: number;
   onSelect: (id: number | undefined) => void;
   canEdit: boolean;
+  /** Each folder's cases (folderCountsQuery), once they have come. */
+  counts?: ReadonlyMap<number, FolderCount>;
 }) {
   const writes = useRepositoryWrites(code);
   const [pending, setPending] = useState<Pending>();
   const [expanded, setExpanded] = useState<Set<Key>>(() => {
-    // The open folder's ancestors start expanded, so it is visible.
-    const open = new Set<Key>();
+    // As this browser left the project's tree last time, and the open folder's ancestors, so it is visible.
+    const open = new Set<Key>(readExpanded(code));
     let n = selected ? index.byId.get(selected) : undefined;
     while (n?.parentId) {
       open.add(n.parentId);
@@ -64,6 +69,7 @@ export const FolderTree = memo(function FolderTree({
     }
     return open;
   });
+  useEffect(() => writeExpanded(code, expanded, (id) => index.byId.has(id)), [code, expanded, index]);
   const [error, setError] = useState<string>();
   // One actions menu for the whole tree, opened beside the row's button that asked for it: a menu trigger in
   // every row cost a cold load a tenth of a second (25 rows of React Aria hooks for menus nobody had opened).
@@ -92,8 +98,8 @@ export const FolderTree = memo(function FolderTree({
     [showControls],
   );
   const rows = useMemo<Rows>(
-    () => ({ controls, openMenu: menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu }),
-    [controls, menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu],
+    () => ({ controls, openMenu: menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu, counts }),
+    [controls, menu?.id, menuId, onMenu, toggle, menuOnceReady, requestMenu, counts],
   );
   // The menu acts on the folder as it is now (its place among its siblings may have changed meanwhile, another
   // person's change refetched); a folder deleted meanwhile closes it.

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
-import { subtreeIds, type FolderIndex, type FolderNode, type Placement } from '../folder-tree';
+import { FolderPathOption } from '../../../components/FolderPath';
+import { pathOf, subtreeIds, type FolderIndex, type FolderNode, type Placement } from '../folder-tree';
 
 /** The keyboard way to move a folder anywhere: pick the new parent, then the place among its folders. */
 export function MoveFolderDialog({
@@ -44,10 +45,7 @@ export function MoveFolderDialog({
             {index.flat
               .filter((f) => !inside.has(f.id))
               .map((f) => (
-                <option key={f.id} value={f.id}>
-                  {'\u2003'.repeat(f.depth)}
-                  {f.title}
-                </option>
+                <FolderPathOption key={f.id} value={f.id} path={pathOf(index, f.id).map((p) => p.title)} />
               ))}
           </select>
         </label>

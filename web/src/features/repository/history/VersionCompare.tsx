@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { diffWords } from 'diff';
 import { ErrorState, Loading } from '../../../components/Status';
 import { testCaseVersionQuery, type TestCase } from '../api';
+import { alignSteps, type AlignedStep, type StepText } from './step-diff';
 
 /** Markup is not content: the comparison is over the text people read. */
 const text = (html: string | undefined) =>
@@ -25,16 +26,6 @@ function fieldsOf(t: TestCase): [string, string][] {
       'Precondition',
       pre?.type === 'shared' ? `Shared: ${pre.title ?? ''}\n${text(pre.text)}` : text(pre?.text),
     ],
-    [
-      'Steps',
-      (t.steps ?? [])
-        .map((s, i) =>
-          s.type === 'shared'
-            ? `${i + 1}. Shared step: ${s.title ?? ''}`
-            : `${i + 1}. ${text(s.description)}${s.expected ? `\n   Expected: ${text(s.expected)}` : ''}`,
-        )
-        .join('\n'),
-    ],
     ['Tags', (t.tags ?? []).map((x) => x.title).join(', ')],
     [
       'Fields',
@@ -45,6 +36,85 @@ function fieldsOf(t: TestCase): [string, string][] {
     ['Requirements', (t.requirements ?? []).map((r) => `${r.text} ${r.url}`.trim()).join('\n')],
     ['Links', t.links.map((l) => `${l.text} ${l.url}`).join('\n')],
   ];
+}
+
+function stepsOf(t: TestCase): StepText[] {
+  return (t.steps ?? []).map((s, i) =>
+    s.type === 'shared'
+      ? { number: i + 1, description: `Shared step: ${s.title ?? ''}`, expected: '' }
+      : { number: i + 1, description: text(s.description), expected: text(s.expected) },
+  );
+}
+
+/** One step's text on one side; a changed step shows its words diffed, the "Expected" label never marked. */
+function StepSide({ step, other, side }: { step: StepText; other?: StepText; side: 'old' | 'new' }) {
+  const [from, to] = side === 'old' ? [step, other ?? step] : [other ?? step, step];
+  return (
+    <>
+      <Side parts={diffWords(from.description, to.description)} side={side} />
+      {(from.expected || to.expected) && (
+        <div className="diff-expected">
+          <span className="step-label">Expected</span>
+          <Side parts={diffWords(from.expected, to.expected)} side={side} />
+        </div>
+      )}
+    </>
+  );
+}
+
+const STEP_STATE = { same: '', changed: ' (changed)', removed: ' (removed)', added: ' (added)' };
+
+/** The steps as rows of their own: a step's number stays outside what is marked inserted or deleted. */
+function StepRows({ old, now, from, to }: { old: StepText[]; now: StepText[]; from: number; to: number }) {
+  const rows: AlignedStep[] = alignSteps(old, now);
+  if (rows.length === 0)
+    return (
+      <tr>
+        <th scope="row">Steps</th>
+        <td className="muted">No steps</td>
+        <td className="muted">No steps</td>
+      </tr>
+    );
+  return (
+    <>
+      {rows.map((r, i) => {
+        const a = r.kind === 'added' ? undefined : r.old;
+        const b = r.kind === 'removed' ? undefined : r.now;
+        const name =
+          a && b && a.number !== b.number ? `Step ${a.number} → ${b.number}` : `Step ${(a ?? b)!.number}`;
+        return (
+          <tr key={i} className={`diff-step diff-step-${r.kind}${r.kind === 'same' ? '' : ' diff-changed'}`}>
+            <th scope="row">
+              {name}
+              {r.kind !== 'same' && <span className="diff-step-state">{STEP_STATE[r.kind]}</span>}
+            </th>
+            <td>
+              {r.kind === 'added' ? (
+                <span className="muted">Not in version {from}</span>
+              ) : r.kind === 'removed' ? (
+                <del className="diff-whole">
+                  <StepSide step={r.old} side="old" />
+                </del>
+              ) : (
+                <StepSide step={r.old} other={r.now} side="old" />
+              )}
+            </td>
+            <td>
+              {r.kind === 'removed' ? (
+                <span className="muted">Not in version {to}</span>
+              ) : r.kind === 'added' ? (
+                <ins className="diff-whole">
+                  <StepSide step={r.now} side="new" />
+                </ins>
+              ) : (
+                <StepSide step={r.now} other={r.old} side="new" />
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </>
+  );
 }
 
 function Side({ parts, side }: { parts: ReturnType<typeof diffWords>; side: 'old' | 'new' }) {
@@ -61,7 +131,8 @@ function Side({ parts, side }: { parts: ReturnType<typeof diffWords>; side: 'old
   );
 }
 
-/** Any two versions side by side, field by field; loaded (with jsdiff) when a comparison is first asked for. */
+/**
+ * Any two versions side by side, field by field, the steps one row per step (added, removed, changed or kept); loaded (with jsdiff) when a comparison is first asked for. */
 export default function VersionCompare({
   code,
   id,
@@ -94,25 +165,34 @@ export default function VersionCompare({
       </thead>
       <tbody>
         {left.map(([name, old], i) => {
-          const now = right[i]![1];
-          const parts = diffWords(old, now);
-          const changed = old !== now;
-          return (
-            <tr key={name} className={changed ? 'diff-changed' : undefined}>
-              <th scope="row">
-                {name}
-                {changed && <span className="visually-hidden"> (changed)</span>}
-              </th>
-              <td>
-                <Side parts={parts} side="old" />
-              </td>
-              <td>
-                <Side parts={parts} side="new" />
-              </td>
-            </tr>
-          );
+          if (name === 'Tags')
+            // The steps come after the precondition, before the tags: as the case page shows them.
+            return [
+              <StepRows key="steps" old={stepsOf(a.data)} now={stepsOf(b.data)} from={from} to={to} />,
+              fieldRow(name, old, right[i]![1]),
+            ];
+          return fieldRow(name, old, right[i]![1]);
         })}
       </tbody>
     </table>
+  );
+}
+
+function fieldRow(name: string, old: string, now: string) {
+  const parts = diffWords(old, now);
+  const changed = old !== now;
+  return (
+    <tr key={name} className={changed ? 'diff-changed' : undefined}>
+      <th scope="row">
+        {name}
+        {changed && <span className="visually-hidden"> (changed)</span>}
+      </th>
+      <td>
+        <Side parts={parts} side="old" />
+      </td>
+      <td>
+        <Side parts={parts} side="new" />
+      </td>
+    </tr>
   );
 }

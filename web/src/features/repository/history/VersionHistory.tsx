@@ -7,6 +7,27 @@ import { testCaseVersionsQuery, type VersionEntry } from '../api';
 
 const VersionCompare = lazy(() => import('./VersionCompare'));
 
+/** The API's field names (docs/api-decisions.md#test-case-version-history) as people say them. */
+const FIELD_NAMES: Record<VersionEntry['changed'][number], string> = {
+  title: 'Title',
+  priority: 'Priority',
+  precondition: 'Precondition',
+  steps: 'Steps',
+  tags: 'Tags',
+  requirements: 'Requirements',
+  links: 'Links',
+  customFields: 'Custom fields',
+  files: 'Attachments',
+  parameterValues: 'Parameter rows',
+};
+
+/** "Title, Steps, Tags changed"; version 1 was the case's creation. */
+export function changeSummary(v: Pick<VersionEntry, 'version' | 'changed'>): string {
+  if (v.version === 1) return 'Created';
+  if (v.changed.length === 0) return 'No content changed';
+  return `${v.changed.map((f) => FIELD_NAMES[f]).join(', ')} changed`;
+}
+
 function VersionRow({ v, current }: { v: VersionEntry; current: number }) {
   return (
     <li className="version-row">
@@ -14,7 +35,10 @@ function VersionRow({ v, current }: { v: VersionEntry; current: number }) {
         Version {v.version}
         {v.version === current && <span className="badge">Current</span>}
       </span>
-      <span className="version-title">{v.title}</span>
+      <span className="version-title">
+        {v.title}
+        <span className="version-changes">{changeSummary(v)}</span>
+      </span>
       <span className="version-meta muted">
         {v.authorName ?? 'a removed user'} · <RelativeTime iso={v.createdAt} />
       </span>

@@ -1,39 +1,14 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
-import { projectFoldersQuery, projectTagsQuery } from '../../../api/queries';
+import { projectTagsQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
 import { pickableCasesQuery, type QueryPlan } from '../api';
+import { formatCountOf } from '../../../lib/format';
+import { FolderPicker } from './FolderPicker';
 
 const toggle = <T,>(list: T[], item: T) =>
   list.includes(item) ? list.filter((x) => x !== item) : [...list, item];
-
-interface FolderRow {
-  id: number;
-  title: string;
-  depth: number;
-  ancestors: number[];
-}
-
-/** Folders in tree order, siblings by title, with their depth: a folder picked selects its subfolders too. */
-function folderRows(folders: { id: number; parentId: number; title: string }[]): FolderRow[] {
-  const children = new Map<number, typeof folders>();
-  for (const f of folders) {
-    const siblings = children.get(f.parentId);
-    if (siblings) siblings.push(f);
-    else children.set(f.parentId, [f]);
-  }
-  for (const siblings of children.values()) siblings.sort((a, b) => a.title.localeCompare(b.title));
-  const rows: FolderRow[] = [];
-  const walk = (parent: number, ancestors: number[]) => {
-    for (const f of children.get(parent) ?? []) {
-      rows.push({ id: f.id, title: f.title, depth: ancestors.length, ancestors });
-      walk(f.id, [...ancestors, f.id]);
-    }
-  };
-  walk(0, []);
-  return rows;
-}
 
 /** Cases picked one by one: a search of the repository, each match a checkbox. */
 function CasePicker({ code, plan, onChange, index }: BuilderProps) {
@@ -90,7 +65,7 @@ function CasePicker({ code, plan, onChange, index }: BuilderProps) {
         )}
       </div>
       <p className="plan-picked">
-        {picked.length} {picked.length === 1 ? 'case' : 'cases'} picked
+        {formatCountOf(picked.length, 'case')} picked
         {picked.length > 0 && (
           <Button variant="ghost" onPress={() => onChange({ ...plan, tcaseIds: [] })}>
             Clear the picked cases
@@ -119,10 +94,7 @@ export function PlanBuilder({
   index,
   allowPick = true,
 }: BuilderProps & { allowPick?: boolean }) {
-  // The whole tree: a picker of the first thousand folders would silently leave the others out.
-  const folders = useQuery(projectFoldersQuery(code));
   const tags = useQuery(projectTagsQuery(code));
-  const rows = useMemo(() => folderRows(folders.data ?? []), [folders.data]);
   const picking = allowPick && plan.tcaseIds !== undefined;
   const n = index + 1;
   const mode = useId();
@@ -145,29 +117,15 @@ export function PlanBuilder({
         <CasePicker code={code} plan={plan} onChange={onChange} index={index} />
       ) : (
         <>
-          <div className="plan-group" role="group" aria-label={`Folders of plan ${n}`}>
+          <div className="plan-group">
             <span className="field-label">Folders (with their subfolders)</span>
-            <div className="plan-scroll">
-              {folders.isPending && <span className="muted">Loading the folders…</span>}
-              {folders.isSuccess && rows.length === 0 && <span className="muted">No folders yet.</span>}
-              {rows.map((f) => {
-                const chosen = plan.folderIds ?? [];
-                // A subfolder of a chosen folder is in already: shown ticked, not a choice of its own.
-                const inherited = f.ancestors.some((a) => chosen.includes(a));
-                return (
-                  <label key={f.id} className="plan-option plan-folder" style={{ paddingLeft: f.depth * 18 }}>
-                    <input
-                      type="checkbox"
-                      checked={inherited || chosen.includes(f.id)}
-                      disabled={inherited}
-                      onChange={() => onChange({ ...plan, folderIds: toggle(chosen, f.id) })}
-                    />
-                    {f.title}
-                    {inherited && <span className="visually-hidden"> (included with its parent)</span>}
-                  </label>
-                );
-              })}
-            </div>
+            {/* The whole tree: a picker of the first thousand folders would silently leave the others out. */}
+            <FolderPicker
+              code={code}
+              label={`Folders of plan ${n}`}
+              chosen={plan.folderIds ?? []}
+              onChange={(ids) => onChange({ ...plan, folderIds: ids.length ? ids : undefined })}
+            />
           </div>
           {(tags.data?.length ?? 0) > 0 && (
             <div className="plan-group" role="group" aria-label={`Tags of plan ${n}`}>

@@ -2,19 +2,31 @@ import { useQuery } from '@tanstack/react-query';
 import { PRIORITIES, PRIORITY_NAMES } from '../../../api/priorities';
 import { projectTagsQuery } from '../../../api/queries';
 
-/** Priority chips and a tag choice beside the status chips; each narrows the list (AND), held in the address. */
+const ASSIGNEE_CHIPS = [
+  { id: 'me', label: 'Mine' },
+  { id: 'none', label: 'Unassigned' },
+] as const;
+
+/**
+ * Priority chips, "Mine" / "Unassigned" and a tag choice beside the status chips; each narrows the list (AND), held
+ * in the address.
+ */
 export function MoreFilters({
   code,
   priorities,
   onPriorities,
   tag,
   onTag,
+  assignee,
+  onAssignee,
 }: {
   code: string;
   priorities: Set<string>;
   onPriorities: (next: Set<string>) => void;
   tag: number | undefined;
   onTag: (tag: number | undefined) => void;
+  assignee: 'me' | 'none' | undefined;
+  onAssignee: (assignee: 'me' | 'none' | undefined) => void;
 }) {
   const tags = useQuery(projectTagsQuery(code));
   return (
@@ -34,6 +46,19 @@ export function MoreFilters({
             }}
           >
             <span className={`priority priority-${id}`}>{PRIORITY_NAMES[id]}</span>
+          </button>
+        ))}
+      </div>
+      <div className="run-filter-group" role="group" aria-label="Show cases by assignee">
+        {ASSIGNEE_CHIPS.map((chip) => (
+          <button
+            key={chip.id}
+            type="button"
+            className="chip"
+            aria-pressed={assignee === chip.id}
+            onClick={() => onAssignee(assignee === chip.id ? undefined : chip.id)}
+          >
+            {chip.label}
           </button>
         ))}
       </div>

@@ -1,13 +1,25 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
 import type { RunTestCase } from '../api';
 import { formatCount } from '../../../lib/format';
+import { FolderPath } from '../../../components/FolderPath';
+import { AssigneeBadge } from './Assignee';
 
 export type Row =
-  { kind: 'folder'; id: number; title: string; count: number } | { kind: 'case'; c: RunTestCase };
+  | { kind: 'folder'; id: number; path: readonly string[]; title: string; count: number }
+  | { kind: 'case'; c: RunTestCase };
 
 const FOLDER_HEIGHT = 34;
+
+/** A phone's width: a group's path is shortened further there, so its leaf stays in view. */
+const NARROW = '(max-width: 760px)';
+const subscribeNarrow = (cb: () => void) => {
+  const m = window.matchMedia(NARROW);
+  m.addEventListener('change', cb);
+  return () => m.removeEventListener('change', cb);
+};
+const isNarrow = () => window.matchMedia(NARROW).matches;
 const CASE_HEIGHT = 44;
 
 /** The run's cases grouped by folder, only the rows in view in the DOM (TanStack Virtual): 10,000 cases stay smooth. */
@@ -19,6 +31,7 @@ export function RunCaseList({
   statuses,
   onSelect,
   onToggle,
+  onAssign,
 }: {
   code: string;
   rows: Row[];
@@ -27,8 +40,11 @@ export function RunCaseList({
   statuses: Map<string, StatusSetting>;
   onSelect: (id: string) => void;
   onToggle: (id: string) => void;
+  /** Absent: the assignees are shown, not changed (a closed run, a viewer). */
+  onAssign?: (c: RunTestCase) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const pathMax = useSyncExternalStore(subscribeNarrow, isNarrow) ? 30 : 60;
   const list = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
@@ -49,7 +65,7 @@ export function RunCaseList({
           if (row.kind === 'folder')
             return (
               <li key={`f${row.id}-${item.index}`} className="run-folder" style={style}>
-                <span aria-hidden="true">▸</span> {row.title}{' '}
+                <span aria-hidden="true">▸</span> <FolderPath path={row.path} max={pathMax} />{' '}
                 <span className="muted">{formatCount(row.count)}</span>
               </li>
             );
@@ -86,6 +102,33 @@ export function RunCaseList({
                   {status?.name ?? c.status}
                 </span>
               </button>
+              {onAssign ? (
+                <button
+                  type="button"
+                  className="run-case-assign"
+                  aria-label={
+                    c.assignee
+                      ? `Assignee of ${code}-${c.seq}: ${c.assignee.name}. Change`
+                      : `Assign ${code}-${c.seq} (nobody assigned)`
+                  }
+                  onClick={() => onAssign(c)}
+                >
+                  {c.assignee ? (
+                    <AssigneeBadge name={c.assignee.name} />
+                  ) : (
+                    <span className="assignee-none" aria-hidden="true">
+                      + Assign
+                    </span>
+                  )}
+                </button>
+              ) : (
+                c.assignee && (
+                  <span className="run-case-assign is-static">
+                    <span className="visually-hidden">Assigned to </span>
+                    <AssigneeBadge name={c.assignee.name} />
+                  </span>
+                )
+              )}
             </li>
           );
         })}

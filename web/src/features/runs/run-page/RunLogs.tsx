@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { runLogsQuery } from '../api';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
-import { formatDateTime } from '../../../lib/format';
+import { formatCount, formatDateTime } from '../../../lib/format';
 
 /** The run's logs, newest first; nothing when there are none. */
 export function RunLogs({ code, runId }: { code: string; runId: number }) {
@@ -10,7 +10,7 @@ export function RunLogs({ code, runId }: { code: string; runId: number }) {
   return (
     <section className="panel run-logs" aria-labelledby="run-logs-title">
       <h2 id="run-logs-title" className="panel-title">
-        Run logs <span className="count">{logs.data.length}</span>
+        Run logs <span className="count">{formatCount(logs.data.length)}</span>
       </h2>
       <ol className="run-results" reversed>
         {[...logs.data].reverse().map((l) => (

@@ -1,0 +1,206 @@
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { queryKeys } from '../../api/keys';
+import { Button } from '../../components/Button';
+import { JobProgress } from '../../components/JobProgress';
+import { ErrorState } from '../../components/Status';
+import { formatCount, formatCountOf } from '../../lib/format';
+import { importQuery, isFinished, type ImportStatus } from './api';
+
+/** The service's field names of a bad row, in words. */
+const FIELD_NAMES: Record<string, string> = {
+  title: 'Title',
+  folder: 'Folder',
+  priority: 'Priority',
+  tags: 'Tags',
+  precondition: 'Precondition',
+  steps: 'Steps',
+  expected: 'Expected results',
+  legacyId: 'Legacy ID',
+  links: 'Links',
+  requirements: 'Requirements',
+  draft: 'Draft',
+  type: 'Type',
+  Files: 'Files',
+};
+const fieldName = (f?: string) =>
+  f === undefined ? '' : f.startsWith('customField:') ? `Custom field ${f.slice(12)}` : (FIELD_NAMES[f] ?? f);
+
+/**
+ * One import job: a progress bar while it runs (asked again each second), then what it did and every bad row.
+ * `onImportForReal` is offered after a dry run: the same file and options, this time written.
+ */
+export function ImportResult({
+  code,
+  id,
+  onImportForReal,
+  starting,
+}: {
+  code: string;
+  id: number;
+  onImportForReal: () => void;
+  starting: boolean;
+}) {
+  const job = useQuery(importQuery(code, id));
+  const queryClient = useQueryClient();
+  const wrote =
+    job.data !== undefined &&
+    isFinished(job.data) &&
+    !job.data.dryRun &&
+    job.data.created + job.data.updated > 0;
+  // Cases, folders and tags the import wrote show at once in the repository.
+  useEffect(() => {
+    if (!wrote) return;
+    for (const key of [
+      queryKeys.caseLists(code),
+      queryKeys.testCases(code),
+      queryKeys.folders(code),
+      queryKeys.tags(code),
+      queryKeys.projectCounts(code),
+    ])
+      void queryClient.invalidateQueries({ queryKey: key });
+  }, [wrote, code, queryClient]);
+
+  if (job.isError)
+    return (
+      <ErrorState
+        title="The import's progress could not be read."
+        error={job.error}
+        onRetry={() => job.refetch()}
+      />
+    );
+  const s = job.data;
+  const done = s !== undefined && isFinished(s) ? s : undefined;
+  return (
+    <section className="panel import-result" aria-labelledby="import-result-title">
+      <h2 id="import-result-title" className="panel-title">
+        {done ? resultTitle(done) : s?.dryRun ? 'Checking the file (dry run)…' : 'Importing…'}
+      </h2>
+      {!done ? (
+        <Progress status={s} />
+      ) : (
+        <>
+          <Counts s={done} />
+          {done.dryRun && (
+            <div className="import-again">
+              <p>
+                A dry run writes nothing.{' '}
+                {done.status === 'failed' && done.skipped > 0
+                  ? 'Fix the file, or tick “Skip bad rows” above to import the good rows only, then:'
+                  : 'Import the same file with the same options:'}
+              </p>
+              <Button variant="primary" onPress={onImportForReal} isDisabled={starting}>
+                Import for real
+              </Button>
+            </div>
+          )}
+          {!done.dryRun && done.status === 'failed' && done.skipped > 0 && (
+            <p>Fix the file, or tick “Skip bad rows” above to import the good rows only, and start again.</p>
+          )}
+          {!done.dryRun && done.created + done.updated > 0 && (
+            <p>
+              <Link to="/project/$code/repository" params={{ code }}>
+                Open the repository
+              </Link>
+            </p>
+          )}
+          {done.errors.length > 0 && (
+            <RowTable
+              s={done}
+              rows={done.errors}
+              label="Rows not imported"
+              caption={`${formatCountOf(done.errors.length, 'problem')} found${
+                done.status === 'failed' && !done.dryRun ? '; nothing was written' : ''
+              }`}
+            />
+          )}
+          {done.warnings.length > 0 && (
+            <RowTable
+              s={done}
+              rows={done.warnings}
+              label="What was not kept as it was"
+              caption={`${formatCountOf(done.warnings.length, 'warning')}: imported, but not as in the file`}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function resultTitle(s: ImportStatus): string {
+  if (s.status === 'done') return s.dryRun ? 'Dry run finished: the file can be imported' : 'Import finished';
+  return s.dryRun ? 'Dry run finished: the file has problems' : 'Import failed: nothing was imported';
+}
+
+function Progress({ status }: { status?: ImportStatus }) {
+  return (
+    <JobProgress
+      label="Import progress"
+      done={status?.progress.done ?? 0}
+      total={status?.progress.total ?? 0}
+      unit="row"
+      verb="done"
+      waiting={status?.status === 'queued' || !status ? 'Waiting for its turn…' : 'Reading the file…'}
+    />
+  );
+}
+
+function Counts({ s }: { s: ImportStatus }) {
+  const would = s.dryRun ? ' (would be)' : '';
+  return (
+    <dl className="import-counts" aria-label="What the import did">
+      <div>
+        <dt>Created{would}</dt>
+        <dd>{formatCount(s.created)}</dd>
+      </div>
+      <div>
+        <dt>Updated{would}</dt>
+        <dd>{formatCount(s.updated)}</dd>
+      </div>
+      <div>
+        <dt>Skipped</dt>
+        <dd>{formatCount(s.skipped)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The file's rows with what was said about each: the problems, or the warnings. */
+function RowTable({
+  s,
+  rows,
+  label,
+  caption,
+}: {
+  s: ImportStatus;
+  rows: ImportStatus['errors'];
+  label: string;
+  caption: string;
+}) {
+  const unit = s.format === 'testrail-xml' ? 'Case' : s.format === 'xlsx' ? 'Row' : 'Line';
+  return (
+    <div className="import-table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table className="import-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Field</th>
+            <th scope="col">Problem</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((e, i) => (
+            <tr key={i}>
+              <td>{e.row === 0 ? 'The file' : `${unit} ${formatCount(e.row)}`}</td>
+              <td>{fieldName(e.field)}</td>
+              <td>{e.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
+import type { paths } from '../../api/schema';
+
+export type ImportStatus =
+  paths['/api/public/v0/project/{project}/import/{id}']['get']['responses'][200]['content']['application/json'];
+export type CustomField =
+  paths['/api/public/v0/project/{project}/custom-field']['get']['responses'][200]['content']['application/json']['customFields'][number];
+
+export type ImportFormat = 'qasphere-csv' | 'csv' | 'xlsx' | 'testrail-xml' | 'testrail-csv';
+/** The formats whose columns are mapped on a preview. */
+export const isMapped = (f: ImportFormat) => f === 'csv' || f === 'xlsx';
+export type Separator = '' | ',' | ';' | 'tab';
+
+export interface ImportRequest {
+  file: File;
+  format: ImportFormat;
+  /** Column header → field, for `csv` and `xlsx` only. */
+  mapping?: Record<string, string>;
+  /** Empty: the service finds it from the header line. */
+  separator: Separator;
+  dryRun: boolean;
+  skipInvalid: boolean;
+  /** The folder the file's folder paths go under; none: the top level. */
+  folderId?: number;
+}
+
+/** Starts an import job; the file goes as multipart with the options as fields (202 `{id}`). */
+export const startImport = (code: string, r: ImportRequest) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/import', {
+      params: { path: { project: code } },
+      // The body is built below; the schema's shape only documents the fields.
+      body: { file: '', format: r.format },
+      bodySerializer: () => {
+        const form = new FormData();
+        form.append('format', r.format);
+        if (r.mapping) form.append('mapping', JSON.stringify(r.mapping));
+        if (r.separator && r.format !== 'testrail-xml' && r.format !== 'xlsx')
+          form.append('separator', r.separator);
+        form.append('dryRun', String(r.dryRun));
+        form.append('skipInvalid', String(r.skipInvalid));
+        if (r.folderId) form.append('folderId', String(r.folderId));
+        // The file last: the fields are read before the upload is streamed to storage.
+        form.append('file', r.file, r.file.name);
+        return form;
+      },
+    }),
+  );
+
+/** An .xlsx file's header and first rows, read on the server by the import's own reader (nothing is kept). */
+export const previewXlsx = (code: string, file: File) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/import/preview', {
+      params: { path: { project: code } },
+      body: { file: '' },
+      bodySerializer: () => {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        return form;
+      },
+    }),
+  );
+
+/** Asks again every second while the job is queued or running; a finished job never changes. */
+export const importQuery = (code: string, id: number) =>
+  queryOptions({
+    queryKey: queryKeys.importJob(code, id),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/import/{id}', {
+          params: { path: { project: code, id } },
+        }),
+      ),
+    refetchInterval: (q) => (q.state.data && isFinished(q.state.data) ? false : 1000),
+  });
+
+export const isFinished = (s: ImportStatus) => s.status === 'done' || s.status === 'failed';
+
+export const customFieldsQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.customFields(code),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/custom-field', { params: { path: { project: code } } }),
+      ),
+  });
+
+/** The export is a plain download of the streamed CSV (the session cookie goes with it). */
+export const exportUrl = (code: string) =>
+  `/api/public/v0/project/${encodeURIComponent(code)}/export?format=qasphere-csv`;

@@ -1,0 +1,26 @@
+/** The reader's today as a calendar date, YYYY-MM-DD (a due date is a day, not a moment). */
+export function todayLocal(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+interface MilestoneLike {
+  due?: string;
+  archivedAt?: string;
+}
+
+/**
+ * docs/api-decisions.md#plans-and-milestones: a milestone is complete when it has runs and every one is closed;
+ * it is overdue when its due date is before today, it is not archived and it is not complete.
+ */
+export function isComplete(runs: readonly { closedAt?: string | null }[]): boolean {
+  return runs.length > 0 && runs.every((r) => !!r.closedAt);
+}
+
+export function isOverdue(
+  milestone: MilestoneLike,
+  runs: readonly { closedAt?: string | null }[],
+  today: string = todayLocal(),
+): boolean {
+  return !!milestone.due && milestone.due < today && !milestone.archivedAt && !isComplete(runs);
+}
