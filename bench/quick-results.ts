@@ -11,15 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
-import { firstStart } from '../src/bootstrap.js';
-import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
-import { migrateToLatest } from '../src/db/migrator.js';
-import type { Actor } from '../src/auth/actor.js';
 import { createRun } from '../src/modules/runs/runs.service.js';
-import { DEFAULT_TENANT_ID } from '../src/modules/tenants/tenants.service.js';
 import { bulkCreateTestCases } from '../src/modules/test-cases/test-cases.service.js';
-import { getUserByEmail } from '../src/modules/users/users.service.js';
+import { benchConfig, firstStartOf } from './lib/in-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,29 +37,10 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-quick-results-'));
   const db = createDb(`sqlite:${path.join(dir, 'bench.db')}`);
   try {
-    const config = loadConfig({
-      CASEBOOK_LOG_LEVEL: 'silent',
-      CASEBOOK_DATA_DIR: dir,
-      CASEBOOK_OWNER_EMAIL: 'owner@example.com',
-      CASEBOOK_OWNER_PASSWORD: 'owner-password',
-      CASEBOOK_PUBLIC_URL: 'http://casebook.bench',
-      CASEBOOK_SECRET_KEY: 'bench-secret-key-0123456789',
-    });
-    await migrateToLatest(db);
-    const first = await firstStart(db, config);
-    if (!first) throw new Error('expected an empty database');
-    const owner = await getUserByEmail(db, DEFAULT_TENANT_ID, 'owner@example.com');
+    const config = benchConfig(dir);
+    const { apiKey, actor } = await firstStartOf(db, config);
     const app = await buildApp({ config, db });
-    const headers = { authorization: `ApiKey ${first.apiKey}`, 'content-type': 'application/json' };
-    const actor: Actor = {
-      tenantId: DEFAULT_TENANT_ID,
-      userId: owner.id,
-      role: 'owner',
-      apiKeyId: first.apiKey.split('.')[1],
-      via: 'key',
-      ip: '127.0.0.1',
-      userAgent: 'bench',
-    };
+    const headers = { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' };
 
     const created = await app.inject({
       method: 'POST',

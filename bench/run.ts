@@ -10,6 +10,8 @@
  *   npm run bench -- --only list-run,record-batch
  *   npm run bench -- --only reports         every report endpoint on the reports data set (bench/reports.ts);
  *                                           reports-run, reports-flaky, ... one of them
+ *   npm run bench -- --only search          full-text search (q) of a 50,000-case project (bench/search.ts), alone:
+ *                                           without the standard data set
  *   npm run bench -- --only webhook-batch   result batches with one webhook subscribed, and 10,000 events delivered
  *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),

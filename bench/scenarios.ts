@@ -19,6 +19,7 @@ import { fmt, log, ms, type Row } from './lib/report.js';
 import { freePort, startBenchServer, type BenchServer } from './lib/server.js';
 import { startWebhookReceiver } from './lib/webhook-receiver.js';
 import { runReportScenarios, wantReports } from './reports.js';
+import { runSearchScenarios, wantSearch } from './search.js';
 
 /* The scenarios of `npm run bench` (bench/run.ts), run against one database: its server, its data set, its rows. */
 
@@ -84,7 +85,22 @@ export async function runOn(
       met: m.p50 <= targetMs,
     });
 
+  const searchContext = {
+    dbName,
+    databaseUrl,
+    client,
+    api,
+    auth,
+    baselineP50: baseline.p50,
+    sequential,
+    add,
+  };
   try {
+    // `--only search` needs none of the standard data set: its own project is the 50,000 cases searched.
+    if (values.only === 'search') {
+      await runSearchScenarios(searchContext);
+      return rows;
+    }
     log(`== ${dbName}: generating ${fmt(SIZES.tcases)} test cases, ${fmt(SIZES.runs)} runs`);
     const t0 = Date.now();
     const data: Dataset = await generateDataset(client, {
@@ -415,6 +431,7 @@ export async function runOn(
 
     // After the memory row: the reports' data set is a second, larger project, and the 300 MB target is the
     // standard data set's.
+    if (wantSearch()) await runSearchScenarios(searchContext);
     if (wantReports()) {
       await runReportScenarios({
         dbName,

@@ -11,13 +11,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
-import { firstStart } from '../src/bootstrap.js';
-import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
-import { migrateToLatest } from '../src/db/migrator.js';
 import { Client } from './lib/client.js';
 import { generateDataset } from './lib/generate.js';
 import { insertAuditEvents } from './lib/audit-fill.js';
+import { benchConfig, firstStartOf } from './lib/in-process.js';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 
@@ -76,17 +74,8 @@ async function main() {
     },
   });
   const raw = db;
-  const config = loadConfig({
-    CASEBOOK_LOG_LEVEL: 'silent',
-    CASEBOOK_DATA_DIR: dir,
-    CASEBOOK_DATABASE_URL: url,
-    CASEBOOK_OWNER_EMAIL: 'owner@example.com',
-    CASEBOOK_OWNER_PASSWORD: 'owner-password',
-    CASEBOOK_PUBLIC_URL: 'http://casebook.trace',
-  });
-  await migrateToLatest(raw);
-  const first = await firstStart(raw, config);
-  if (!first) throw new Error('expected an empty database');
+  const config = benchConfig(dir, { CASEBOOK_DATABASE_URL: url });
+  const first = await firstStartOf(raw, config);
   const app = await buildApp({ config, db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };

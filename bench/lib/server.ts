@@ -81,7 +81,11 @@ export async function startBenchServer(options: {
     process.execPath,
     [
       // The flags `npm start` runs the server with, so the figures are those of the shipped setup.
-      ...withServerFlags(options.nodeArgs ?? []),
+      // BENCH_NODE_ARGS adds flags to try (BENCH_NODE_ARGS="--heap-growing-percent=50").
+      ...withServerFlags([
+        ...(options.nodeArgs ?? []),
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ]),
       path.join(ROOT, 'dist/cli/main.js'),
       'serve',
       '--port',
