@@ -114,12 +114,24 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
   };
 }
 
-/** The databases a walk through the pages runs on: SQLite, and PostgreSQL when CASEBOOK_TEST_POSTGRES_URL is set. */
-export const browserTargets = POSTGRES_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+export type BrowserTarget = 'sqlite' | 'postgres';
+
+/**
+ * The databases a walk through the pages runs on. The pages only call the API, and every API test runs on both
+ * databases, so a walk runs once: on `prefer` (PostgreSQL only when CASEBOOK_TEST_POSTGRES_URL is set, else
+ * SQLite). The walks whose pages lean on what the two databases do differently (search, sorting, the run list's
+ * JSON that each database builds in its own way) prefer PostgreSQL; the rest SQLite, the default installation.
+ * CASEBOOK_BROWSER_DATABASES=both runs every walk on both (before a change to a query that a page shows).
+ */
+export function browserTargets(prefer: BrowserTarget): readonly BrowserTarget[] {
+  if (!POSTGRES_URL) return ['sqlite'];
+  if (process.env.CASEBOOK_BROWSER_DATABASES === 'both') return ['sqlite', 'postgres'];
+  return [prefer];
+}
 
 /** startService on `target`: on PostgreSQL over a database of its own, dropped when the service stops. */
 export async function startServiceOn(
-  target: 'sqlite' | 'postgres',
+  target: BrowserTarget,
   env: Record<string, string> = {},
 ): Promise<RunningService> {
   if (target === 'sqlite') return startService(env);

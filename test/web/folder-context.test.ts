@@ -24,7 +24,7 @@ const LONG = ['Shop', 'Payments and refunds', 'Checkout', 'Cards'];
  * in the tree, the tree's expansion remembered across a reload and pages, and the new-run folder picker as a tree
  * with counts, mixed states and the keyboard.
  */
-describe.skipIf(!hasChromium).each(browserTargets)('folder context in Chromium on %s', (target) => {
+describe.skipIf(!hasChromium).each(browserTargets('sqlite'))('folder context in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;

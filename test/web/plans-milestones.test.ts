@@ -23,7 +23,7 @@ if (!hasChromium)
  * moved to another milestone, given a run, closed after the confirmation says how many runs close with it; the
  * milestones list and a milestone's page marking a milestone whose due date has passed.
  */
-describe.skipIf(!hasChromium).each(browserTargets)(
+describe.skipIf(!hasChromium).each(browserTargets('postgres'))(
   'plans and milestones after the fact in Chromium on %s',
   (target) => {
     let service: RunningService;

@@ -23,7 +23,7 @@ if (!hasChromium) console.log(`[casebook] run assignment browser tests SKIPPED: 
  * filters kept in the address, cases added through the "Add cases" picker and removed after a confirmation that
  * says how many have results.
  */
-describe.skipIf(!hasChromium).each(browserTargets)(
+describe.skipIf(!hasChromium).each(browserTargets('sqlite'))(
   'assigning, adding and removing cases on the run page on %s',
   (target) => {
     let service: RunningService;

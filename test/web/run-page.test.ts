@@ -43,7 +43,7 @@ interface ApiResult {
  * counts moving, a CI upload appearing without a reload, a failed request kept and retried once, one status for
  * several cases, and a closed run read-only.
  */
-describe.skipIf(!hasChromium).each(browserTargets)('the run page in Chromium on %s', (target) => {
+describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;

@@ -22,7 +22,7 @@ if (!hasChromium) console.log(`[casebook] saved views browser tests SKIPPED: no 
  * src/modules/views): the repository's filters saved privately, applied after a reload from the keyboard; a
  * runs-list view shared and applied by a viewer; a view renamed and deleted after a confirmation.
  */
-describe.skipIf(!hasChromium).each(browserTargets)('saved views in Chromium on %s', (target) => {
+describe.skipIf(!hasChromium).each(browserTargets('postgres'))('saved views in Chromium on %s', (target) => {
   let service: RunningService;
   let browser: Browser;
   let page: Page;

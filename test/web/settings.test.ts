@@ -28,7 +28,7 @@ if (!hasChromium) {
  * shortcuts switch), the device sign-in approval page, and project administration. A real server process
  * (SQLite) with mail going to a local receiver; steps run in order like a person would.
  */
-describe.skipIf(!hasChromium).each(browserTargets)(
+describe.skipIf(!hasChromium).each(browserTargets('sqlite'))(
   'account, settings, device and project admin pages in Chromium on %s',
   (target) => {
     let service: RunningService;
