@@ -9,7 +9,7 @@ import { badRequest } from '../../errors.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { UnreadableFile } from './formats/csv-read.js';
 import { checkXlsx, readXlsx } from './formats/xlsx-read.js';
-import { capped, type ImportPart } from './imports.service.js';
+import { capped, type ImportPart } from './imports.upload.js';
 
 /*
  * POST /project/{p}/import/preview: the header and first rows of an .xlsx, read by the reader an import uses (the

@@ -25,6 +25,7 @@ import {
 import { previewXlsx } from './imports.preview.js';
 import { ProjectParams } from '../../http/schemas.js';
 import * as service from './imports.service.js';
+import { tooLarge, type ImportPart } from './imports.upload.js';
 
 const safeName = (code: string) => code.replace(/[^A-Za-z0-9_-]/g, '_');
 
@@ -47,7 +48,7 @@ export function multipartError(err: unknown): unknown {
 }
 
 /** @fastify/multipart's parts in the service's shape, its errors in the house's words. */
-export async function* importParts(req: FastifyRequest): AsyncGenerator<service.ImportPart> {
+export async function* importParts(req: FastifyRequest): AsyncGenerator<ImportPart> {
   if (!req.isMultipart())
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the import as multipart/form-data with a "file" part');
   try {
@@ -93,7 +94,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await drainBody(req, reply, max + 1024 * 1024);
         throw multipartError(err);
       };
-      if (length > max + 1024 * 1024) return fail(service.tooLarge(max));
+      if (length > max + 1024 * 1024) return fail(tooLarge(max));
       const started = await service
         .startImport(db, ctx.files, req.actor, req.params.project, importParts(req), max)
         .catch(fail);
@@ -123,7 +124,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await drainBody(req, reply, max + 1024 * 1024);
         throw multipartError(err);
       };
-      if (length > max + 1024 * 1024) return fail(service.tooLarge(max));
+      if (length > max + 1024 * 1024) return fail(tooLarge(max));
       return previewXlsx(db, req.actor, req.params.project, importParts(req), max).catch(fail);
     },
   );

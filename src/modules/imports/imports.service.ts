@@ -1,8 +1,6 @@
-import { Readable } from 'node:stream';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/create-db.js';
-import { AppError, badRequest, notFound } from '../../errors.js';
-import { newUuid } from '../../lib/ids.js';
+import { badRequest, notFound } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { enqueueJobs } from '../../outbox/outbox.js';
@@ -15,16 +13,9 @@ import { IMPORT_JOB } from './imports.job.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './imports.pipeline.js';
 import * as repo from './imports.repository.js';
 import type { ImportStatus } from './imports.schemas.js';
+import { withStoredUpload, type ImportPart } from './imports.upload.js';
 
 /* Starting an import (the upload kept in file storage, the row, the job) and reading where it is. */
-
-/** A part of the multipart body: a field with its value, or the file. */
-export type ImportPart = { fieldName: string; value: string } | { fieldName: string; file: Readable };
-
-const MIB = 1024 * 1024;
-const describeBytes = (n: number) => (n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`);
-export const tooLarge = (max: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the import limit of ${describeBytes(max)}`);
 
 const FIELDS = ['format', 'mapping', 'separator', 'folderId', 'dryRun', 'skipInvalid'] as const;
 const SEPARATORS: Record<string, string> = { ',': ',', ';': ';', '\t': '\t', tab: '\t' };
@@ -87,16 +78,6 @@ function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
   };
 }
 
-/** The bytes of `src`, failing past `max`, so that storage never keeps an oversized upload (its put is all or nothing). */
-export async function* capped(src: Readable, max: number): AsyncGenerator<Buffer> {
-  let seen = 0;
-  for await (const chunk of src as AsyncIterable<Buffer>) {
-    seen += chunk.length;
-    if (seen > max) throw tooLarge(max);
-    yield chunk;
-  }
-}
-
 /**
  * POST /project/{p}/import: the file kept in file storage (refused past `maxBytes` before it is complete, so
  * nothing is kept), the options checked, the import row and its job written together. Any refusal removes the
@@ -112,33 +93,15 @@ export async function startImport(
 ): Promise<{ id: number }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
   const fields = new Map<string, string>();
-  let fileKey: string | undefined;
-  const backend = files.storages.current;
-  const storage = files.storages.of(backend);
-  try {
-    for await (const part of parts) {
-      if ('file' in part) {
-        if (part.fieldName !== 'file' || fileKey !== undefined) {
-          part.file.resume();
-          throw badRequest('send exactly one file, in a part named "file"', `/${part.fieldName}`);
-        }
-        const key = `imports/${newUuid()}`;
-        await storage.put(key, Readable.from(capped(part.file, maxBytes)));
-        fileKey = key;
-      } else {
-        if (!(FIELDS as readonly string[]).includes(part.fieldName))
-          throw badRequest(
-            `unknown field "${part.fieldName}": the fields are file, ${FIELDS.join(', ')}`,
-            `/${part.fieldName}`,
-          );
-        fields.set(part.fieldName, part.value);
-      }
-    }
+  const onField = (name: string, value: string) => {
+    if (!(FIELDS as readonly string[]).includes(name))
+      throw badRequest(`unknown field "${name}": the fields are file, ${FIELDS.join(', ')}`, `/${name}`);
+    fields.set(name, value);
+  };
+  return withStoredUpload(files, parts, maxBytes, onField, async ({ backend, key }) => {
     const options = optionsOf(fields, actor);
-    if (fileKey === undefined)
-      throw badRequest('the file is missing: send it in a part named "file"', '/file');
+    if (key === undefined) throw badRequest('the file is missing: send it in a part named "file"', '/file');
     if (options.folderId !== undefined) await getFolder(db, actor.tenantId, project.id, options.folderId);
-    const key = fileKey;
     const id = await db.transaction().execute(async (trx) => {
       const importId = await repo.insertImport(trx, {
         tenant_id: actor.tenantId,
@@ -159,10 +122,7 @@ export async function startImport(
       return importId;
     });
     return { id };
-  } catch (err) {
-    if (fileKey !== undefined) await storage.delete(fileKey);
-    throw err;
-  }
+  });
 }
 
 /** GET /project/{p}/import/{id}: where the import is, and its outcome once it ended. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { drainBody } from '../../../http/drain-body.js';
 import { errorResponses } from '../../../http/schemas.js';
 import { importParts, multipartError, skipBodyValidation } from '../imports.routes.js';
-import { tooLarge } from '../imports.service.js';
+import { tooLarge } from '../imports.upload.js';
 import {
   ProjectImportBody,
   ProjectImportParams,

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { Actor } from '../../../auth/actor.js';
 import type { Db } from '../../../db/create-db.js';
 import { AppError, badRequest, conflict, notFound } from '../../../errors.js';
-import { newUuid } from '../../../lib/ids.js';
 import { nowIso } from '../../../lib/time.js';
 import { enqueueJobs } from '../../../outbox/outbox.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from '../../../db/archive/format.js';
@@ -10,7 +9,7 @@ import { TakeBackFailed, Undo, type UndoJournal } from '../../../db/archive/purg
 import { ArchiveError, archiveRecords, checkArchive } from '../../../db/archive/read.js';
 import { writeArchive, type ArchiveFileStore } from '../../../db/archive/write.js';
 import { fileUrl, storageKey, type FilesContext } from '../../files/files.service.js';
-import { tooLarge, type ImportPart } from '../imports.service.js';
+import { withStoredUpload, type ImportPart } from '../imports.upload.js';
 import * as repo from './archive.repository.js';
 import type { ProjectImportStatus } from './archive.schemas.js';
 
@@ -22,15 +21,6 @@ import type { ProjectImportStatus } from './archive.schemas.js';
 
 export const PROJECT_IMPORT_JOB = 'import.project';
 const CODE = /^[A-Za-z0-9]{2,5}$/;
-
-async function* capped(src: Readable, max: number): AsyncGenerator<Buffer> {
-  let seen = 0;
-  for await (const chunk of src as AsyncIterable<Buffer>) {
-    seen += chunk.length;
-    if (seen > max) throw tooLarge(max);
-    yield chunk;
-  }
-}
 
 /** The archive's project code and title, read from its first records (its header checked on the way). */
 export async function archiveProject(src: Readable): Promise<{ code: string; title: string }> {
@@ -78,32 +68,16 @@ export async function startProjectImport(
   maxBytes: number,
 ): Promise<{ id: number }> {
   let code: string | undefined;
-  let fileKey: string | undefined;
-  const backend = files.storages.current;
-  const storage = files.storages.of(backend);
-  try {
-    for await (const part of parts) {
-      if ('file' in part) {
-        if (part.fieldName !== 'file' || fileKey !== undefined) {
-          part.file.resume();
-          throw badRequest('send exactly one file, in a part named "file"', `/${part.fieldName}`);
-        }
-        const key = `imports/${newUuid()}`;
-        await storage.put(key, Readable.from(capped(part.file, maxBytes)));
-        fileKey = key;
-      } else if (part.fieldName === 'code') {
-        if (!CODE.test(part.value)) throw badRequest('code must be 2-5 letters or digits', '/code');
-        code = part.value;
-      } else {
-        throw badRequest(
-          `unknown field "${part.fieldName}": the fields are file and code`,
-          `/${part.fieldName}`,
-        );
-      }
-    }
-    if (fileKey === undefined)
+  const onField = (name: string, value: string) => {
+    if (name !== 'code')
+      throw badRequest(`unknown field "${name}": the fields are file and code`, `/${name}`);
+    if (!CODE.test(value)) throw badRequest('code must be 2-5 letters or digits', '/code');
+    code = value;
+  };
+  return withStoredUpload(files, parts, maxBytes, onField, async ({ backend, storage, key }) => {
+    if (key === undefined)
       throw badRequest('the archive is missing: send it in a part named "file"', '/file');
-    const stream = await storage.get(fileKey);
+    const stream = await storage.get(key);
     if (!stream) throw new Error('the uploaded archive is gone from file storage');
     let project: { code: string };
     try {
@@ -119,7 +93,6 @@ export async function startProjectImport(
         `a project with the code ${finalCode} exists; send another in the field "code"`,
         [{ path: '/code', message: `the code ${finalCode} is taken` }],
       );
-    const key = fileKey;
     const id = await db.transaction().execute(async (trx) => {
       const importId = await repo.insertProjectImport(trx, {
         tenant_id: actor.tenantId,
@@ -139,10 +112,7 @@ export async function startProjectImport(
       return importId;
     });
     return { id };
-  } catch (err) {
-    if (fileKey !== undefined) await storage.delete(fileKey);
-    throw err;
-  }
+  });
 }
 
 /** GET /import/{id}: where a project import is. */
