@@ -86,6 +86,7 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     await page.getByRole('button', { name: 'Start the dry run' }).click();
     await page.getByRole('heading', { name: 'Dry run finished: the file can be imported' }).waitFor();
     expect(await count(/^Created \(would be\)$/)).toBe('7');
+    expect(await count(/^Matched by Legacy ID$/)).toBe('0');
     expect(await titles('IMP')).toEqual([]);
     await look('import-dry-run');
 

@@ -60,7 +60,7 @@ export const ImportStatus = Type.Object({
   }),
   updated: Type.Integer({
     description:
-      'rows whose case a matching legacy id changed (would be, on a dry run); a template counts once, also when only its filled cases changed',
+      'rows whose case a matching legacy id changed; a template counts once, also when only its filled cases changed. On a dry run: every valid row whose legacy id matches a case (contents are not compared, so the import may leave some of them as they are)',
   }),
   skipped: Type.Integer({ description: 'rows not imported' }),
   errors: Type.Array(ImportError),

@@ -37888,7 +37888,7 @@ export interface paths {
                             };
                             /** @description rows created (would be, on a dry run): standalone and template cases; a template counts once, the filled cases its Parameter Values make are not counted */
                             created: number;
-                            /** @description rows whose case a matching legacy id changed (would be, on a dry run); a template counts once, also when only its filled cases changed */
+                            /** @description rows whose case a matching legacy id changed; a template counts once, also when only its filled cases changed. On a dry run: every valid row whose legacy id matches a case (contents are not compared, so the import may leave some of them as they are) */
                             updated: number;
                             /** @description rows not imported */
                             skipped: number;

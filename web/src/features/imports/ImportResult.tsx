@@ -156,7 +156,8 @@ function Counts({ s }: { s: ImportStatus }) {
         <dd>{formatCount(s.created)}</dd>
       </div>
       <div>
-        <dt>Updated{would}</dt>
+        {/* A dry run does not compare contents: these rows match a case, and only those that differ will change. */}
+        <dt>{s.dryRun ? 'Matched by Legacy ID' : 'Updated'}</dt>
         <dd>{formatCount(s.updated)}</dd>
       </div>
       <div>
