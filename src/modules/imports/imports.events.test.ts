@@ -89,6 +89,50 @@ describeEachDb(
       });
       expect(await listCases(t, p.code)).toEqual([]);
     });
+
+    it('names in its take-back only the filled cases it restored, not one someone restored meanwhile', async () => {
+      const p = await createProject(t);
+      const header = 'Folder,Type,Name,Legacy ID,Parameter Values';
+      const sets = (...roles: string[]) =>
+        `"${JSON.stringify(roles.map((role) => ({ values: { role } }))).replaceAll('"', '""')}"`;
+      const template = (...roles: string[]) => `Auth,template,Log in as \${role},T-1,${sets(...roles)}`;
+      await importFile(t, p.code, Buffer.from(`${header}\r\n${template('admin', 'guest')}\r\n`));
+      const guest = (await listCases(t, p.code)).find((c) => c.title === 'Log in as guest')!;
+      await createWebhook(t, { endpoint: `${h.receiver.url}/restored`, eventTypes: ['tcases_edited'] });
+      // The first chunk drops guest's filled case; the second fails; guest is back before the take-back restores it.
+      const bulk = Array.from({ length: 600 }, (_, i) => `Bulk,,Case ${i},G-${i},`);
+      const file = Buffer.from([header, template('admin'), ...bulk].join('\r\n') + '\r\n');
+      const started = await postImport(t, p.code, { format: 'qasphere-csv' }, file);
+      const row = await t.db
+        .selectFrom('imports')
+        .selectAll()
+        .where('id', '=', started.body.id)
+        .executeTakeFirstOrThrow();
+      const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
+      let calls = 0;
+      await runImport(
+        t.db,
+        row.id,
+        async () => (await storage.get(row.file_key!))!,
+        async (trx, ...rest) => {
+          if (++calls === 2) throw new Error('the disk is full');
+          // The take-back's first step (deleting what the import created), before it restores filled cases.
+          if (calls === 3)
+            await trx.updateTable('tcases').set({ deleted_at: null }).where('id', '=', guest.id).execute();
+          await t.app.ctx.tcasesChanged(trx, ...rest);
+        },
+      );
+      await h.drain();
+      const back = received().find((b) => b.object.action === 'import_taken_back');
+      // 499 bulk cases deleted; the template's own content did not change (only its filled set), so none reverted.
+      expect(back.object).toMatchObject({ count: 499, revertedTcaseIds: [], restoredTcaseIds: [] });
+      expect(back.object.deletedTcaseIds).toHaveLength(499);
+      expect((await listCases(t, p.code)).map((c) => c.title).sort()).toEqual([
+        'Log in as ${role}',
+        'Log in as admin',
+        'Log in as guest',
+      ]);
+    });
   },
   { env: { CASEBOOK_WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );

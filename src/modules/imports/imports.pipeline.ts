@@ -331,7 +331,8 @@ async function removeCreated(
   const removed = await repo.listRemoved(db, importId);
   const folders = (await repo.listFolders(db, importId)).sort((a, b) => b - a);
   let foldersRemoved = 0;
-  let restored = 0;
+  // The filled cases brought back: not one whose template is gone, or that someone restored meanwhile.
+  let restored: string[] = [];
   await db.transaction().execute(async (trx) => {
     await lockTcaseWrites(trx, project.id);
     await lockForTreeChange(trx, project.id);
@@ -341,7 +342,7 @@ async function removeCreated(
     if (removed.length > 0)
       restored = await restoreImportedRemovals(trx, actor, project, removed, tcasesChanged, at);
     // Subscribers were told of the chunks that committed: they are told those were taken back.
-    if (ids.length + versions.length + removed.length > 0)
+    if (ids.length + versions.length + restored.length > 0)
       await enqueueEvent(trx, {
         tenantId: project.tenantId,
         projectId: project.id,
@@ -349,10 +350,10 @@ async function removeCreated(
         object: {
           action: 'import_taken_back',
           importId,
-          count: ids.length + versions.length + removed.length,
+          count: ids.length + versions.length + restored.length,
           deletedTcaseIds: ids,
           revertedTcaseIds: versions.map((v) => v.id),
-          restoredTcaseIds: removed,
+          restoredTcaseIds: restored,
         },
       });
     // Children were created after their parents: the highest ids first empties a path from its leaf up.
@@ -365,7 +366,7 @@ async function removeCreated(
     }
     await repo.forgetCreated(trx, importId);
   });
-  return { cases: ids.length, changed: versions.length, restored, folders: foldersRemoved };
+  return { cases: ids.length, changed: versions.length, restored: restored.length, folders: foldersRemoved };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

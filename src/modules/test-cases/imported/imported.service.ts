@@ -394,7 +394,7 @@ export async function restoreImportedRemovals(
   ids: string[],
   tcasesChanged: TcasesChanged,
   at: string,
-): Promise<number> {
+): Promise<string[]> {
   const tenantId = actor.tenantId;
   await lockProject(trx, project.id);
   const restored: { id: string; stored: Stored }[] = [];
@@ -425,7 +425,7 @@ export async function restoreImportedRemovals(
     project.id,
     restored.map((r) => r.id),
   );
-  return restored.length;
+  return restored.map((r) => r.id);
 }
 
 /**
