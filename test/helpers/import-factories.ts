@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createJobRunner } from '../../src/jobs/index.js';
+import type { Db } from '../../src/db/create-db.js';
+import { runImport } from '../../src/modules/imports/imports.pipeline.js';
 import type { TestEnv } from './test-app.js';
 
 /* Requests and checks of the import tests (src/modules/imports/). */
@@ -45,6 +47,40 @@ export async function postImport(t: TestEnv, code: string, fields: Record<string
 }
 
 export const drain = (t: TestEnv) => createJobRunner(t.db, t.config, t.app.ctx, { concurrency: 1 }).drain();
+
+/**
+ * Posts the file and runs its import in this process, failing inside the `failAt`th chunk's transaction (chunks of
+ * 500 rows: D17's propagation is the chunk's last step). `onPropagation(trx, call)` runs at each propagation before
+ * it, the take-back's included (the calls after `failAt`). Answers the import's id.
+ */
+export async function importFailingAtChunk(
+  t: TestEnv,
+  code: string,
+  file: Buffer,
+  failAt: number,
+  onPropagation?: (trx: Db, call: number) => Promise<void>,
+): Promise<number> {
+  const started = await postImport(t, code, { format: 'qasphere-csv' }, file);
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  const row = await t.db
+    .selectFrom('imports')
+    .selectAll()
+    .where('id', '=', started.body.id)
+    .executeTakeFirstOrThrow();
+  const storage = t.app.ctx.files.storages.of(row.file_storage ?? t.app.ctx.files.storages.current);
+  let calls = 0;
+  await runImport(
+    t.db,
+    row.id,
+    async () => (await storage.get(row.file_key!))!,
+    async (trx, ...rest) => {
+      if (++calls === failAt) throw new Error('the database went away');
+      await onPropagation?.(trx, calls);
+      await t.app.ctx.tcasesChanged(trx, ...rest);
+    },
+  );
+  return row.id;
+}
 
 /** Posts the file, runs the job, answers the import's final state. */
 export async function importFile(

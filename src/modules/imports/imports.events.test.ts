@@ -1,9 +1,13 @@
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject } from '../../../test/helpers/factories.js';
-import { generated, importFile, listCases, postImport } from '../../../test/helpers/import-factories.js';
+import {
+  generated,
+  importFailingAtChunk,
+  importFile,
+  listCases,
+} from '../../../test/helpers/import-factories.js';
 import { createWebhook, deliveryHarness } from '../../../test/helpers/webhook-harness.js';
-import { runImport } from './imports.pipeline.js';
 
 /** An import tells webhooks what the API's bulk writes would: tcases_created and tcases_edited, per chunk. */
 describeEachDb(
@@ -54,23 +58,7 @@ describeEachDb(
         endpoint: `${h.receiver.url}/back`,
         eventTypes: ['tcases_created', 'tcases_edited'],
       });
-      const started = await postImport(t, p.code, { format: 'qasphere-csv' }, generated(600, 1));
-      const row = await t.db
-        .selectFrom('imports')
-        .selectAll()
-        .where('id', '=', started.body.id)
-        .executeTakeFirstOrThrow();
-      const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
-      let calls = 0;
-      await runImport(
-        t.db,
-        row.id,
-        async () => (await storage.get(row.file_key!))!,
-        async (trx, ...rest) => {
-          if (++calls === 2) throw new Error('the disk is full');
-          await t.app.ctx.tcasesChanged(trx, ...rest);
-        },
-      );
+      const importId = await importFailingAtChunk(t, p.code, generated(600, 1), 2);
       await h.drain();
       const got = received();
       expect(got.map((b) => [b.event, b.object.action])).toEqual([
@@ -81,7 +69,7 @@ describeEachDb(
       expect(created).toHaveLength(500);
       expect(got[1].object).toEqual({
         action: 'import_taken_back',
-        importId: row.id,
+        importId,
         count: 500,
         deletedTcaseIds: created,
         revertedTcaseIds: [],
@@ -102,26 +90,11 @@ describeEachDb(
       // The first chunk drops guest's filled case; the second fails; guest is back before the take-back restores it.
       const bulk = Array.from({ length: 600 }, (_, i) => `Bulk,,Case ${i},G-${i},`);
       const file = Buffer.from([header, template('admin'), ...bulk].join('\r\n') + '\r\n');
-      const started = await postImport(t, p.code, { format: 'qasphere-csv' }, file);
-      const row = await t.db
-        .selectFrom('imports')
-        .selectAll()
-        .where('id', '=', started.body.id)
-        .executeTakeFirstOrThrow();
-      const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
-      let calls = 0;
-      await runImport(
-        t.db,
-        row.id,
-        async () => (await storage.get(row.file_key!))!,
-        async (trx, ...rest) => {
-          if (++calls === 2) throw new Error('the disk is full');
-          // The take-back's first step (deleting what the import created), before it restores filled cases.
-          if (calls === 3)
-            await trx.updateTable('tcases').set({ deleted_at: null }).where('id', '=', guest.id).execute();
-          await t.app.ctx.tcasesChanged(trx, ...rest);
-        },
-      );
+      await importFailingAtChunk(t, p.code, file, 2, async (trx, call) => {
+        // The take-back's first step (deleting what the import created), before it restores filled cases.
+        if (call === 3)
+          await trx.updateTable('tcases').set({ deleted_at: null }).where('id', '=', guest.id).execute();
+      });
       await h.drain();
       const back = received().find((b) => b.object.action === 'import_taken_back');
       // 499 bulk cases deleted; the template's own content did not change (only its filled set), so none reverted.

@@ -6,6 +6,7 @@ import {
   drain,
   fixture,
   generated,
+  importFailingAtChunk,
   importFile,
   listCases,
   pathOf,
@@ -13,7 +14,6 @@ import {
 } from '../../../test/helpers/import-factories.js';
 import { claimJobs } from '../../outbox/outbox.js';
 import { IMPORT_JOB, importJob } from './imports.job.js';
-import { runImport } from './imports.pipeline.js';
 
 describeEachDb('imports: chunks, failures and exports', (t) => {
   it('takes back what it wrote when a chunk fails part-way: cases created, versions added, folders created', async () => {
@@ -28,27 +28,10 @@ describeEachDb('imports: chunks, failures and exports', (t) => {
     await createFolder(t, p, ['Kept']);
     const foldersBefore = (await t.get(`/project/${p}/tcase/folders`)).body.data;
     const [before] = await listCases(t, p);
-    const started = await postImport(t, p, { format: 'qasphere-csv' }, generated(700, 1));
-    expect(started.status).toBe(202);
-    const row = await t.db
-      .selectFrom('imports')
-      .selectAll()
-      .where('id', '=', started.body.id)
-      .executeTakeFirstOrThrow();
-    const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
-    let calls = 0;
     // The first chunk (500 cases: 499 new, G-0 changed, 26 new folders) commits; the second fails inside its
     // transaction.
-    await runImport(
-      t.db,
-      row.id,
-      async () => (await storage.get(row.file_key!))!,
-      async (trx, ...rest) => {
-        if (++calls === 2) throw new Error('the database went away');
-        await t.app.ctx.tcasesChanged(trx, ...rest);
-      },
-    );
-    const result = (await t.get(`/project/${p}/import/${row.id}`)).body;
+    const id = await importFailingAtChunk(t, p, generated(700, 1), 2);
+    const result = (await t.get(`/project/${p}/import/${id}`)).body;
     expect(result).toMatchObject({ status: 'failed', created: 0, updated: 0 });
     expect(result.errors.at(-1).message).toBe(
       'the import stopped part-way (the database went away); what it had written was taken back: ' +

@@ -2,8 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject } from '../../../test/helpers/factories.js';
 import { createFolder, createTcase, getTcase } from '../../../test/helpers/tcase-factories.js';
-import { importFile, postImport } from '../../../test/helpers/import-factories.js';
-import { runImport } from './imports.pipeline.js';
+import { importFailingAtChunk, importFile } from '../../../test/helpers/import-factories.js';
 
 /* QA Sphere CSV's template rows (issue 29): a template and the filled cases its Parameter Values make. */
 
@@ -205,25 +204,8 @@ describeEachDb('imports: QA Sphere CSV template rows', (t) => {
         'Legacy ID': `G-${i}`,
       })),
     ]);
-    const started = await postImport(t, p, { format: 'qasphere-csv' }, file);
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    const row = await t.db
-      .selectFrom('imports')
-      .selectAll()
-      .where('id', '=', started.body.id)
-      .executeTakeFirstOrThrow();
-    const storage = t.app.ctx.files.storages.of(t.app.ctx.files.storages.current);
-    let calls = 0;
-    await runImport(
-      t.db,
-      row.id,
-      async () => (await storage.get(row.file_key!))!,
-      async (trx, ...rest) => {
-        if (++calls === 2) throw new Error('the database went away');
-        await t.app.ctx.tcasesChanged(trx, ...rest);
-      },
-    );
-    const result = (await t.get(`/project/${p}/import/${row.id}`)).body;
+    const id = await importFailingAtChunk(t, p, file, 2);
+    const result = (await t.get(`/project/${p}/import/${id}`)).body;
     expect(result).toMatchObject({ status: 'failed', created: 0, updated: 0 });
     // Created: 498 standalone, the new template and its filled case, guest/safari; changed: template and admin.
     expect(result.errors.at(-1).message).toBe(
