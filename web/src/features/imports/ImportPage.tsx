@@ -4,12 +4,12 @@ import { Link, useParams } from '@tanstack/react-router';
 import { ApiError } from '../../api/client';
 import { projectFoldersQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
+import { FileField } from '../../components/FileField';
 import { FolderPathOption } from '../../components/FolderPath';
 import { FormError } from '../../components/FormError';
 import { ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { folderPaths, pathText } from '../../lib/folder-path';
-import { formatBytes } from '../../lib/format';
 import { meQuery } from '../../session/session';
 import {
   customFieldsQuery,
@@ -206,47 +206,31 @@ function ImportForm({ code }: { code: string }) {
           ))}
         </fieldset>
 
-        <div className="field">
-          <label className="field-label" htmlFor={ids.file}>
-            File
-          </label>
-          <input
-            id={ids.file}
-            type="file"
-            accept={
-              format === 'testrail-xml'
-                ? '.xml,application/xml,text/xml'
-                : format === 'xlsx'
-                  ? '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-                  : '.csv,text/csv,text/plain'
-            }
-            className="field-input import-file"
-            aria-invalid={errors.file ? true : undefined}
-            aria-describedby={errors.file ? `${ids.file}-err` : `${ids.file}-desc`}
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              // Cancelling the picker keeps the file chosen before.
-              if (!f) return;
-              setFile(f);
-              setErrors((old) => ({ ...old, file: undefined }));
-            }}
-          />
-          {errors.file ? (
-            <span id={`${ids.file}-err`} className="field-error" role="alert">
-              {errors.file}
-            </span>
-          ) : (
-            <span id={`${ids.file}-desc`} className="field-description">
-              {file
-                ? `${file.name}, ${formatBytes(file.size)}`
-                : format === 'testrail-xml'
-                  ? 'An XML file exported from TestRail.'
-                  : format === 'xlsx'
-                    ? 'An Excel workbook (.xlsx); its first sheet is read, the first row naming the columns.'
-                    : 'A UTF-8 CSV file; , ; or tab separated.'}
-            </span>
-          )}
-        </div>
+        <FileField
+          id={ids.file}
+          label="File"
+          className="import-file"
+          accept={
+            format === 'testrail-xml'
+              ? '.xml,application/xml,text/xml'
+              : format === 'xlsx'
+                ? '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+                : '.csv,text/csv,text/plain'
+          }
+          file={file}
+          error={errors.file}
+          hint={
+            format === 'testrail-xml'
+              ? 'An XML file exported from TestRail.'
+              : format === 'xlsx'
+                ? 'An Excel workbook (.xlsx); its first sheet is read, the first row naming the columns.'
+                : 'A UTF-8 CSV file; , ; or tab separated.'
+          }
+          onFile={(f) => {
+            setFile(f);
+            setErrors((old) => ({ ...old, file: undefined }));
+          }}
+        />
 
         {format !== 'testrail-xml' && format !== 'xlsx' && (
           <div className="field import-separator">

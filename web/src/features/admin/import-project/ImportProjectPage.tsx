@@ -4,11 +4,12 @@ import { Link } from '@tanstack/react-router';
 import { ApiError } from '../../../api/client';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
+import { FileField } from '../../../components/FileField';
 import { FormError } from '../../../components/FormError';
 import { JobProgress } from '../../../components/JobProgress';
 import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { formatBytes, formatCountOf } from '../../../lib/format';
+import { formatCountOf } from '../../../lib/format';
 import { canManagePeople, meQuery } from '../../../session/session';
 import { isFinished, projectImportQuery, startProjectImport, type ProjectImport } from './api';
 import '../audit-log/audit-log.css';
@@ -73,35 +74,18 @@ function ImportProjectForm() {
       </p>
       <form className="panel import-project-form" onSubmit={submit} noValidate aria-label="Import a project">
         <FormError message={errors.form} />
-        <div className="field">
-          <label className="field-label" htmlFor={ids.file}>
-            Archive
-          </label>
-          <input
-            id={ids.file}
-            type="file"
-            accept=".casebook,application/gzip"
-            className="field-input"
-            aria-invalid={errors.file ? true : undefined}
-            aria-describedby={errors.file ? `${ids.file}-err` : `${ids.file}-desc`}
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              // Cancelling the picker keeps the file chosen before.
-              if (!f) return;
-              setFile(f);
-              setErrors((old) => ({ ...old, file: undefined }));
-            }}
-          />
-          {errors.file ? (
-            <span id={`${ids.file}-err`} className="field-error" role="alert">
-              {errors.file}
-            </span>
-          ) : (
-            <span id={`${ids.file}-desc`} className="field-description">
-              {file ? `${file.name}, ${formatBytes(file.size)}` : 'A .casebook file exported from Casebook.'}
-            </span>
-          )}
-        </div>
+        <FileField
+          id={ids.file}
+          label="Archive"
+          accept=".casebook,application/gzip"
+          file={file}
+          error={errors.file}
+          hint="A .casebook file exported from Casebook."
+          onFile={(f) => {
+            setFile(f);
+            setErrors((old) => ({ ...old, file: undefined }));
+          }}
+        />
         <div className="field">
           <label className="field-label" htmlFor={ids.code}>
             Project code (optional)
