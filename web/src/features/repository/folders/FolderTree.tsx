@@ -69,7 +69,10 @@ export const FolderTree = memo(function FolderTree({
     }
     return open;
   });
-  useEffect(() => writeExpanded(code, expanded, (id) => index.byId.has(id)), [code, expanded, index]);
+  // A block body: whatever writeExpanded answers must never be taken for the effect's clean-up.
+  useEffect(() => {
+    writeExpanded(code, expanded, (id) => index.byId.has(id));
+  }, [code, expanded, index]);
   const [error, setError] = useState<string>();
   // One actions menu for the whole tree, opened beside the row's button that asked for it: a menu trigger in
   // every row cost a cold load a tenth of a second (25 rows of React Aria hooks for menus nobody had opened).
