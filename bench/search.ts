@@ -125,4 +125,17 @@ export async function runSearchScenarios(ctx: SearchContext): Promise<void> {
     target: `≤ ${P50_MS} ms`,
     met: median <= P50_MS,
   });
+  // The repository's folder tree with its case counts, over the same cases (tcases_live_folder_idx, 0033).
+  const tree = await ctx.sequential({
+    url: `${api}/project/${code}/tcase/folders?withCounts=true`,
+    headers: auth,
+  });
+  ctx.add(`folder tree with case counts (${fmt(CASES)} cases)`, {
+    throughput: `${fmt(tree.rps, 1)} req/s`,
+    p50: ms(tree.p50),
+    p99: ms(tree.p99),
+    target: `p50 ≤ ${P50_MS} ms`,
+    ratio: `${fmt(tree.p50 / ctx.baselineP50, 1)}× baseline p50`,
+    met: tree.p50 <= P50_MS,
+  });
 }

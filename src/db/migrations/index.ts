@@ -30,6 +30,7 @@ import * as m0029 from './0029_plans_milestones.js';
 import * as m0030 from './0030_saved_views.js';
 import * as m0031 from './0031_project_imports.js';
 import * as m0032 from './0032_import_rollback.js';
+import * as m0033 from './0033_live_folder_counts.js';
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030_saved_views': m0030,
   '0031_project_imports': m0031,
   '0032_import_rollback': m0032,
+  '0033_live_folder_counts': m0033,
 };
