@@ -217,6 +217,11 @@ export const TcaseListQuery = Type.Object(
   {
     ...Pagination,
     folders: Type.Optional(Type.Array(Type.Integer(), { description: 'cases directly in these folders' })),
+    recursive: Type.Optional(
+      Type.Boolean({
+        description: 'with folders: the cases of their subfolders too, as GET …/tcase/count takes it',
+      }),
+    ),
     tags: Type.Optional(Type.Array(Type.Integer(), { description: 'tag ids' })),
     priorities: Type.Optional(Type.Array(Type.Enum([...PRIORITIES]))),
     search: Type.Optional(Type.String({ description: 'case-insensitive substring of the title' })),

@@ -3287,6 +3287,8 @@ export interface paths {
                     page?: number;
                     /** @description cases directly in these folders */
                     folders?: number[];
+                    /** @description with folders: the cases of their subfolders too, as GET …/tcase/count takes it */
+                    recursive?: boolean;
                     /** @description tag ids */
                     tags?: number[];
                     priorities?: ("high" | "medium" | "low")[];

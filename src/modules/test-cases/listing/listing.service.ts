@@ -91,6 +91,7 @@ export async function listTestCases(
   const project = await resolveProject(db, actor, projectRef);
   const include = parseIncludes(query.include);
   const sort = parseSort(query.sortField, query.sortOrder);
+  const { offset, limit, page } = pageWindow(query);
   const filter: TcaseFilter = {
     folderIds: query.folders,
     tagIds: query.tags,
@@ -102,7 +103,12 @@ export async function listTestCases(
     requirementIds: query.requirementIds,
     customValues: await customFilters(db, actor.tenantId, query as Record<string, unknown>),
   };
-  const { offset, limit, page } = pageWindow(query);
+  // A client picking a folder with its subtree names the folder, not every subfolder (the web's "Add cases").
+  if (query.folders?.length && query.recursive) {
+    filter.folderIds = await subtreeFolderIds(db, actor.tenantId, project.id, query.folders);
+    // None of the folders is in the project: nothing matches, as with the same ids without recursive.
+    if (filter.folderIds.length === 0) return { total: 0, offset, limit, page, data: [] };
+  }
   const text = query.q === undefined ? undefined : parseTextQuery(query.q, project.code);
   // A q without a word or an identifier (blank, or only punctuation) filters nothing, as an empty search does.
   if (text && (text.words.length > 0 || text.seq !== undefined)) {

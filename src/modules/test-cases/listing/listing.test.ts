@@ -139,6 +139,23 @@ describeEachDb('test case lists', (t) => {
       expect((await list({ folders: 999999 })).body).toMatchObject({ total: 0, data: [] });
     });
 
+    it('with recursive=true takes the folders with their subfolders, and an unknown folder matches nothing', async () => {
+      expect(seqsOf(await list({ folders: fx.root, recursive: true }))).toEqual([
+        fx.a.seq,
+        fx.b.seq,
+        fx.c.seq,
+      ]);
+      expect(seqsOf(await list({ folders: fx.root, recursive: false }))).toEqual([fx.a.seq, fx.b.seq]);
+      expect((await list({ folders: fx.root, recursive: true, limit: 1 })).body).toMatchObject({
+        total: 3,
+        data: [{ seq: fx.a.seq }],
+      });
+      expect((await list({ folders: 999999, recursive: true })).body).toMatchObject({ total: 0, data: [] });
+      // Without folders it restricts nothing; a bad value is refused like any other.
+      expect((await list({ recursive: true })).body.total).toBe(7);
+      expect((await list({ folders: fx.root, recursive: 'maybe' })).status).toBe(400);
+    });
+
     it('filters by tags, priorities, search, types, draft, templates, requirements and custom fields', async () => {
       const [f1, f2] = fx.filled;
       const idsOf = (res: any) => res.body.data.map((c: any) => c.id);

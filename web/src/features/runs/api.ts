@@ -181,7 +181,8 @@ export const pickableCasesQuery = (code: string, search: string, folderIds: read
             // A run takes neither drafts nor templates (their filled cases, yes).
             query: {
               ...(search ? { search } : {}),
-              ...(folderIds.length ? { folders: [...folderIds] } : {}),
+              // Each chosen folder with its subtree: the server walks it, so the address names only the choice.
+              ...(folderIds.length ? { folders: [...folderIds], recursive: true } : {}),
               draft: false,
               types: ['standalone', 'filled'],
               limit: 30,

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkStates,
-  chosenCases,
-  pickerTree,
-  toggleFolder,
-  visibleRows,
-  withSubfolders,
-} from './folder-picker';
+import { checkStates, chosenCases, pickerTree, toggleFolder, visibleRows } from './folder-picker';
 
 // Shop (pos 0) > Checkout > Cards, Shop > Account; Docs (pos 1).
 const tree = pickerTree([
@@ -63,14 +56,6 @@ describe('new-run folder picker', () => {
 
   it('leaves a folder inside a chosen one as it is', () => {
     expect(toggleFolder(tree, [1], 3)).toEqual([1]);
-  });
-
-  it('lists the folders whose own cases the chosen ones take: each with its whole subtree, once', () => {
-    expect(withSubfolders(tree, [])).toEqual([]);
-    expect(withSubfolders(tree, [2])).toEqual([2, 3]);
-    expect(withSubfolders(tree, [1, 5])).toEqual([1, 2, 3, 4, 5]);
-    // A folder gone from the tree (deleted meanwhile) narrows nothing.
-    expect(withSubfolders(tree, [4, 99])).toEqual([4]);
   });
 
   it('counts the cases of the chosen folders once each, subfolders included', () => {

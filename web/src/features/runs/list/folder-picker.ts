@@ -105,17 +105,6 @@ function descendants(tree: PickerTree, id: number): Set<number> {
   return out;
 }
 
-/** The chosen folders with every folder under them, in id order: the folders whose own cases they take. */
-export function withSubfolders(tree: PickerTree, chosen: readonly number[]): number[] {
-  const out = new Set<number>();
-  for (const id of chosen) {
-    if (!tree.byId.has(id)) continue;
-    out.add(id);
-    for (const d of descendants(tree, id)) out.add(d);
-  }
-  return [...out].sort((a, b) => a - b);
-}
-
 /**
  * What checking a folder does: a chosen one is unchosen; an unchosen or mixed one is chosen, taking the place of
  * the folders chosen under it (its subtree is in now). A folder inside a chosen one does not change.

@@ -1,13 +1,11 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
-import { projectFoldersQuery } from '../../../api/queries';
 import { queryKeys } from '../../../api/keys';
 import { formatCount } from '../../../lib/format';
 import { addRunCases, pickableCasesQuery } from '../api';
 import { FolderPicker } from '../list/FolderPicker';
-import { pickerTree, withSubfolders } from '../list/folder-picker';
 import '../../../components/run-lists/runs-list.css';
 
 const casesWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'case' : 'cases'}`;
@@ -38,12 +36,9 @@ export function AddCasesDialog({
   const [folderIds, setFolderIds] = useState<number[]>([]);
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const search = useDeferredValue(term.trim());
-  const folders = useQuery({ ...projectFoldersQuery(code), enabled: isOpen });
-  const tree = useMemo(() => pickerTree(folders.data ?? []), [folders.data]);
-  // A chosen folder stands for its whole subtree, as in the tree it is picked from.
-  const inFolders = useMemo(() => withSubfolders(tree, folderIds), [tree, folderIds]);
+  // A chosen folder stands for its whole subtree, as in the tree it is picked from (the query asks recursively).
   const found = useQuery({
-    ...pickableCasesQuery(code, search, inFolders),
+    ...pickableCasesQuery(code, search, folderIds),
     enabled: isOpen,
     placeholderData: keepPreviousData,
   });
