@@ -14,8 +14,8 @@ export const listProjectFolders = (db: Db, tenantId: string, projectId: string) 
     .execute();
 
 /**
- * Live test cases per folder of a project, in one grouped statement read from one index (tcases_live_folder_idx:
- * tenant, project and folder of the rows not deleted, migration 0033). A read of the test-case module's table, kept here for speed (docs/architecture.md): the folder
+ * Live test cases per folder of a project, in one grouped statement read from one index alone
+ * (tcases_live_folder_idx, migration 0033). A read of the test-case module's table, kept here for speed (docs/architecture.md): the folder
  * list with counts is one statement for the tree and one for the counts, whatever the number of folders.
  */
 export const countTcasesByFolder = async (db: Db, tenantId: string, projectId: string) =>
