@@ -31,14 +31,19 @@ const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs
  */
 export function ensureBuilt(): void {
   const server = mtime(path.join(ROOT, 'dist/cli/main.js'));
-  const web = mtime(path.join(ROOT, 'web/dist/index.html'));
-  const sources = Math.max(
-    newestMtime(path.join(ROOT, 'src')),
+  // The build skips the web application when its own sources did not change (scripts/start.mjs keeps a stamp):
+  // each half is compared with its own sources, or a server-only change would look like a stale web build to every
+  // test file, each rebuilding at once.
+  const web = Math.max(
+    mtime(path.join(ROOT, 'web/dist/index.html')),
+    mtime(path.join(ROOT, 'web/dist/.build-stamp')),
+  );
+  const webSources = Math.max(
     newestMtime(path.join(ROOT, 'web/src')),
     mtime(path.join(ROOT, 'web/index.html')),
     mtime(path.join(ROOT, 'web/vite.config.ts')),
   );
-  if (server >= sources && web >= sources) return;
+  if (server >= newestMtime(path.join(ROOT, 'src')) && web >= webSources) return;
   console.log('[casebook] browser tests: building the server and the web application (npm run build)');
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
   execFileSync('npm', ['run', 'build', '--silent'], {
