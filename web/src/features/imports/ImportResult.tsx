@@ -82,6 +82,7 @@ export function ImportResult({
       ) : (
         <>
           <Counts s={done} />
+          <CountsNote s={done} />
           {done.dryRun && (
             <div className="import-again">
               <p>
@@ -165,6 +166,17 @@ function Counts({ s }: { s: ImportStatus }) {
         <dd>{formatCount(s.skipped)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** Only QA Sphere files hold templates, and the counts are of the file's rows: say so where "Created 1" may surprise. */
+function CountsNote({ s }: { s: ImportStatus }) {
+  if (s.format !== 'qasphere-csv' || s.created + s.updated === 0) return null;
+  return (
+    <p className="import-counts-note">
+      The counts are of the file’s rows: a template counts once, not the filled test cases its Parameter
+      Values make.
+    </p>
   );
 }
 
