@@ -93,7 +93,9 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     await result().getByRole('button', { name: 'Import for real' }).click();
     await page.getByRole('heading', { name: 'Import finished' }).waitFor();
     expect(await count(/^Created$/)).toBe('7');
-    await result().getByText(/a template counts once, not the filled test cases/).waitFor();
+    await result()
+      .getByText(/a template counts once, not the filled test cases/)
+      .waitFor();
     expect(await titles('IMP')).toHaveLength(7);
     expect(await titles('IMP')).toContain('Pay with a Visa card, 3-D Secure');
     await page.getByRole('link', { name: 'Open the repository' }).click();
