@@ -78,28 +78,42 @@ describeEachDb(
       expect(await listCases(t, p.code)).toEqual([]);
     });
 
-    it('names in its take-back only the filled cases it restored, not one someone restored meanwhile', async () => {
+    it('names in its take-back only what it took back: not a case someone deleted or restored meanwhile', async () => {
       const p = await createProject(t);
       const header = 'Folder,Type,Name,Legacy ID,Parameter Values';
       const sets = (...roles: string[]) =>
         `"${JSON.stringify(roles.map((role) => ({ values: { role } }))).replaceAll('"', '""')}"`;
       const template = (...roles: string[]) => `Auth,template,Log in as \${role},T-1,${sets(...roles)}`;
-      await importFile(t, p.code, Buffer.from(`${header}\r\n${template('admin', 'guest')}\r\n`));
+      const logOut = (title: string) => `Auth,,${title},S-1,`;
+      await importFile(
+        t,
+        p.code,
+        Buffer.from(`${header}\r\n${template('admin', 'guest')}\r\n${logOut('Log out')}\r\n`),
+      );
       const guest = (await listCases(t, p.code)).find((c) => c.title === 'Log in as guest')!;
+      const standalone = (await listCases(t, p.code)).find((c) => c.title === 'Log out')!;
       await createWebhook(t, { endpoint: `${h.receiver.url}/restored`, eventTypes: ['tcases_edited'] });
-      // The first chunk drops guest's filled case; the second fails; guest is back before the take-back restores it.
+      // The first chunk drops guest's filled case and renames "Log out"; the second fails. Before the take-back
+      // reverts and restores, guest is back and "Log out" is deleted.
       const bulk = Array.from({ length: 600 }, (_, i) => `Bulk,,Case ${i},G-${i},`);
-      const file = Buffer.from([header, template('admin'), ...bulk].join('\r\n') + '\r\n');
+      const file = Buffer.from(
+        [header, template('admin'), logOut('Sign out'), ...bulk].join('\r\n') + '\r\n',
+      );
       await importFailingAtChunk(t, p.code, file, 2, async (trx, call) => {
-        // The take-back's first step (deleting what the import created), before it restores filled cases.
-        if (call === 3)
-          await trx.updateTable('tcases').set({ deleted_at: null }).where('id', '=', guest.id).execute();
+        // The take-back's first step (deleting what the import created), before it reverts and restores.
+        if (call !== 3) return;
+        await trx.updateTable('tcases').set({ deleted_at: null }).where('id', '=', guest.id).execute();
+        await trx
+          .updateTable('tcases')
+          .set({ deleted_at: new Date().toISOString() })
+          .where('id', '=', standalone.id)
+          .execute();
       });
       await h.drain();
       const back = received().find((b) => b.object.action === 'import_taken_back');
-      // 499 bulk cases deleted; the template's own content did not change (only its filled set), so none reverted.
-      expect(back.object).toMatchObject({ count: 499, revertedTcaseIds: [], restoredTcaseIds: [] });
-      expect(back.object.deletedTcaseIds).toHaveLength(499);
+      // 498 bulk cases deleted; the template's content did not change (only its filled set), "Log out" is gone.
+      expect(back.object).toMatchObject({ count: 498, revertedTcaseIds: [], restoredTcaseIds: [] });
+      expect(back.object.deletedTcaseIds).toHaveLength(498);
       expect((await listCases(t, p.code)).map((c) => c.title).sort()).toEqual([
         'Log in as ${role}',
         'Log in as admin',

@@ -331,18 +331,21 @@ async function removeCreated(
   const removed = await repo.listRemoved(db, importId);
   const folders = (await repo.listFolders(db, importId)).sort((a, b) => b - a);
   let foldersRemoved = 0;
-  // The filled cases brought back: not one whose template is gone, or that someone restored meanwhile.
+  // What came back: not a case deleted meanwhile or already as it was, nor a filled case whose template is gone
+  // or that someone restored meanwhile.
+  let reverted: string[] = [];
   let restored: string[] = [];
   await db.transaction().execute(async (trx) => {
     await lockTcaseWrites(trx, project.id);
     await lockForTreeChange(trx, project.id);
     const at = nowIso();
     if (ids.length > 0) await deleteCasesById(trx, project.tenantId, project.id, ids, tcasesChanged);
-    if (versions.length > 0) await revertImportedCases(trx, actor, project, versions, tcasesChanged, at);
+    if (versions.length > 0)
+      reverted = await revertImportedCases(trx, actor, project, versions, tcasesChanged, at);
     if (removed.length > 0)
       restored = await restoreImportedRemovals(trx, actor, project, removed, tcasesChanged, at);
     // Subscribers were told of the chunks that committed: they are told those were taken back.
-    if (ids.length + versions.length + restored.length > 0)
+    if (ids.length + reverted.length + restored.length > 0)
       await enqueueEvent(trx, {
         tenantId: project.tenantId,
         projectId: project.id,
@@ -350,9 +353,9 @@ async function removeCreated(
         object: {
           action: 'import_taken_back',
           importId,
-          count: ids.length + versions.length + restored.length,
+          count: ids.length + reverted.length + restored.length,
           deletedTcaseIds: ids,
-          revertedTcaseIds: versions.map((v) => v.id),
+          revertedTcaseIds: reverted,
           restoredTcaseIds: restored,
         },
       });

@@ -340,7 +340,8 @@ export async function writeImportedCases(
 /**
  * Takes back what an import changed in existing cases (inside the caller's transaction): each case gets its content
  * of `version` again, as a new version (D15: versions are never removed, and a run may already point at the
- * import's). A case deleted meanwhile stays deleted. Answers how many cases changed back.
+ * import's). A case deleted meanwhile stays deleted, and one already as it was gets no version. Answers the ids of
+ * the cases changed back.
  */
 export async function revertImportedCases(
   trx: Db,
@@ -349,7 +350,7 @@ export async function revertImportedCases(
   items: { id: string; version: number }[],
   tcasesChanged: TcasesChanged,
   at: string,
-): Promise<number> {
+): Promise<string[]> {
   const tenantId = actor.tenantId;
   await lockProject(trx, project.id);
   const before = new Map(
@@ -379,13 +380,13 @@ export async function revertImportedCases(
     project.id,
     linkUpdates.map((u) => u.id),
   );
-  return linkUpdates.length;
+  return linkUpdates.map((u) => u.id);
 }
 
 /**
  * Takes back the deletion of filled cases an import made (inside the caller's transaction): each is live again,
  * as it was, in its template's folder (at its old position unless another case holds it now). A filled case whose
- * template is gone meanwhile stays deleted with it. Answers how many came back.
+ * template is gone meanwhile stays deleted with it. Answers the ids of those that came back.
  */
 export async function restoreImportedRemovals(
   trx: Db,
