@@ -14,10 +14,10 @@ export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 export const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 
-function newestMtime(dir: string): number {
+function newestMtime(dir: string, keep: (name: string) => boolean = () => true): number {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || !keep(entry.name)) continue;
     newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
   }
   return newest;
@@ -30,7 +30,11 @@ const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs
  * before testing; locally a missing or older-than-its-sources build is rebuilt here.
  */
 export function ensureBuilt(): void {
-  const server = mtime(path.join(ROOT, 'dist/cli/main.js'));
+  // The server's sources as the build sees them: its tests are not built (scripts/start.mjs skips them).
+  const server = Math.max(
+    mtime(path.join(ROOT, 'dist/cli/main.js')),
+    mtime(path.join(ROOT, 'dist/.build-stamp')),
+  );
   // The build skips the web application when its own sources did not change (scripts/start.mjs keeps a stamp):
   // each half is compared with its own sources, or a server-only change would look like a stale web build to every
   // test file, each rebuilding at once.
@@ -43,7 +47,8 @@ export function ensureBuilt(): void {
     mtime(path.join(ROOT, 'web/index.html')),
     mtime(path.join(ROOT, 'web/vite.config.ts')),
   );
-  if (server >= newestMtime(path.join(ROOT, 'src')) && web >= webSources) return;
+  const serverSources = newestMtime(path.join(ROOT, 'src'), (name) => !name.endsWith('.test.ts'));
+  if (server >= serverSources && web >= webSources) return;
   console.log('[casebook] browser tests: building the server and the web application (npm run build)');
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
   execFileSync('npm', ['run', 'build', '--silent'], {

@@ -216,7 +216,11 @@ const Pagination = {
 export const TcaseListQuery = Type.Object(
   {
     ...Pagination,
-    folders: Type.Optional(Type.Array(Type.Integer(), { description: 'cases directly in these folders' })),
+    folders: Type.Optional(
+      Type.Array(Type.Integer(), {
+        description: 'cases directly in these folders (with recursive, in their subtrees)',
+      }),
+    ),
     recursive: Type.Optional(
       Type.Boolean({
         description: 'with folders: the cases of their subfolders too, as GET …/tcase/count takes it',

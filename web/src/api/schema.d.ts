@@ -3285,7 +3285,7 @@ export interface paths {
                     limit?: number;
                     /** @description 1-based; ignored when offset is set */
                     page?: number;
-                    /** @description cases directly in these folders */
+                    /** @description cases directly in these folders (with recursive, in their subtrees) */
                     folders?: number[];
                     /** @description with folders: the cases of their subfolders too, as GET …/tcase/count takes it */
                     recursive?: boolean;

@@ -168,7 +168,7 @@ export type QueryPlan = CreateRunBody['queryPlans'][number];
 
 /**
  * Cases a run can take whose title contains `search` (the first 30), for picking them one by one; with
- * `folderIds`, only the cases directly in those folders (a caller wanting subfolders lists them).
+ * `folderIds`, only the cases in those folders and their subfolders.
  */
 export const pickableCasesQuery = (code: string, search: string, folderIds: readonly number[] = []) =>
   queryOptions({
@@ -181,7 +181,7 @@ export const pickableCasesQuery = (code: string, search: string, folderIds: read
             // A run takes neither drafts nor templates (their filled cases, yes).
             query: {
               ...(search ? { search } : {}),
-              // Each chosen folder with its subtree: the server walks it, so the address names only the choice.
+              // The server walks each subtree, so the address names only the chosen folders.
               ...(folderIds.length ? { folders: [...folderIds], recursive: true } : {}),
               draft: false,
               types: ['standalone', 'filled'],
