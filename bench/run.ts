@@ -8,12 +8,14 @@
  *   npm run bench -- --db sqlite     one database
  *   npm run bench -- --quick         a small data set, short runs (a smoke run of the harness)
  *   npm run bench -- --only list-run,record-batch
+ *   npm run bench -- --only list-run-written   the big run listed after each of a stream of results (its body changes every time)
  *   npm run bench -- --only reports         every report endpoint on the reports data set (bench/reports.ts);
  *                                           reports-run, reports-flaky, ... one of them
  *   npm run bench -- --only search          full-text search (q) of a 50,000-case project (bench/search.ts), alone:
  *                                           without the standard data set
  *   npm run bench -- --only webhook-batch   result batches with one webhook subscribed, and 10,000 events delivered
  *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
+ *   npm run bench -- --keep-db       leaves the PostgreSQL database in place for psql (its URL is printed)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),
  *                                    covering the scenarios only (the server restarts after the data set is made)
  *
@@ -79,7 +81,8 @@ async function main() {
       try {
         rows.push(...(await runOn('postgres', database.url, baseline)));
       } finally {
-        await database.drop();
+        if (values['keep-db']) log(`== postgres: kept ${database.url} (--keep-db)`);
+        else await database.drop();
       }
     }
   }

@@ -158,6 +158,30 @@ export async function runOn(
       latencyRow(`list a ${fmt(ids.length)}-case run`, m, 40);
     }
 
+    if (want('list-run-written')) {
+      // A run being worked: a result lands before each list, so PostgreSQL's kept body is never the current one.
+      log(`== ${dbName}: list the big run, a result recorded before each list`);
+      let i = 0;
+      const m = await sequential({
+        url: `${api}/project/BEN/run/${data.bigRunId}/tcase`,
+        headers: auth,
+        before: async () => {
+          i++;
+          const res = await fetch(
+            `${api}/project/BEN/run/${data.bigRunId}/tcase/${seqs[i % seqs.length]}/result`,
+            {
+              method: 'POST',
+              headers: json,
+              body: JSON.stringify({ status: i % 2 === 0 ? 'failed' : 'passed', comment: '', timeTaken: 12 }),
+            },
+          );
+          if (!res.ok) throw new Error(`recording a result answered ${res.status}`);
+          await res.arrayBuffer();
+        },
+      });
+      latencyRow(`list a ${fmt(ids.length)}-case run after each result`, m, 40);
+    }
+
     if (want('list-runs')) {
       log(`== ${dbName}: list runs`);
       const m = await sequential({ url: `${api}/project/BEN/run`, headers: auth });

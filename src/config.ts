@@ -80,6 +80,13 @@ export interface Config {
   fileStorage: FileStorageName;
   /** S3-compatible object storage; set when CASEBOOK_S3_BUCKET is. */
   s3?: S3Settings;
+  /**
+   * PostgreSQL: bodies of big run lists kept per process and checked against the database on every request
+   * (runs/run-tcases/run-list-cache.ts). CASEBOOK_RUN_LIST_CACHE_MB, default 32; 0 turns it off.
+   */
+  runListCacheBytes: number;
+  /** Shorter run list bodies are not kept (about 1,000 cases); tests lower it. */
+  runListCacheMinBytes: number;
 }
 
 export const FILE_STORAGES = ['local', 'postgres', 's3'] as const;
@@ -340,6 +347,9 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       1024 ** 4,
     ),
     uploadMaxFiles: intSetting('CASEBOOK_UPLOAD_MAX_FILES', env.CASEBOOK_UPLOAD_MAX_FILES, 100, 1, 100_000),
+    runListCacheBytes:
+      intSetting('CASEBOOK_RUN_LIST_CACHE_MB', env.CASEBOOK_RUN_LIST_CACHE_MB, 32, 0, 65_536) * 1024 * 1024,
+    runListCacheMinBytes: 256 * 1024,
     uploadMaxRequestBytes: intSetting(
       'CASEBOOK_UPLOAD_MAX_REQUEST_BYTES',
       env.CASEBOOK_UPLOAD_MAX_REQUEST_BYTES,

@@ -9,6 +9,7 @@ import { ResultGroupCommit } from './modules/runs/results/results.group-commit.j
 import type { TcasesChanged } from './modules/test-cases/test-cases.service.js';
 import { bindJobWakers, JobWakers } from './outbox/wakers.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { RunListCache, runListCacheFor } from './modules/runs/run-tcases/run-list-cache.js';
 
 /**
  * What services are handed beyond `db` and the caller: how modules that must not know each other are wired.
@@ -30,6 +31,8 @@ export interface AppContext {
   jobWakers: JobWakers;
   /** This app's Prometheus metrics (metrics/metrics.ts); counted only while `/metrics` is on. */
   metrics: Metrics;
+  /** PostgreSQL: big run lists' bodies, checked against the database on every request (off on SQLite). */
+  runListCache: RunListCache;
 }
 
 /** `metrics`: buildApp's, which measures the job kinds' queues; others (CLI, tests) get one that measures none. */
@@ -51,5 +54,9 @@ export function createContext(config: Config, db: Db, metrics = createMetrics(db
     mailer: createMailer(config),
     outboundGuard: outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow }),
     jobWakers,
+    runListCache: runListCacheFor(db, {
+      maxBytes: config.runListCacheBytes,
+      minBytes: config.runListCacheMinBytes,
+    }),
   };
 }

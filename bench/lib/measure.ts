@@ -37,6 +37,8 @@ export interface SequentialRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: () => string;
+  /** Runs before each request, outside its time (e.g. records a result, so the list after it is a fresh one). */
+  before?: () => Promise<void>;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -58,6 +60,7 @@ export async function sequentialRun(
       onMeasure?.();
       measuredFrom = performance.now();
     }
+    await req.before?.();
     const start = performance.now();
     const res = await fetch(req.url, {
       method: req.method ?? 'GET',

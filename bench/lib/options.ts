@@ -12,6 +12,7 @@ export const { values } = parseArgs({
     workers: { type: 'string', default: '1' },
     'skip-build': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
   },
 });
 

@@ -284,9 +284,24 @@ export async function selectJsonArray<QB extends AnySelect>(
   rows: QB,
   fields: JsonField[],
   orderBy: { column: string; desc?: boolean }[],
-  options: { limit?: number; wrapIn: string },
+  options: {
+    limit?: number;
+    wrapIn: string;
+    /**
+     * PostgreSQL only: a column of `rows` holding a 64-bit hash of each row (what it was made from). Once the last
+     * piece has been read, the rows' fingerprint (`<count>:<sum of hashes>`, as fingerprintText writes it) is handed
+     * to `done` with the pieces of the body, or without them when they came to more than `maxBytes` characters
+     * (they are kept only up to that). Not called when reading stops or fails before the end.
+     */
+    fingerprint?: {
+      column: string;
+      maxBytes: number;
+      done: (fingerprint: string, pieces?: string[]) => void;
+    };
+  },
 ): Promise<JsonBody> {
-  const { limit, wrapIn } = options;
+  const { limit, wrapIn, fingerprint } = options;
+  if (fingerprint && dialectOf(db) === 'sqlite') throw new Error('selectJsonArray: no fingerprint on SQLite');
   const sqlite = dialectOf(db) === 'sqlite';
   const col = (name: string) => sql.ref(`x.${name}`);
   let inner: AnySelect = rows;
@@ -351,27 +366,58 @@ export async function selectJsonArray<QB extends AnySelect>(
     orderBy.map((o) => (o.desc ? sql`${sql.ref(`w.${o.column}`)} desc` : sql.ref(`w.${o.column}`))),
   );
   const group = sql`(x.rn - 1) / ${sql.lit(PG_JSON_ITEMS_PER_ROW)}`;
-  const query = sql<{ chunk: string }>`select string_agg(${item}, ',' order by x.rn) as chunk
+  // Each row of the result also counts its objects and sums their hashes: the fingerprint costs no second query.
+  // The sum as text: numerics are read as numbers (create-db.ts), which would round a sum of 64-bit hashes.
+  const hashes = fingerprint
+    ? sql`, count(*) as n, sum(${sql.ref(`x.${fingerprint.column}`)})::text as s`
+    : sql``;
+  const query = sql<{
+    chunk: string;
+    n?: number;
+    s?: string;
+  }>`select string_agg(${item}, ',' order by x.rn) as chunk${hashes}
     from (select w.*, row_number() over (order by ${order}) as rn from (${inner}) as w) as x
     group by ${group} order by ${group}`;
   const compiled = query.compile(db);
   const stream = pgRowStream(db)?.(compiled.sql, compiled.parameters);
   // In a transaction: the whole result at once, on the transaction's connection.
-  const chunks: AsyncIterator<{ chunk?: unknown }> | Iterator<{ chunk?: unknown }> =
-    stream ?? (await query.execute(db)).rows.values();
-  const first = await chunks.next();
+  type Piece = { chunk?: unknown; n?: unknown; s?: unknown };
+  const pieces: AsyncIterator<Piece> | Iterator<Piece> = stream ?? (await query.execute(db)).rows.values();
+  const first = await pieces.next();
   return (async function* () {
-    yield `${prefix}[`;
-    if (!first.done) {
-      yield first.value.chunk as string;
-      for (let row = await chunks.next(); !row.done; row = await chunks.next()) {
-        yield ',';
-        yield row.value.chunk as string;
+    // With a fingerprint, the pieces are also kept and each row's count and sum of hashes added up.
+    const kept: string[] | undefined = fingerprint ? [] : undefined;
+    let keptLength = 0;
+    let count = 0;
+    let sum = 0n;
+    const emit = (text: string) => {
+      if (kept && keptLength <= fingerprint!.maxBytes) {
+        kept.push(text);
+        keptLength += text.length;
       }
+      return text;
+    };
+    yield emit(`${prefix}[`);
+    for (let row = first, i = 0; !row.done; row = await pieces.next(), i++) {
+      if (i > 0) yield emit(',');
+      if (fingerprint) {
+        count += Number(row.value.n);
+        sum += BigInt(row.value.s as string);
+      }
+      yield emit(row.value.chunk as string);
     }
-    yield ']}';
+    yield emit(']}');
+    if (fingerprint)
+      fingerprint.done(fingerprintText(count, sum), keptLength <= fingerprint.maxBytes ? kept : undefined);
   })();
 }
+
+/**
+ * A set of rows' fingerprint as selectJsonArray's `fingerprint` and fingerprintOf write it: how many, and the sum
+ * of their 64-bit hashes (PostgreSQL's sum of bigints is a numeric: no overflow).
+ */
+export const fingerprintText = (count: number, sum: bigint | string | null): string =>
+  `${count}:${BigInt(sum ?? 0)}`;
 
 /**
  * Whether a job claim (src/outbox/outbox.ts) holds the database's write lock while it runs: SQLite's write

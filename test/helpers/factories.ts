@@ -2,12 +2,24 @@ import { expect } from 'vitest';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { addMember } from '../../src/modules/projects/projects.service.js';
 import { createUser } from '../../src/modules/users/users.service.js';
+import type { Actor } from '../../src/auth/actor.js';
 import type { Role } from '../../src/auth/roles.js';
 import type { TestEnv } from './test-app.js';
 import { uniqueProjectCode } from './codes.js';
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** The owner as a service sees them when they call with their key (tests that call services directly). */
+export const ownerActor = (t: TestEnv): Actor => ({
+  tenantId: t.tenantId,
+  userId: t.ownerId,
+  role: 'owner',
+  apiKeyId: null,
+  via: 'key',
+  ip: '127.0.0.1',
+  userAgent: 'test',
+});
 
 /** A user of the given role with an API key of its own. */
 export async function userWithKey(t: TestEnv, role: Role, options: { keyName?: string } = {}) {

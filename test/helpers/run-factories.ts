@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { JsonBody } from '../../src/db/dialect.js';
 import type { TestEnv } from './test-app.js';
 
 type ProjectRef = { code: string } | string;
@@ -94,4 +95,12 @@ export async function updateTcase(
 export async function deleteTcase(t: TestEnv, project: ProjectRef, ref: string) {
   const res = await t.del(`/project/${codeOf(project)}/tcase/${ref}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** The text of a body the database built (services' `json` answers): one Buffer, or pieces sent one after another. */
+export async function bodyText(body: JsonBody): Promise<string> {
+  if (Buffer.isBuffer(body)) return body.toString('utf8');
+  let text = '';
+  for await (const piece of body) text += piece;
+  return text;
 }

@@ -1,21 +1,11 @@
 import { expect, it } from 'vitest';
 import type { LogEvent } from 'kysely';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
-import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { createProject, ownerActor, userWithKey } from '../../../test/helpers/factories.js';
 import { createRun } from '../../../test/helpers/run-factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
-import type { TestEnv } from '../../../test/helpers/test-app.js';
-import type { Actor } from '../../auth/actor.js';
 import { findProjectByRef } from './projects.repository.js';
 import { rememberProject, resolveProject } from './projects.service.js';
-
-const ownerActor = (t: TestEnv): Omit<Actor, 'ip' | 'userAgent'> => ({
-  tenantId: t.tenantId,
-  userId: t.ownerId,
-  role: 'owner',
-  apiKeyId: null,
-  via: 'key',
-});
 
 // Every statement the app runs (a query log turns the direct paths of db/prepared.ts off, so all are seen).
 const statements: string[] = [];
@@ -94,7 +84,7 @@ describeEachDb(
     it('uses what authentication read once, in the first resolution of a read, and never for a write', async () => {
       // Service level: a remembered row that differs from the database shows which one was used.
       const p = await createProject(t);
-      const actor: Actor = { ...ownerActor(t), ip: '127.0.0.1', userAgent: 'test' };
+      const actor = ownerActor(t);
       const row = await findProjectByRef(t.db, t.tenantId, p.code);
       const remembered = { ref: p.code, row: { ...row!, title: 'As authentication read it' }, member: true };
       rememberProject(actor, remembered);

@@ -204,6 +204,7 @@ export const runsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const list = await runTcases.listRunTcasesResponse(
         db,
+        ctx.runListCache,
         req.actor,
         req.params.project,
         req.params.run,

@@ -10,6 +10,8 @@ import { getLinkedIntegration } from '../../integrations/integrations.service.js
 import type { FilesContext } from '../../files/files.service.js';
 import { getTcaseAtVersion } from '../../test-cases/test-cases.service.js';
 import * as resultsRepo from '../results/results.repository.js';
+import type { RunListCache } from './run-list-cache.js';
+import * as listRepo from './run-tcases-list.repository.js';
 import * as runTcasesRepo from './run-tcases.repository.js';
 import {
   RUN_TCASE_SORT_FIELDS,
@@ -55,7 +57,7 @@ async function listItems(
   query: ListRunTcasesQuery,
 ): Promise<RunTcaseListItem[]> {
   const { tags, cf, fields, filterAfter, withFolder } = plan;
-  const rows = await runTcasesRepo.listRunTcases(db, actor.tenantId, run.id, {
+  const rows = await listRepo.listRunTcases(db, actor.tenantId, run.id, {
     ...plan.filter,
     withVersionData: filterAfter,
     limit: filterAfter ? undefined : query.limit,
@@ -164,6 +166,7 @@ async function planRunTcaseList(
  */
 export async function listRunTcasesResponse(
   db: Db,
+  cache: RunListCache,
   actor: Actor,
   projectRef: string,
   runId: number,
@@ -171,12 +174,22 @@ export async function listRunTcasesResponse(
 ): Promise<{ json: JsonBody } | { tcases: RunTcaseListItem[] }> {
   const { run, plan } = await planRunTcaseList(db, actor, projectRef, runId, query);
   if (plan.filterAfter || plan.withFolder) return { tcases: await listItems(db, actor, run, plan, query) };
-  return {
-    json: await runTcasesRepo.listRunTcasesJson(db, actor.tenantId, run.id, {
-      ...plan.filter,
-      limit: query.limit,
-    }),
-  };
+  // A first page (limit) is cheap and its rows are not the filter's: made every time.
+  if (!cache.enabled || query.limit !== undefined) {
+    return {
+      json: await listRepo.listRunTcasesJson(db, actor.tenantId, run.id, {
+        ...plan.filter,
+        limit: query.limit,
+      }),
+    };
+  }
+  // The filter as the database sees it: the same list for everyone (assignee=me is the person's id by now).
+  const json = await cache.serve(
+    JSON.stringify([actor.tenantId, run.id, plan.filter]),
+    () => listRepo.runTcasesFingerprint(db, actor.tenantId, run.id, plan.filter),
+    (keep) => listRepo.listRunTcasesJson(db, actor.tenantId, run.id, plan.filter, keep),
+  );
+  return { json };
 }
 
 /** The folders the listed cases show, as embedded in a run test case (docs/api-decisions.md#shapes). */

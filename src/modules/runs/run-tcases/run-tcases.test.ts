@@ -1,16 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../../test/helpers/test-app.js';
-import { createProject, userWithKey } from '../../../../test/helpers/factories.js';
+import { createProject, ownerActor, userWithKey } from '../../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../../test/helpers/tcase-factories.js';
 import {
   addResult,
+  bodyText,
   closeRun,
   createRun,
   listRunTcases,
   updateTcase,
 } from '../../../../test/helpers/run-factories.js';
-import type { Actor } from '../../../auth/actor.js';
 import type { ListRunTcasesQuery } from '../runs.schemas.js';
+import { RunListCache } from './run-list-cache.js';
 import * as service from './run-tcases.service.js';
 import type { JsonBody } from '../../../db/dialect.js';
 
@@ -19,14 +20,6 @@ const bodyLengthIsRight = (res: { headers: Record<string, unknown>; text: string
   res.headers['content-length'] === undefined
     ? res.headers['transfer-encoding'] === 'chunked'
     : Number(res.headers['content-length']) === Buffer.byteLength(res.text);
-
-/** The text of a body the database built: one Buffer, or pieces sent one after another. */
-async function bodyText(body: JsonBody): Promise<string> {
-  if (Buffer.isBuffer(body)) return body.toString('utf8');
-  let text = '';
-  for await (const piece of body) text += piece;
-  return text;
-}
 
 describeEachDb('run test cases', (t) => {
   let P: { id: string; code: string; title: string };
@@ -220,15 +213,7 @@ describeEachDb('run test cases', (t) => {
     it('builds in the database exactly the items Node builds, for every query shape and run state', async () => {
       // The route answers plain lists with JSON the database builds (listRunTcasesResponse); Node builds the
       // same items when a filter needs it. Pinned, closed (frozen folders), template and automated cases too.
-      const actor: Actor = {
-        tenantId: t.tenantId,
-        userId: t.ownerId,
-        role: 'owner',
-        apiKeyId: null,
-        via: 'key',
-        ip: '127.0.0.1',
-        userAgent: 'test',
-      };
+      const actor = ownerActor(t);
       const Q = await createProject(t);
       const home = await createFolder(t, Q, ['Home']);
       const away = await createFolder(t, Q, ['Home', 'Away']);
@@ -272,15 +257,29 @@ describeEachDb('run test cases', (t) => {
         { limit: 1 },
         { search: 'no such title' },
       ];
+      // Made every time, and (PostgreSQL) kept by a cache that keeps every body: made once, then served from it.
+      const caches = [
+        new RunListCache({ maxBytes: 0, minBytes: 0 }),
+        new RunListCache({ maxBytes: t.dbName === 'postgres' ? 1 << 24 : 0, minBytes: 0 }),
+      ];
       for (const run of [open, pinned, closed]) {
         for (const query of queries) {
           const fromNode = await service.listRunTcases(t.db, actor, Q.code, run, query);
-          const answer = await service.listRunTcasesResponse(t.db, actor, Q.code, run, query);
-          expect('json' in answer, JSON.stringify(query)).toBe(true);
-          const fromDb = JSON.parse(await bodyText((answer as { json: JsonBody }).json));
-          expect(fromDb, `run ${run} ${JSON.stringify(query)}`).toEqual({ tcases: fromNode });
+          for (const cache of [caches[0], caches[1], caches[1]]) {
+            const answer = await service.listRunTcasesResponse(t.db, cache, actor, Q.code, run, query);
+            expect('json' in answer, JSON.stringify(query)).toBe(true);
+            const fromDb = JSON.parse(await bodyText((answer as { json: JsonBody }).json));
+            expect(fromDb, `run ${run} ${JSON.stringify(query)}`).toEqual({ tcases: fromNode });
+          }
         }
       }
+      // Every query but the first pages (limit) came from the cache the second time.
+      const cachedQueries = queries.filter((q) => q.limit === undefined).length * 3;
+      expect(caches[1].stats).toEqual(
+        t.dbName === 'postgres'
+          ? { hits: cachedQueries, stale: 0, misses: cachedQueries }
+          : { hits: 0, stale: 0, misses: 0 },
+      );
       // The fixture holds what the comparison must cover.
       const shown = await service.listRunTcases(t.db, actor, Q.code, closed, {});
       expect(shown.find((i) => i.id === a.id)).toMatchObject({ folderId: home, title: 'Login works' });
@@ -292,7 +291,9 @@ describeEachDb('run test cases', (t) => {
         isAutomated: true,
       });
       // Filters Node applies keep the items Node builds.
-      const tagged = await service.listRunTcasesResponse(t.db, actor, P.code, runId, { tags: [tagApi] });
+      const tagged = await service.listRunTcasesResponse(t.db, caches[1], actor, P.code, runId, {
+        tags: [tagApi],
+      });
       expect('tcases' in tagged).toBe(true);
     });
 
