@@ -394,6 +394,8 @@ export async function selectJsonArray<QB extends AnySelect>(
       if (kept && keptLength <= fingerprint!.maxBytes) {
         kept.push(text);
         keptLength += text.length;
+        // Too long to keep: what was kept goes now, not at the end of the body.
+        if (keptLength > fingerprint!.maxBytes) kept.length = 0;
       }
       return text;
     };

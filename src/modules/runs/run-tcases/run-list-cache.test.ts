@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../../test/helpers/test-app.js';
-import { createProject, ownerActor } from '../../../../test/helpers/factories.js';
+import { createProject, ownerActor, userWithKey } from '../../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../../test/helpers/tcase-factories.js';
 import { addResult, bodyText, createRun, updateTcase } from '../../../../test/helpers/run-factories.js';
 import type { Actor } from '../../../auth/actor.js';
@@ -40,12 +40,18 @@ describeEachDb(
     });
 
     /** The list as the route answers it through `cache`, and as made with no cache at all. */
-    const list = async (cache: RunListCache, query: ListRunTcasesQuery = {}) => {
-      const through = await service.listRunTcasesResponse(t.db, cache, actor, P.code, runId, query);
-      const made = await service.listRunTcasesResponse(t.db, off, actor, P.code, runId, query);
+    const list = async (cache: RunListCache, query: ListRunTcasesQuery = {}, as = actor) => {
+      const through = await service.listRunTcasesResponse(t.db, cache, as, P.code, runId, query);
+      const made = await service.listRunTcasesResponse(t.db, off, as, P.code, runId, query);
       const text = await bodyText((through as { json: JsonBody }).json);
       expect(text).toBe(await bodyText((made as { json: JsonBody }).json));
-      return JSON.parse(text).tcases as { id: string; title: string; status: string; folderId: number }[];
+      return JSON.parse(text).tcases as {
+        id: string;
+        legacyId: string;
+        title: string;
+        status: string;
+        folderId: number;
+      }[];
     };
 
     it('serves an unchanged list from the cache after one check, and makes it again after any change', async (ctx) => {
@@ -130,6 +136,17 @@ describeEachDb(
           },
           (items) => expect(items.map((i) => i.title)).toContain('Refund in full'),
         ],
+        [
+          'a legacy id written straight into the test case by another process',
+          async () => {
+            await elsewhere!
+              .updateTable('tcases')
+              .set({ legacy_id: 'JIRA-7' })
+              .where('id', '=', cases[3].id)
+              .execute();
+          },
+          (items) => expect(items.find((i) => i.id === cases[3].id)?.legacyId).toBe('JIRA-7'),
+        ],
       ];
       for (const [what, change, shows] of changes) {
         const before = { ...cache.stats };
@@ -169,7 +186,7 @@ describeEachDb(
       expect(await read()).toHaveLength(2_345);
       expect(await read()).toHaveLength(2_345);
       expect(cache.stats).toEqual({ hits: 1, stale: 0, misses: 1 });
-      // A change in the last row of 1,000 shows too.
+      // A change to the list's last item, in the last row PostgreSQL sends, shows too.
       await addResult(t, L, run, created[2_344].id, 'passed');
       expect((await read())[2_344].status).toBe('passed');
       expect(cache.stats).toEqual({ hits: 1, stale: 1, misses: 1 });
@@ -189,6 +206,11 @@ describeEachDb(
       await list(cache, { limit: 1 });
       await list(cache, { limit: 1 });
       expect(cache.stats).toEqual({ hits: 3, stale: 0, misses: 3 });
+      // assignee=me is each person's own list.
+      const admin = await userWithKey(t, 'admin');
+      const someoneElse: Actor = { ...actor, userId: admin.user.id, role: 'admin' };
+      for (const as of [actor, someoneElse, actor, someoneElse]) await list(cache, { assignee: 'me' }, as);
+      expect(cache.stats).toEqual({ hits: 5, stale: 0, misses: 5 });
 
       const picky = new RunListCache({ maxBytes: 1 << 24, minBytes: 1 << 20 });
       await list(picky);
@@ -235,3 +257,60 @@ describeEachDb(
   },
   { databaseUrlInConfig: true },
 );
+
+// The cache's own bookkeeping, with stand-ins for the database's two queries.
+describe('run list cache, its room', () => {
+  /** A `make` that answers `body` and reports it complete with `fingerprint`, as listRunTcasesJson does. */
+  const makes =
+    (fingerprint: string, body: string, complete = true) =>
+    async (keep: { maxBytes: number; done: (fingerprint: string, pieces?: string[]) => void }) => {
+      if (complete) keep.done(fingerprint, body.length <= keep.maxBytes ? [body] : undefined);
+      return Buffer.from(body);
+    };
+  const now = (fingerprint: string) => async () => fingerprint;
+  const text = async (body: JsonBody) => bodyText(body);
+
+  it('counts its room right when a newer entry takes the place of one a request is checking', async () => {
+    const cache = new RunListCache({ maxBytes: 4000, minBytes: 0 });
+    await cache.serve('k', now('A'), makes('A', 'a'.repeat(500)));
+    let answer!: (fingerprint: string) => void;
+    const checking = cache.serve(
+      'k',
+      () => new Promise<string>((resolve) => (answer = resolve)),
+      makes('A', ''),
+    );
+    // Meanwhile another request finds the rows changed and makes the list again: the run is hot, no body kept.
+    expect(await text(await cache.serve('k', now('B'), makes('B', 'b'.repeat(500))))).toBe('b'.repeat(500));
+    expect(cache.size).toBe('k'.length + 'B'.length);
+    answer('A');
+    expect(await text(await checking)).toBe('a'.repeat(500));
+    expect(cache.stats).toEqual({ hits: 1, stale: 1, misses: 1 });
+    // The newer entry stayed (and with it the count of bytes): the run is still hot, the next list is made.
+    expect(cache.size).toBe('k'.length + 'B'.length);
+    expect(await text(await cache.serve('k', now('A'), makes('B', 'b'.repeat(500))))).toBe('b'.repeat(500));
+    expect(cache.stats).toEqual({ hits: 1, stale: 1, misses: 2 });
+  });
+
+  it('lets an old body go as soon as it is found out of date, even when the new one is never finished', async () => {
+    const cache = new RunListCache({ maxBytes: 4000, minBytes: 0 });
+    await cache.serve('k', now('A'), makes('A', 'a'.repeat(500)));
+    expect(cache.size).toBe(500 + 'k'.length + 'A'.length);
+    // The client leaves before the last piece: listRunTcasesJson never reports the body complete.
+    await cache.serve('k', now('B'), makes('B', 'b'.repeat(500), false));
+    expect(cache.size).toBe('k'.length + 'A'.length);
+    // The next request makes the list without a check (the rows changed), and the one after keeps it.
+    await cache.serve('k', now('B'), makes('B', 'b'.repeat(500)));
+    await cache.serve('k', now('B'), makes('B', 'b'.repeat(500)));
+    expect(cache.stats).toEqual({ hits: 0, stale: 1, misses: 3 });
+    expect(await text(await cache.serve('k', now('B'), makes('X', 'wrong')))).toBe('b'.repeat(500));
+    expect(cache.stats.hits).toBe(1);
+  });
+
+  it('keeps no body longer than a quarter of its room', async () => {
+    const cache = new RunListCache({ maxBytes: 4000, minBytes: 0 });
+    await cache.serve('k', now('A'), makes('A', 'a'.repeat(1001)));
+    expect(cache.size).toBe(0);
+    await cache.serve('k', now('A'), makes('A', 'a'.repeat(1000)));
+    expect(cache.size).toBe(1000 + 'k'.length + 'A'.length);
+  });
+});

@@ -5,9 +5,9 @@ import { dialectOf, type JsonBody } from '../../../db/dialect.js';
  * PostgreSQL: the bodies of big run lists (`GET /project/{p}/run/{r}/tcase`), kept per process and checked against
  * the database on every request, never trusted on time alone.
  *
- * Why: on PostgreSQL a 10,000-case list costs half again as much as on SQLite (docs/architecture.md, "Speed"): the
+ * Why: on PostgreSQL a 10,000-case list costs half again as much as on SQLite (docs/operations.md, "Sizing"): the
  * rows cross a connection and every item is written by the database's expression engine. A body kept here is
- * served after one cheaper query, the fingerprint of the rows it shows (run-tcases.repository.ts
+ * served after one cheaper query, the fingerprint of the rows it shows (run-tcases-list.repository.ts
  * runTcasesFingerprint: the xmin of every row version a list item is made of), which changes whenever any of
  * those rows changes, whoever wrote it: another process, another machine, a path nobody thought of. So a kept
  * body is never older than the database; it costs only when it has to be made again.
@@ -79,13 +79,19 @@ export class RunListCache {
     const last = this.entries.get(key);
     if (last?.body && !last.hot) {
       if ((await fingerprintNow()) === last.fingerprint) {
-        // The most recently used go last: the first in the map are dropped first.
-        this.entries.delete(key);
-        this.entries.set(key, last);
+        // The most recently used go last: the first in the map are dropped first. Unless another request put a
+        // newer entry in its place meanwhile: that one stays.
+        if (this.entries.get(key) === last) {
+          this.entries.delete(key);
+          this.entries.set(key, last);
+        }
         this.stats.hits++;
         return last.body;
       }
       this.stats.stale++;
+      // The old body goes now, not when the new one is complete (a client that leaves midway never completes it);
+      // its fingerprint stays, so that the request after this one knows the run changed.
+      if (this.entries.get(key) === last) this.put(key, { fingerprint: last.fingerprint, hot: false });
     } else this.stats.misses++;
     return make({
       maxBytes: this.maxEntryBytes,
@@ -116,7 +122,12 @@ export class RunListCache {
     }
     // A short list (or one too long) leaves nothing behind: it is made every time, unchecked.
     if (!hot && !body) return;
-    const entry: Entry = { fingerprint, body, hot };
+    this.put(key, { fingerprint, body, hot });
+  }
+
+  /** Puts `entry` in place of `key`'s, and drops the least recently used until all fits in the room. */
+  private put(key: string, entry: Entry): void {
+    this.drop(key);
     this.entries.set(key, entry);
     this.bytes += weight(key, entry);
     for (const [oldest, e] of this.entries) {

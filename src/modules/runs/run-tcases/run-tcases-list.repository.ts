@@ -37,7 +37,7 @@ export interface RunTcaseListFilter {
  *
  * The run's cases as the run shows them, in the list's order (sort field first when asked, then folder,
  * position and seq): ONE query over run_tcases, tcases and the shown version (the list index, which holds
- * what a list shows of a version). Also selects the sort keys as s1..s5 for selectJsonArray.
+ * what a list shows of a version). Also answers the sort keys, which listRunTcasesJson selects as s1..s5.
  */
 const runTcasesQuery = (db: Db, tenantId: string, runId: number, filter: RunTcaseListFilter) => {
   const versions = tableIndexedBy(
@@ -108,7 +108,7 @@ export const listRunTcases = (db: Db, tenantId: string, runId: number, filter: R
 /**
  * listRunTcases as the JSON of the response body `{"tcases": [...]}`, built by the database (selectJsonArray): for a
  * run of 10,000 or 50,000 cases this is a fraction of the time and memory of row objects mapped and
- * serialised in Node. The same query, the same order, the same items (runs.test.ts compares both).
+ * serialised in Node. The same query, the same order, the same items (run-tcases.test.ts compares both).
  */
 export const listRunTcasesJson = async (
   db: Db,

@@ -174,7 +174,7 @@ export async function listRunTcasesResponse(
 ): Promise<{ json: JsonBody } | { tcases: RunTcaseListItem[] }> {
   const { run, plan } = await planRunTcaseList(db, actor, projectRef, runId, query);
   if (plan.filterAfter || plan.withFolder) return { tcases: await listItems(db, actor, run, plan, query) };
-  // A first page (limit) is cheap and its rows are not the filter's: made every time.
+  // A limited list's fingerprint would never be runTcasesFingerprint's, which covers every row: never kept.
   if (!cache.enabled || query.limit !== undefined) {
     return {
       json: await listRepo.listRunTcasesJson(db, actor.tenantId, run.id, {
