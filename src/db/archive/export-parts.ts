@@ -7,94 +7,65 @@ import { PAGE, projectPages, type Numbering, type Row } from './numbering.js';
 
 /* Parts of the archive's export: the files a project uses, and the per-case rows kept for the latest versions. */
 
+type AnyDb = Kysely<Record<string, Row>>;
+
 /** The ids in `text`'s file addresses. */
 function fileIdsIn(text: string, into: Set<string>): void {
   for (const m of text.matchAll(FILE_URL)) into.add(m[1]);
 }
 
-/** HTML columns of the project's rows that may link uploaded files, each read a page at a time. */
+/** A table with HTML that may link uploaded files, and how its rows belong to a project. */
+interface HtmlSource {
+  table: string;
+  /** The HTML columns: a row is read when one of them holds a file address, as their text joined by a space. */
+  columns: readonly string[];
+  /** The table whose `project_id` names the row's project, and the row's column pointing at it; none: its own. */
+  owner?: { table: string; via: string };
+}
+
+const HTML_SOURCES: readonly HtmlSource[] = [
+  { table: 'results', columns: ['comment'], owner: { table: 'runs', via: 'run_id' } },
+  { table: 'steps', columns: ['description', 'expected'], owner: { table: 'tcases', via: 'tcase_id' } },
+  { table: 'preconditions', columns: ['text'] },
+  {
+    table: 'shared_sub_steps',
+    columns: ['description', 'expected'],
+    owner: { table: 'shared_steps', via: 'shared_step_id' },
+  },
+  {
+    table: 'shared_precondition_versions',
+    columns: ['text'],
+    owner: { table: 'shared_preconditions', via: 'shared_precondition_id' },
+  },
+  { table: 'runs', columns: ['description'] },
+  { table: 'plans', columns: ['description'] },
+];
+
+/** HTML columns of the project's rows that may link uploaded files, each table read a page at a time. */
 async function* htmlTexts(db: Db, projectId: string): AsyncGenerator<string> {
   const like = '%/file/%';
-  const sources: ((after: number) => Promise<{ id: number; text: string }[]>)[] = [
-    (after) =>
-      db
-        .selectFrom('results as x')
-        .innerJoin('runs as r', 'r.id', 'x.run_id')
-        .select(['x.id as id', 'x.comment as text'])
-        .where('r.project_id', '=', projectId)
-        .where('x.comment', 'like', like)
+  for (const source of HTML_SOURCES) {
+    const page = (after: number) => {
+      let q = (db as unknown as AnyDb).selectFrom(`${source.table} as x`);
+      if (source.owner) q = q.innerJoin(`${source.owner.table} as o`, 'o.id', `x.${source.owner.via}`);
+      return q
+        .select([
+          'x.id as id',
+          sql<string>`${sql.join(
+            source.columns.map((c) => sql.ref(`x.${c}`)),
+            sql` || ' ' || `,
+          )}`.as('text'),
+        ])
+        .where(source.owner ? 'o.project_id' : 'x.project_id', '=', projectId)
+        .where((eb) => eb.or(source.columns.map((c) => eb(`x.${c}`, 'like', like))))
         .where('x.id', '>', after)
         .orderBy('x.id')
         .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('steps as s')
-        .innerJoin('tcases as c', 'c.id', 's.tcase_id')
-        .select(['s.id as id', sql<string>`s.description || ' ' || s.expected`.as('text')])
-        .where('c.project_id', '=', projectId)
-        .where((eb) => eb.or([eb('s.description', 'like', like), eb('s.expected', 'like', like)]))
-        .where('s.id', '>', after)
-        .orderBy('s.id')
-        .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('preconditions')
-        .select(['id', 'text'])
-        .where('project_id', '=', projectId)
-        .where('text', 'like', like)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('shared_sub_steps as u')
-        .innerJoin('shared_steps as s', 's.id', 'u.shared_step_id')
-        .select(['u.id as id', sql<string>`u.description || ' ' || u.expected`.as('text')])
-        .where('s.project_id', '=', projectId)
-        .where((eb) => eb.or([eb('u.description', 'like', like), eb('u.expected', 'like', like)]))
-        .where('u.id', '>', after)
-        .orderBy('u.id')
-        .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('shared_precondition_versions as v')
-        .innerJoin('shared_preconditions as s', 's.id', 'v.shared_precondition_id')
-        .select(['v.id as id', 'v.text as text'])
-        .where('s.project_id', '=', projectId)
-        .where('v.text', 'like', like)
-        .where('v.id', '>', after)
-        .orderBy('v.id')
-        .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('runs')
-        .select(['id', 'description as text'])
-        .where('project_id', '=', projectId)
-        .where('description', 'like', like)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    (after) =>
-      db
-        .selectFrom('plans')
-        .select(['id', 'description as text'])
-        .where('project_id', '=', projectId)
-        .where('description', 'like', like)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-  ];
-  for (const source of sources) {
+        .execute();
+    };
     for (let after = 0; ;) {
-      const rows = await source(after);
-      for (const r of rows) yield r.text;
+      const rows = await page(after);
+      for (const r of rows) yield r.text as string;
       if (rows.length < PAGE) break;
       after = Number(rows[rows.length - 1].id);
     }
@@ -132,8 +103,6 @@ export async function fileIdsOfProject(db: Db, projectId: string): Promise<Set<s
   for await (const text of htmlTexts(db, projectId)) fileIdsIn(text, ids);
   return ids;
 }
-
-type AnyDb = Kysely<Record<string, Row>>;
 
 /** A table kept beside each case for its latest version (tags, custom values, requirements, shared items). */
 export interface CaseLink {
