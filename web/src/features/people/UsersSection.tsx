@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/Button';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorState, Loading } from '../../components/Status';
 import {
   accountsQuery,
@@ -227,72 +227,36 @@ export function UsersSection({
           })}
         </ul>
       )}
-      <Dialog
-        title={confirming ? `Deactivate ${nameOf(confirming)}?` : ''}
-        isOpen={!!confirming}
-        onOpenChange={(open) => !open && setConfirming(undefined)}
-        isDismissable={!active.isPending}
-      >
-        {confirming && (
-          <>
-            <p>
-              {nameOf(confirming)} ({confirming.email}) will no longer be able to sign in. Their sessions end
-              and their API keys stop working at once. What they wrote stays, and you can reactivate them
-              later.
-            </p>
-            {active.isError && (
-              <p className="form-error" role="alert">
-                {words(active.error)}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Button slot="close" isDisabled={active.isPending}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                isPending={active.isPending}
-                onPress={() => active.mutate({ user: confirming, to: false })}
-              >
-                Deactivate {nameOf(confirming)}
-              </Button>
-            </div>
-          </>
-        )}
-      </Dialog>
-      <Dialog
-        title={handingOver ? `Transfer ownership to ${nameOf(handingOver)}?` : ''}
-        isOpen={!!handingOver}
-        onOpenChange={(open) => !open && setHandingOver(undefined)}
-        isDismissable={!transfer.isPending}
-      >
-        {handingOver && (
-          <>
-            <p>
-              {nameOf(handingOver)} ({handingOver.email}) becomes the owner of this Casebook and you become an
-              admin. There is one owner: only {nameOf(handingOver)} can hand ownership on, or back,
-              afterwards.
-            </p>
-            {transfer.isError && (
-              <p className="form-error" role="alert">
-                {words(transfer.error)}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Button slot="close" isDisabled={transfer.isPending}>
-                Cancel
-              </Button>
-              <Button
-                variant="danger"
-                isPending={transfer.isPending}
-                onPress={() => transfer.mutate(handingOver)}
-              >
-                Transfer ownership
-              </Button>
-            </div>
-          </>
-        )}
-      </Dialog>
+      {confirming && (
+        <ConfirmDialog
+          title={`Deactivate ${nameOf(confirming)}?`}
+          onClose={() => setConfirming(undefined)}
+          confirmLabel={`Deactivate ${nameOf(confirming)}`}
+          onConfirm={() => active.mutate({ user: confirming, to: false })}
+          isPending={active.isPending}
+          error={active.isError ? words(active.error) : undefined}
+        >
+          <p>
+            {nameOf(confirming)} ({confirming.email}) will no longer be able to sign in. Their sessions end
+            and their API keys stop working at once. What they wrote stays, and you can reactivate them later.
+          </p>
+        </ConfirmDialog>
+      )}
+      {handingOver && (
+        <ConfirmDialog
+          title={`Transfer ownership to ${nameOf(handingOver)}?`}
+          onClose={() => setHandingOver(undefined)}
+          confirmLabel="Transfer ownership"
+          onConfirm={() => transfer.mutate(handingOver)}
+          isPending={transfer.isPending}
+          error={transfer.isError ? words(transfer.error) : undefined}
+        >
+          <p>
+            {nameOf(handingOver)} ({handingOver.email}) becomes the owner of this Casebook and you become an
+            admin. There is one owner: only {nameOf(handingOver)} can hand ownership on, or back, afterwards.
+          </p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { isApiError } from '../../api/client';
 import { queryKeys } from '../../api/keys';
 import { milestonesQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
 import { RichTextField } from '../../components/rich-text/RichText';
@@ -233,15 +234,23 @@ export function ClosePlanDialog({
     },
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Close “${plan.title}”?`}
       isOpen={isOpen}
-      onOpenChange={(o) => {
-        if (o) return;
+      onClose={() => {
         close.reset();
         onClose();
       }}
-      isDismissable={!close.isPending}
+      confirmLabel={open === 0 ? 'Close plan' : `Close plan and ${formatCountOf(open, 'run')}`}
+      onConfirm={() => close.mutate()}
+      isPending={close.isPending}
+      error={
+        close.isError
+          ? close.error instanceof Error
+            ? close.error.message
+            : 'The plan could not be closed.'
+          : undefined
+      }
     >
       <p>
         {open === 0
@@ -250,19 +259,6 @@ export function ClosePlanDialog({
         A closed plan and its runs are read-only: no result, run or change can be added. This cannot be
         undone.
       </p>
-      {close.isError && (
-        <p className="form-error" role="alert">
-          {close.error instanceof Error ? close.error.message : 'The plan could not be closed.'}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <Button onPress={onClose} isDisabled={close.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={close.isPending} onPress={() => close.mutate()}>
-          {open === 0 ? 'Close plan' : `Close plan and ${formatCountOf(open, 'run')}`}
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

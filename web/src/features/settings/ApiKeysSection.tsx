@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { Button } from '../../components/Button';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormError } from '../../components/FormError';
 import { RelativeTime } from '../../components/RelativeTime';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
@@ -114,27 +114,18 @@ export function ApiKeysSection() {
           ))}
         </ul>
       )}
-      <Dialog
-        title={revoking?.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
-        isOpen={!!revoking}
-        onOpenChange={(open) => !open && setRevoking(undefined)}
-        isDismissable={!revoke.isPending}
-      >
-        <p>“{revoking?.name}” stops working at once. Anything that uses it will be refused.</p>
-        {revoke.isError && <FormError message={sentence(revoke.error.message)} />}
-        <div className="dialog-actions">
-          <Button slot="close" isDisabled={revoke.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            isPending={revoke.isPending}
-            onPress={() => revoking && revoke.mutate(revoking.id)}
-          >
-            {revoking?.kind === 'device' ? 'Sign out device' : 'Revoke key'}
-          </Button>
-        </div>
-      </Dialog>
+      {revoking && (
+        <ConfirmDialog
+          title={revoking.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
+          onClose={() => setRevoking(undefined)}
+          confirmLabel={revoking.kind === 'device' ? 'Sign out device' : 'Revoke key'}
+          onConfirm={() => revoke.mutate(revoking.id)}
+          isPending={revoke.isPending}
+          error={revoke.isError ? sentence(revoke.error.message) : undefined}
+        >
+          <p>“{revoking.name}” stops working at once. Anything that uses it will be refused.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -4,8 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { usersQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
-import { FormError } from '../../../components/FormError';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { RelativeTime } from '../../../components/RelativeTime';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
@@ -144,30 +143,21 @@ function ApiKeys() {
           </ul>
         )}
       </section>
-      <Dialog
-        title={revoking?.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
-        isOpen={!!revoking}
-        onOpenChange={(open) => !open && setRevoking(undefined)}
-        isDismissable={!revoke.isPending}
-      >
-        <p>
-          “{revoking?.name}” of {revoking?.userEmail} stops working at once: every script or device that uses
-          it is refused from its next request. This cannot be undone.
-        </p>
-        {revoke.isError && <FormError message={sentence(revoke.error.message)} />}
-        <div className="dialog-actions">
-          <Button slot="close" isDisabled={revoke.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            isPending={revoke.isPending}
-            onPress={() => revoking && revoke.mutate(revoking)}
-          >
-            {revoking?.kind === 'device' ? 'Sign out device' : 'Revoke key'}
-          </Button>
-        </div>
-      </Dialog>
+      {revoking && (
+        <ConfirmDialog
+          title={revoking.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
+          onClose={() => setRevoking(undefined)}
+          confirmLabel={revoking.kind === 'device' ? 'Sign out device' : 'Revoke key'}
+          onConfirm={() => revoke.mutate(revoking)}
+          isPending={revoke.isPending}
+          error={revoke.isError ? sentence(revoke.error.message) : undefined}
+        >
+          <p>
+            “{revoking.name}” of {revoking.userEmail} stops working at once: every script or device that uses
+            it is refused from its next request. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormError } from '../../../components/FormError';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
@@ -223,11 +223,14 @@ function DeleteDialog({
     onSettled: onDone,
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete ${field.name}?`}
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!remove.isPending}
+      onClose={onClose}
+      confirmLabel="Delete field"
+      onConfirm={() => remove.mutate()}
+      isPending={remove.isPending}
+      isDisabled={!usage.isSuccess}
+      error={remove.isError ? sentence(remove.error.message) : undefined}
     >
       {usage.isPending ? (
         <Loading label="Counting the test cases with a value…" />
@@ -240,20 +243,6 @@ function DeleteDialog({
             : `${formatCountOf(usage.data.cases, 'test case')} (${formatCountOf(usage.data.versions, 'version')}) hold a value of this field: the values are removed from every version, and cannot be brought back.`}
         </p>
       )}
-      <FormError message={remove.isError ? sentence(remove.error.message) : undefined} />
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button
-          variant="danger"
-          isDisabled={!usage.isSuccess}
-          isPending={remove.isPending}
-          onPress={() => remove.mutate()}
-        >
-          Delete field
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

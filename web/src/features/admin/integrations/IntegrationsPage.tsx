@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCountOf, formatDuration } from '../../../lib/format';
@@ -173,33 +173,22 @@ function Integrations() {
           )}
         </ul>
       )}
-      <Dialog
-        title={deleting ? `Delete "${deleting.name}"?` : ''}
-        isOpen={deleting !== undefined}
-        onOpenChange={(open) => !open && setDeleting(undefined)}
-        isDismissable={!remove.isPending}
-      >
-        {deleting && (
-          <>
-            <p>
-              This removes the integration, its stored credential and its links to{' '}
-              {formatCountOf(deleting.linkedProjectCount, 'project')}. Results keep their issue links; no more
-              comments are posted to this tracker.
-            </p>
-            {remove.isError && (
-              <p className="form-error" role="alert">
-                {words(remove.error)}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Button onPress={() => setDeleting(undefined)}>Cancel</Button>
-              <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate(deleting)}>
-                Delete integration
-              </Button>
-            </div>
-          </>
-        )}
-      </Dialog>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete "${deleting.name}"?`}
+          onClose={() => setDeleting(undefined)}
+          confirmLabel="Delete integration"
+          onConfirm={() => remove.mutate(deleting)}
+          isPending={remove.isPending}
+          error={remove.isError ? words(remove.error) : undefined}
+        >
+          <p>
+            This removes the integration, its stored credential and its links to{' '}
+            {formatCountOf(deleting.linkedProjectCount, 'project')}. Results keep their issue links; no more
+            comments are posted to this tracker.
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

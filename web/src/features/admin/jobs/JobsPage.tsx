@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormError } from '../../../components/FormError';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
@@ -133,27 +133,22 @@ function Jobs() {
           </ul>
         )}
       </section>
-      <Dialog
+      <ConfirmDialog
         title="Retry every failed job?"
         isOpen={confirming}
-        onOpenChange={(open) => !open && setConfirming(false)}
-        isDismissable={!retryAll.isPending}
+        onClose={() => setConfirming(false)}
+        confirmLabel="Retry all"
+        onConfirm={() => retryAll.mutate()}
+        isPending={retryAll.isPending}
+        error={retryAll.isError ? sentence(retryAll.error.message) : undefined}
+        danger={false}
       >
         <p>
           {list.length >= JOBS_SHOWN ? `At least ${formatCount(list.length)}` : formatCount(list.length)}{' '}
           failed {list.length === 1 ? 'job runs' : 'jobs run'} again from the first attempt: webhooks are
           delivered again and tracker comments posted again.
         </p>
-        {retryAll.isError && <FormError message={sentence(retryAll.error.message)} />}
-        <div className="dialog-actions">
-          <Button slot="close" isDisabled={retryAll.isPending}>
-            Cancel
-          </Button>
-          <Button variant="primary" isPending={retryAll.isPending} onPress={() => retryAll.mutate()}>
-            Retry all
-          </Button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { Button } from '../../../components/Button';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
 import { ErrorState, Loading } from '../../../components/Status';
@@ -186,24 +187,17 @@ function DeleteDialog({
     onSettled: () => queryClient.invalidateQueries({ queryKey: configurationsQuery(code).queryKey }),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete ${config.title}?`}
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!remove.isPending}
+      onClose={onClose}
+      confirmLabel="Delete configuration"
+      onConfirm={() => remove.mutate()}
+      isPending={remove.isPending}
+      error={remove.isError ? sentence(remove.error.message) : undefined}
     >
       <p>The configuration “{config.title}” goes.</p>
       <UsedBy code={code} id={config.id} />
-      <FormError message={remove.isError ? sentence(remove.error.message) : undefined} />
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate()}>
-          Delete configuration
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

@@ -4,6 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
 import { TextField } from '../../../components/TextField';
@@ -98,23 +99,17 @@ export function ArchiveProject({ project }: { project: Project }) {
         {archived ? 'Unarchive' : 'Archive…'}
       </Button>
       {confirming && (
-        <Dialog
+        <ConfirmDialog
           title={`Archive ${project.title}?`}
-          isOpen
-          onOpenChange={(o) => !o && setConfirming(false)}
-          isDismissable={!archive.isPending}
+          onClose={() => setConfirming(false)}
+          confirmLabel="Archive project"
+          onConfirm={() => archive.mutate()}
+          isPending={archive.isPending}
+          error={archive.isError ? sentence(archive.error.message) : undefined}
+          danger={false}
         >
           <ArchiveWords code={project.code} />
-          <FormError message={archive.isError ? sentence(archive.error.message) : undefined} />
-          <div className="dialog-actions">
-            <Button slot="close" isDisabled={archive.isPending}>
-              Cancel
-            </Button>
-            <Button variant="primary" isPending={archive.isPending} onPress={() => archive.mutate()}>
-              Archive project
-            </Button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </div>
   );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormError } from '../../../components/FormError';
 import { SelectField } from '../../../components/SelectField';
 import { ErrorState, Loading } from '../../../components/Status';
@@ -166,25 +166,18 @@ function RemoveDialog({
     onSettled: () => queryClient.invalidateQueries({ queryKey: membersQuery(code).queryKey }),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Remove ${member.name}?`}
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!remove.isPending}
+      onClose={onClose}
+      confirmLabel="Remove member"
+      onConfirm={() => remove.mutate()}
+      isPending={remove.isPending}
+      error={remove.isError ? sentence(remove.error.message) : undefined}
     >
       <p>
         {member.name} no longer sees {project.title}: its test cases, runs and reports. What they recorded
         stays. They can be added again later.
       </p>
-      <FormError message={remove.isError ? sentence(remove.error.message) : undefined} />
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate()}>
-          Remove member
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

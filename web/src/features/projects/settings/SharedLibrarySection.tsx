@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
-import { FormError } from '../../../components/FormError';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { sentence } from '../../../lib/useForm';
@@ -142,42 +142,33 @@ function DeleteDialog({ code, item, onClose }: { code: string; item: LibraryItem
         queryKey: item.kind === 'step' ? queryKeys.sharedSteps(code) : queryKeys.sharedPreconditions(code),
       }),
   });
+  if (n > 0)
+    return (
+      <Dialog title={`${item.title} is in use`} isOpen onOpenChange={(o) => !o && onClose()}>
+        <p>
+          {casesWord(n)} use this {noun}, so it cannot be deleted: change them to stop using it first.
+        </p>
+        <UserList code={code} kind={item.kind} id={item.id} />
+        <div className="dialog-actions">
+          <Button slot="close" variant="primary">
+            Close
+          </Button>
+        </div>
+      </Dialog>
+    );
   return (
-    <Dialog
-      title={n > 0 ? `${item.title} is in use` : `Delete ${item.title}?`}
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!remove.isPending}
+    <ConfirmDialog
+      title={`Delete ${item.title}?`}
+      onClose={onClose}
+      confirmLabel={`Delete ${noun}`}
+      onConfirm={() => remove.mutate()}
+      isPending={remove.isPending}
+      error={remove.isError ? sentence(remove.error.message) : undefined}
     >
-      {n > 0 ? (
-        <>
-          <p>
-            {casesWord(n)} use this {noun}, so it cannot be deleted: change them to stop using it first.
-          </p>
-          <UserList code={code} kind={item.kind} id={item.id} />
-          <div className="dialog-actions">
-            <Button slot="close" variant="primary">
-              Close
-            </Button>
-          </div>
-        </>
-      ) : (
-        <>
-          <p>
-            The {noun} “{item.title}” leaves the library; no test case uses it. Old versions of cases that
-            used it still show it.
-          </p>
-          <FormError message={remove.isError ? sentence(remove.error.message) : undefined} />
-          <div className="dialog-actions">
-            <Button slot="close" isDisabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate()}>
-              Delete {noun}
-            </Button>
-          </div>
-        </>
-      )}
-    </Dialog>
+      <p>
+        The {noun} “{item.title}” leaves the library; no test case uses it. Old versions of cases that used it
+        still show it.
+      </p>
+    </ConfirmDialog>
   );
 }

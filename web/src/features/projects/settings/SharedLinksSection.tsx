@@ -3,8 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
-import { FormError } from '../../../components/FormError';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { sentence } from '../../../lib/useForm';
 import { canManageProjects, type Me } from '../../../session/session';
@@ -173,25 +172,18 @@ function RevokeDialog({ code, share, onClose }: { code: string; share: ReportSha
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.reportShares(code) }),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title="Revoke this link?"
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!revoke.isPending}
+      onClose={onClose}
+      confirmLabel="Revoke link"
+      onConfirm={() => revoke.mutate()}
+      isPending={revoke.isPending}
+      error={revoke.isError ? sentence(revoke.error.message) : undefined}
     >
       <p>
         The link to the report of {describe(share)} stops working at once, for everyone who has it. A new link
         can be made with Share on the report.
       </p>
-      <FormError message={revoke.isError ? sentence(revoke.error.message) : undefined} />
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={revoke.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={revoke.isPending} onPress={() => revoke.mutate()}>
-          Revoke link
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

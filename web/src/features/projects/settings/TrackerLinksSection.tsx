@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../../api/client';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormError } from '../../../components/FormError';
 import { SelectField } from '../../../components/SelectField';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
@@ -187,25 +187,18 @@ function UnlinkDialog({
     onSettled: () => queryClient.invalidateQueries({ queryKey: projectIntegrationsQuery(code).queryKey }),
   });
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Unlink ${link.name}?`}
-      isOpen
-      onOpenChange={(o) => !o && onClose()}
-      isDismissable={!unlink.isPending}
+      onClose={onClose}
+      confirmLabel="Unlink tracker"
+      onConfirm={() => unlink.mutate()}
+      isPending={unlink.isPending}
+      error={unlink.isError ? sentence(unlink.error.message) : undefined}
     >
       <p>
         Results of this project no longer file issues in {link.name}. Issues already filed stay in the
         tracker, and the results keep their links to them.
       </p>
-      <FormError message={unlink.isError ? sentence(unlink.error.message) : undefined} />
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={unlink.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={unlink.isPending} onPress={() => unlink.mutate()}>
-          Unlink tracker
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

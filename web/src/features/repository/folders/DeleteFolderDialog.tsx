@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { listPageQuery, type RepositoryWrites } from '../api';
 import { subtreeIds, type FolderNode } from '../folder-tree';
 
@@ -24,11 +23,19 @@ export function DeleteFolderDialog({
   const [error, setError] = useState<string>();
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete folder “${folder.title}”?`}
-      isOpen
-      onOpenChange={(open) => !open && onDone(false)}
-      isDismissable={!writes.deleteFolder.isPending}
+      onClose={() => onDone(false)}
+      confirmLabel="Delete folder"
+      onConfirm={() =>
+        writes.deleteFolder.mutate(folder.id, {
+          onSuccess: () => onDone(true),
+          onError: (e) => setError(e.message),
+        })
+      }
+      isPending={writes.deleteFolder.isPending}
+      isDisabled={total === undefined}
+      error={error}
     >
       <p>
         {total === undefined
@@ -37,28 +44,6 @@ export function DeleteFolderDialog({
             ? 'The folder is empty. Nothing else goes with it.'
             : `This also deletes ${plural(subfolders, 'subfolder', 'subfolders')} and ${plural(total, 'test case', 'test cases')} in it. Runs keep the results of those cases.`}
       </p>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <Button slot="close" isDisabled={writes.deleteFolder.isPending}>
-          Cancel
-        </Button>
-        <Button
-          variant="danger"
-          isDisabled={total === undefined || writes.deleteFolder.isPending}
-          onPress={() =>
-            writes.deleteFolder.mutate(folder.id, {
-              onSuccess: () => onDone(true),
-              onError: (e) => setError(e.message),
-            })
-          }
-        >
-          Delete folder
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { queryKeys } from '../../../api/keys';
@@ -309,31 +309,24 @@ export function RunsPage() {
       )}
       <NewRunDialog code={project} isOpen={creating} onOpenChange={setCreating} />
       <EditRunDialog code={project} run={editing} onClose={() => setEditing(undefined)} />
-      <Dialog
-        title={`Close “${closing?.title ?? ''}”?`}
-        isOpen={closing !== undefined}
-        onOpenChange={(o) => !o && setClosing(undefined)}
-        isDismissable={!close.isPending}
-      >
-        <p>A closed run is read-only: no result can be added to it. This cannot be undone.</p>
-        {close.isError && (
-          <p className="form-error" role="alert">
-            {close.error instanceof Error ? close.error.message : 'The run could not be closed.'}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <Button onPress={() => setClosing(undefined)} isDisabled={close.isPending}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            isPending={close.isPending}
-            onPress={() => closing && close.mutate(closing)}
-          >
-            Close run
-          </Button>
-        </div>
-      </Dialog>
+      {closing && (
+        <ConfirmDialog
+          title={`Close “${closing.title}”?`}
+          onClose={() => setClosing(undefined)}
+          confirmLabel="Close run"
+          onConfirm={() => close.mutate(closing)}
+          isPending={close.isPending}
+          error={
+            close.isError
+              ? close.error instanceof Error
+                ? close.error.message
+                : 'The run could not be closed.'
+              : undefined
+          }
+        >
+          <p>A closed run is read-only: no result can be added to it. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button } from '../../../components/Button';
-import { Dialog } from '../../../components/Dialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { queryKeys } from '../../../api/keys';
 import { formatCount } from '../../../lib/format';
 import { removeRunCases, type RunTestCase } from '../api';
@@ -50,11 +49,20 @@ export function RemoveCasesDialog({
     onClose();
   };
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Remove ${casesWord(n)} from the run?`}
       isOpen={cases !== undefined}
-      onOpenChange={(open) => !open && close()}
-      isDismissable={!remove.isPending}
+      onClose={close}
+      confirmLabel={`Remove ${casesWord(n)}`}
+      onConfirm={() => remove.mutate()}
+      isPending={remove.isPending}
+      error={
+        remove.isError
+          ? remove.error instanceof Error
+            ? remove.error.message
+            : 'The cases could not be removed.'
+          : undefined
+      }
     >
       <p data-testid="remove-summary">
         {withResults === 0
@@ -67,19 +75,6 @@ export function RemoveCasesDialog({
         {withResults > 0 &&
           'The results are kept: they come back if the case is added to the run again, and the run’s counts leave them out meanwhile.'}
       </p>
-      {remove.isError && (
-        <p className="form-error" role="alert">
-          {remove.error instanceof Error ? remove.error.message : 'The cases could not be removed.'}
-        </p>
-      )}
-      <div className="dialog-actions">
-        <Button onPress={close} isDisabled={remove.isPending}>
-          Cancel
-        </Button>
-        <Button variant="danger" isPending={remove.isPending} onPress={() => remove.mutate()}>
-          Remove {casesWord(n)}
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
