@@ -10,6 +10,7 @@ import { firstStart } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrator.js';
+import { cliArgs } from './helpers/cli-command.js';
 
 /* `casebook export` and `casebook import`: a project archive offline, against the configured database. */
 
@@ -36,7 +37,7 @@ describe('casebook export and import of a project archive [sqlite]', () => {
     new Promise((resolve) => {
       execFile(
         process.execPath,
-        ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args],
+        [...cliArgs(), ...args],
         { cwd: ROOT, env: env(), timeout: 60_000 },
         (err, stdout, stderr) =>
           resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),

@@ -9,6 +9,7 @@ import { migrations } from '../src/db/migrations/index.js';
 import { authenticateApiKey } from '../src/modules/api-keys/api-keys.service.js';
 import { checkCredentials } from '../src/modules/users/users.service.js';
 import { createPostgresDatabase, POSTGRES_URL, type TestDatabase } from './helpers/databases.js';
+import { cliArgs } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,12 +19,12 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the real command line (`tsx src/cli/main.ts …`) in a child process; each start costs about a second. */
+/** Runs the real command line (helpers/cli-command.ts) in a child process; each start costs about a second. */
 function cli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args],
+      [...cliArgs(), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, CASEBOOK_DATABASE_URL: databaseUrl, CASEBOOK_LOG_LEVEL: 'silent' },

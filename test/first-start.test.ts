@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/create-db.js';
 import { open } from '../src/lib/secret-box.js';
+import { cliArgs } from './helpers/cli-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,7 +34,7 @@ async function freePort(): Promise<number> {
 
 /** Starts `casebook serve` as a real process; resolves once it logged "casebook listening", or rejects when it exits first. */
 function spawnServe(env: Record<string, string>): { child: ChildProcess; ready: Promise<Server> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', CASEBOOK_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -243,7 +244,7 @@ describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => 
   });
 });
 
-// Each test starts real server processes from the sources (tsx compiles them at each start): minutes, not seconds,
+// Each test starts real server processes (and the race below compiles the sources with tsx): minutes, not seconds,
 // when CI's other test file is busy on the same two cores.
 describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', { timeout: 180_000 }, () => {
   let dir: string;

@@ -11,6 +11,7 @@ import type { FileStorages } from '../../src/modules/files/files.storages.js';
 import { POSTGRES_URL } from '../helpers/databases.js';
 import { describeEachDb, type TestEnv } from '../helpers/test-app.js';
 import { file, multipart, upload } from '../helpers/multipart.js';
+import { cliArgs } from '../helpers/cli-command.js';
 
 /**
  * `casebook files move --to <backend>` through the real command line: local disk → PostgreSQL → local disk, on
@@ -29,7 +30,7 @@ function cli(t: TestEnv, ...args: string[]): Promise<{ code: number; stdout: str
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args],
+      [...cliArgs(), ...args],
       {
         cwd: ROOT,
         env: {

@@ -9,15 +9,15 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/schema.js';
+import { cliArgs } from '../helpers/cli-command.js';
 import { createPostgresDatabase, POSTGRES_URL } from '../helpers/databases.js';
 
 /**
- * Real server processes for the scale tests: `casebook serve` run from the sources with tsx (no build step,
- * so test files never race each other writing `dist/`), listening on 127.0.0.1 only.
+ * Real server processes for the scale tests: `casebook serve` (the build when it is current, else the sources with
+ * tsx: helpers/cli-command.ts), listening on 127.0.0.1 only.
  */
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = path.join(ROOT, 'src/cli/main.ts');
 
 export const API = '/api/public/v0';
 
@@ -93,7 +93,7 @@ export async function spawnServer(options: StartOptions): Promise<ServerProcess>
   const port = options.port ?? (await freePort());
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--host', '127.0.0.1', '--port', String(port)],
+    [...cliArgs(), 'serve', '--host', '127.0.0.1', '--port', String(port)],
     {
       cwd: ROOT,
       env: {
@@ -159,7 +159,7 @@ export async function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [...cliArgs(), ...args], {
     cwd: ROOT,
     env: { ...process.env, CASEBOOK_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { mtime, newestMtime } from '../helpers/cli-command.js';
 import { createPostgresDatabase, POSTGRES_URL } from '../helpers/databases.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -13,17 +14,6 @@ export const hasChromium = fs.existsSync(CHROMIUM);
 export const SCREENSHOTS = path.join(ROOT, 'test-results', 'screenshots');
 
 export const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
-
-function newestMtime(dir: string, keep: (name: string) => boolean = () => true): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !keep(entry.name)) continue;
-    newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-const mtime = (file: string) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 
 /**
  * The tests drive what `npm start` serves: the built server and the built web application. CI builds

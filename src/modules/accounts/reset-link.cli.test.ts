@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../db/create-db.js';
 import { sha256 } from '../../lib/crypto.js';
 import { createPostgresDatabase, POSTGRES_URL } from '../../../test/helpers/databases.js';
+import { cliArgs } from '../../../test/helpers/cli-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -17,7 +18,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args],
+      [...cliArgs(), ...args],
       {
         cwd: ROOT,
         env: {
