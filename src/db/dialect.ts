@@ -415,7 +415,7 @@ export async function selectJsonArray<QB extends AnySelect>(
 }
 
 /**
- * A set of rows' fingerprint as selectJsonArray's `fingerprint` and fingerprintOf write it: how many, and the sum
+ * A set of rows' fingerprint as selectJsonArray's `fingerprint` and runTcasesFingerprint write it: how many, and the sum
  * of their 64-bit hashes (PostgreSQL's sum of bigints is a numeric: no overflow).
  */
 export const fingerprintText = (count: number, sum: bigint | string | null): string =>
