@@ -46,6 +46,15 @@ export interface Config {
   uploadMaxRequestBytes: number;
   /** Test-case imports (`POST /project/{p}/import`): the largest file, refused before it is stored. */
   importMaxBytes: number;
+  /**
+   * Uploaded files are parsed in worker threads (lib/isolated/): at most `parsers` at once in the process, at most
+   * `parsersPerTenant` of one tenant; each with `parserMemoryMb` of heap and `parserSeconds` of working time per
+   * reading of the file. A file past a budget fails its own import, nothing else.
+   */
+  parsers: number;
+  parsersPerTenant: number;
+  parserMemoryMb: number;
+  parserSeconds: number;
   /** Finished jobs and webhook delivery records are kept this many days; 0 keeps them for ever. */
   jobRetentionDays: number;
   /** How long a job's claim lasts: a job whose process died is taken again after it. Above the 10 s send timeout. */
@@ -346,6 +355,10 @@ export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Con
       1,
       1024 ** 4,
     ),
+    parsers: intSetting('CASEBOOK_PARSERS', env.CASEBOOK_PARSERS, 2, 1, 64),
+    parsersPerTenant: intSetting('CASEBOOK_PARSERS_PER_TENANT', env.CASEBOOK_PARSERS_PER_TENANT, 1, 1, 64),
+    parserMemoryMb: intSetting('CASEBOOK_PARSER_MEMORY_MB', env.CASEBOOK_PARSER_MEMORY_MB, 512, 64, 65_536),
+    parserSeconds: intSetting('CASEBOOK_PARSER_SECONDS', env.CASEBOOK_PARSER_SECONDS, 600, 1, 86_400),
     uploadMaxFiles: intSetting('CASEBOOK_UPLOAD_MAX_FILES', env.CASEBOOK_UPLOAD_MAX_FILES, 100, 1, 100_000),
     runListCacheBytes:
       intSetting('CASEBOOK_RUN_LIST_CACHE_MB', env.CASEBOOK_RUN_LIST_CACHE_MB, 32, 0, 65_536) * 1024 * 1024,

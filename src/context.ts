@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
+import { createParsers, type Parsers } from './lib/isolated/run.js';
 import { outboundGuard, type OutboundGuard } from './lib/ssrf.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import type { FilesContext } from './modules/files/files.service.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   jobWakers: JobWakers;
   /** This app's Prometheus metrics (metrics/metrics.ts); counted only while `/metrics` is on. */
   metrics: Metrics;
+  /** Uploaded files are parsed in worker threads, a bounded number at once (lib/isolated/): imports, previews, JUnit. */
+  parsers: Parsers;
   /** PostgreSQL: big run lists' bodies, checked against the database on every request (off on SQLite). */
   runListCache: RunListCache;
 }
@@ -54,6 +57,7 @@ export function createContext(config: Config, db: Db, metrics = createMetrics(db
     mailer: createMailer(config),
     outboundGuard: outboundGuard({ allowPrivate: config.webhookAllowPrivate, allow: config.outboundAllow }),
     jobWakers,
+    parsers: createParsers(config),
     runListCache: runListCacheFor(db, {
       maxBytes: config.runListCacheBytes,
       minBytes: config.runListCacheMinBytes,

@@ -24,10 +24,10 @@ export const queuedJobKinds = queued.map((j) => j.kind);
 export function createJobRunner(
   db: Db,
   config: Config,
-  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers'> & Partial<Pick<AppContext, 'metrics'>>,
+  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers' | 'parsers'> & Partial<Pick<AppContext, 'metrics'>>,
   options: Partial<JobRunnerOptions> = {},
 ): JobRunner {
-  const env: JobEnv = { config, guard: ctx.outboundGuard, log: options.log };
+  const env: JobEnv = { config, guard: ctx.outboundGuard, parsers: ctx.parsers, log: options.log };
   const handlers: Record<string, JobHandler> = {};
   for (const job of queued) handlers[job.kind] = job.handler(env);
   const listenUrl = jobNotificationsUrl(config.databaseUrl);
@@ -79,7 +79,7 @@ const jobRetention: PeriodicJob = {
 export function startJobs(db: Db, config: Config, ctx: AppContext, log?: JobLog): () => Promise<void> {
   const runner = createJobRunner(db, config, ctx, { log });
   runner.start();
-  const env: JobEnv = { config, guard: ctx.outboundGuard, log };
+  const env: JobEnv = { config, guard: ctx.outboundGuard, parsers: ctx.parsers, log };
   const stops = [jobRetention, ...periodic].map((job) =>
     startPeriodic(() => job.run(db, env), {
       intervalMs: job.intervalMs,

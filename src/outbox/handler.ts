@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/create-db.js';
+import type { Parsers } from '../lib/isolated/run.js';
 import type { OutboundGuard } from '../lib/ssrf.js';
 import type { ClaimedJob } from './outbox.js';
 
@@ -53,6 +54,8 @@ export interface JobEnv {
   config: Config;
   /** Every outbound request goes through it (AppContext.outboundGuard). */
   guard: OutboundGuard;
+  /** Uploaded files are parsed through these (AppContext.parsers): the app's bound on parses at once. */
+  parsers: Parsers;
   log?: JobLog;
 }
 

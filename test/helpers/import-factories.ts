@@ -72,7 +72,7 @@ export async function importFailingAtChunk(
   await runImport(
     t.db,
     row.id,
-    async () => (await storage.get(row.file_key!))!,
+    { open: async () => (await storage.get(row.file_key!))!, parsers: t.app.ctx.parsers },
     async (trx, ...rest) => {
       if (++calls === failAt) throw new Error('the database went away');
       await onPropagation?.(trx, calls);

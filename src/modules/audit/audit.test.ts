@@ -203,6 +203,7 @@ describeEachDb('audit log', (t) => {
       const env = (auditRetentionDays: number) => ({
         config: { ...t.config, auditRetentionDays },
         guard: t.app.ctx.outboundGuard,
+        parsers: t.app.ctx.parsers,
       });
       await auditRetentionJob.run(t.db, env(0));
       expect(await events()).toHaveLength(4);

@@ -78,6 +78,7 @@ describeEachDb('imports: chunks, failures and exports', (t) => {
     const handler = importJob.handler({
       config: { ...t.config, jobLeaseSeconds: 0.005 },
       guard: t.app.ctx.outboundGuard,
+      parsers: t.app.ctx.parsers,
     });
     const ctx = {} as Parameters<typeof handler.run>[2];
     await handler.run(t.db, [job], ctx);

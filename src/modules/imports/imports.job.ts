@@ -16,7 +16,7 @@ export const IMPORT_JOB = 'import.run';
 export const importJob: QueuedJob = {
   type: 'queued',
   kind: IMPORT_JOB,
-  handler: ({ config }) => {
+  handler: ({ config, parsers }) => {
     // The app's backends, opened once per database handle (the PostgreSQL backend reads through it).
     const opened = new WeakMap<Db, FileStorages>();
     const storagesOf = (db: Db) => {
@@ -46,7 +46,7 @@ export const importJob: QueuedJob = {
           renewed = Date.now();
           await extendLease(db, job.id, job.token, renewed + leaseMs);
         };
-        await runImport(db, importId, open, onTcasesChanged, alive);
+        await runImport(db, importId, { open, parsers }, onTcasesChanged, alive);
         const after = await repo.findImportById(db, importId);
         if (after && (after.status === 'done' || after.status === 'failed')) {
           await storage.delete(key);

@@ -6,7 +6,6 @@ import type { Db } from '../../db/create-db.js';
 import type { Updateable } from 'kysely';
 import type { ImportsTable } from '../../db/tables/imports.js';
 import { AppError } from '../../errors.js';
-import { XmlFileError } from '../../lib/xml.js';
 import { nowIso } from '../../lib/time.js';
 import {
   folderPath,
@@ -30,13 +29,11 @@ import {
   type TcasesChanged,
 } from '../test-cases/test-cases.service.js';
 import { guessSeparator, UnreadableFile } from './formats/csv-read.js';
-import { parseMapped, parseMappedCsv, type Mapping } from './formats/csv-mapped.js';
-import { parseQasphereCsv } from './formats/qasphere-csv.js';
-import { CsvFileError, parseTestRailCsv } from './formats/testrail-csv.js';
-import { parseTestRailXml } from './formats/testrail-xml.js';
 import type { ParsedItem, RowError } from './formats/types.js';
-import { checkXlsx, readXlsx } from './formats/xlsx-read.js';
+import type { Mapping } from './formats/csv-mapped.js';
+import type { Parsers } from '../../lib/isolated/run.js';
 import { placeFiles } from './imports.files.js';
+import { parseIsolated } from './imports.parsing.js';
 import { fieldOf, prepareCase, type PreparedCase } from './imports.prepare.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 import * as repo from './imports.repository.js';
@@ -70,6 +67,11 @@ export interface ImportOptions {
 }
 
 export type OpenFile = () => Promise<Readable>;
+/** The uploaded file: how to open it, and the app's parsers that read it (AppContext.parsers). */
+export interface ImportFile {
+  open: OpenFile;
+  parsers: Parsers;
+}
 /** Called as the import goes (every chunk read or written): the job renews its lease. */
 export type Alive = () => Promise<void>;
 
@@ -93,25 +95,21 @@ async function separatorOf(open: OpenFile, o: ImportOptions): Promise<string | u
   return guessSeparator(head);
 }
 
-async function* parse(
-  open: OpenFile,
+/** The file's items, read in a worker (imports.parsing.ts); the first reading checks an .xlsx's zip first. */
+function parse(
+  file: ImportFile,
+  project: Project,
   o: ImportOptions,
   separator: string | undefined,
+  pass: { check: boolean; alive: Alive },
 ): AsyncGenerator<ParsedItem> {
-  const stream = await open();
-  try {
-    if (o.format === 'testrail-xml') yield* parseTestRailXml(stream);
-    else if (o.format === 'testrail-csv') yield* parseTestRailCsv(stream, separator);
-    else if (o.format === 'csv') yield* parseMappedCsv(stream, separator ?? ',', o.mapping ?? {});
-    else if (o.format === 'xlsx') yield* parseMapped(readXlsx(stream), o.mapping ?? {});
-    else yield* parseQasphereCsv(stream, separator ?? ',');
-  } catch (err) {
-    // TestRail's parsers name a file they cannot read as a whole in their own terms: the import's is one.
-    if (err instanceof XmlFileError || err instanceof CsvFileError) throw new UnreadableFile(err.message);
-    throw err;
-  } finally {
-    stream.destroy();
-  }
+  return parseIsolated(
+    file.parsers,
+    project.tenantId,
+    file.open,
+    { format: o.format, separator, mapping: o.mapping },
+    pass,
+  );
 }
 
 interface Checked {
@@ -128,7 +126,7 @@ interface Checked {
 async function checkFile(
   db: Db,
   project: Project,
-  open: OpenFile,
+  file: ImportFile,
   o: ImportOptions,
   separator: string | undefined,
   alive: Alive,
@@ -188,7 +186,7 @@ async function checkFile(
     }
     batch = [];
   };
-  for await (const item of parse(open, o, separator)) {
+  for await (const item of parse(file, project, o, separator, { check: true, alive })) {
     if ('error' in item) {
       if (!out.badRows.has(item.error.row)) out.total++;
       fail(item.error);
@@ -235,7 +233,7 @@ async function writeFile(
   project: Project,
   importId: number,
   token: string,
-  open: OpenFile,
+  file: ImportFile,
   o: ImportOptions,
   separator: string | undefined,
   checked: Checked,
@@ -301,7 +299,7 @@ async function writeFile(
     });
     done += rows;
   };
-  for await (const item of parse(open, o, separator)) {
+  for await (const item of parse(file, project, o, separator, { check: false, alive })) {
     if ('error' in item || checked.badRows.has(item.case.row)) continue;
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) continue;
@@ -382,7 +380,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export async function runImport(
   db: Db,
   importId: number,
-  open: OpenFile,
+  file: ImportFile,
   tcasesChanged: TcasesChanged,
   alive: Alive = async () => {},
 ): Promise<void> {
@@ -426,10 +424,8 @@ export async function runImport(
   let checked: Checked;
   let separator: string | undefined;
   try {
-    // An .xlsx is inflated once into nothing before anything reads it: a zip bomb stops here.
-    if (o.format === 'xlsx') await checkXlsx(await open());
-    separator = await separatorOf(open, o);
-    checked = await checkFile(db, project, open, o, separator, alive);
+    separator = await separatorOf(file.open, o);
+    checked = await checkFile(db, project, file, o, separator, alive);
   } catch (err) {
     if (!(err instanceof UnreadableFile)) throw err;
     await end({ status: 'failed', errors: JSON.stringify([{ row: err.line ?? 0, message: err.message }]) });
@@ -463,7 +459,7 @@ export async function runImport(
       project,
       importId,
       token,
-      open,
+      file,
       o,
       separator,
       checked,

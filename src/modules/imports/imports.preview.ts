@@ -8,12 +8,13 @@ import type { Db } from '../../db/create-db.js';
 import { badRequest } from '../../errors.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { UnreadableFile } from './formats/csv-read.js';
-import { checkXlsx, readXlsx } from './formats/xlsx-read.js';
+import type { Parsers } from '../../lib/isolated/run.js';
+import { previewXlsxRows } from './imports.parsing.js';
 import { capped, type ImportPart } from './imports.upload.js';
 
 /*
  * POST /project/{p}/import/preview: the header and first rows of an .xlsx, read by the reader an import uses (the
- * zip guard, then exceljs), so the Import page maps its columns on the rows as they will be imported. A CSV's
+ * zip guard, then exceljs, in a worker thread under the upload budget: imports.parsing.ts), so the Import page maps its columns on the rows as they will be imported. A CSV's
  * preview is read in the browser; a workbook needs exceljs, which stays on the server. The upload is kept in a
  * temporary file for the two reads of the request and removed before the answer.
  */
@@ -32,6 +33,7 @@ export async function previewXlsx(
   projectRef: string,
   parts: AsyncIterable<ImportPart>,
   maxBytes: number,
+  parsers: Parsers,
 ): Promise<ImportPreview> {
   await resolveProject(db, actor, projectRef, { write: true });
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'casebook-preview-'));
@@ -47,12 +49,12 @@ export async function previewXlsx(
       got = true;
     }
     if (!got) throw badRequest('the file is missing: send it in a part named "file"', '/file');
-    await checkXlsx(fs.createReadStream(file));
-    const records: { line: number; cells: string[] }[] = [];
-    for await (const rec of readXlsx(fs.createReadStream(file))) {
-      records.push(rec);
-      if (records.length > PREVIEW_ROWS) break;
-    }
+    const records = await previewXlsxRows(
+      parsers,
+      actor.tenantId,
+      async () => fs.createReadStream(file),
+      PREVIEW_ROWS + 1,
+    );
     const [header, ...rows] = records;
     if (!header) throw badRequest('the first worksheet is empty: no header row', '/file');
     return { headers: header.cells, rows: rows.map((r) => r.cells), lines: rows.map((r) => r.line) };

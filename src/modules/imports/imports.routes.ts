@@ -125,7 +125,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw multipartError(err);
       };
       if (length > max + 1024 * 1024) return fail(tooLarge(max));
-      return previewXlsx(db, req.actor, req.params.project, importParts(req), max).catch(fail);
+      return previewXlsx(db, req.actor, req.params.project, importParts(req), max, ctx.parsers).catch(fail);
     },
   );
 

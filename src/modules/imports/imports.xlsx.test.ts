@@ -10,9 +10,15 @@ import {
   pathOf,
   postImport,
 } from '../../../test/helpers/import-factories.js';
-import { repeatedEntry, textEntry, workbookEntries, zipOf } from '../../../test/helpers/zip-bomb.js';
+import {
+  repeatedEntry,
+  storedEntry,
+  textEntry,
+  workbookEntries,
+  zipOf,
+} from '../../../test/helpers/zip-bomb.js';
 import { UnreadableFile } from './formats/csv-read.js';
-import { checkXlsx, readXlsx } from './formats/xlsx-read.js';
+import { checkXlsx, readXlsx, XLSX_LIMITS } from './formats/xlsx-read.js';
 
 const MIB = 1024 * 1024;
 const MAPPING = JSON.stringify({
@@ -104,7 +110,7 @@ describe('.xlsx reading', () => {
     const bomb = zipOf([...workbookEntries(), { ...sheet, declaredSize: 4096 }]);
     expect(bomb.length).toBeLessThan(MIB);
     expect(await refusal(checkXlsx(Readable.from([bomb])))).toBe(
-      'the .xlsx file is refused: its contents inflate more than 200 times (a zip bomb, or not a workbook to import)',
+      'the .xlsx file is refused: "xl/worksheets/sheet1.xml" inflates more than 200 times (a zip bomb, or not a workbook to import)',
     );
     // Without the ratio rule 250 MiB are inflated into nothing: the heap does not grow with them (holding them would
     // add 250 MiB; the margin is for a collector that runs late on a loaded machine).
@@ -115,12 +121,59 @@ describe('.xlsx reading', () => {
       const m = process.memoryUsage();
       peak = Math.max(peak, m.heapUsed + m.arrayBuffers - before.heapUsed - before.arrayBuffers);
     }, 5);
-    const limits = { maxUncompressed: 250 * MIB, maxSharedStrings: MIB, maxRatio: 1e9, ratioSlack: 0 };
+    const limits = {
+      ...XLSX_LIMITS,
+      maxUncompressed: 250 * MIB,
+      maxSharedStrings: MIB,
+      maxRatio: 1e9,
+      ratioSlack: 0,
+    };
     expect(await refusal(checkXlsx(Readable.from([bomb]), limits))).toMatch(
       /its contents inflate to more than 250 MiB/,
     );
     clearInterval(timer);
     expect(peak).toBeLessThan(160 * MIB);
+  });
+
+  it("refuses styles that exceljs would build whole, however the file's ratio was bought", async () => {
+    // A stored pad of random bytes first buys the whole file's ratio; the styles then inflate to 1,000 MiB, and
+    // exceljs would build an object of each <xf/>: the heap's end, once.
+    const pad = Buffer.alloc(8 * MIB);
+    for (let i = 0; i < pad.length; i += 4) pad.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
+    const styles = await repeatedEntry('xl/styles.xml', '<xf/>', 1000 * MIB);
+    const bomb = (declaredSize?: number) =>
+      zipOf([storedEntry('xl/media/pad.bin', pad), ...workbookEntries(), { ...styles, declaredSize }]);
+    expect(await refusal(checkXlsx(Readable.from([bomb()])))).toBe(
+      'the .xlsx file is refused: "xl/styles.xml" says it inflates to more than 16 MiB (a zip bomb, or not a workbook to import)',
+    );
+    expect(await refusal(checkXlsx(Readable.from([bomb(4096)])))).toBe(
+      'the .xlsx file is refused: "xl/styles.xml" holds more than 250000 elements (a zip bomb, or not a workbook to import)',
+    );
+    // Under the element count, the size limit of an entry read whole still holds.
+    const wide = await repeatedEntry('xl/styles.xml', `<numFmt formatCode="${'0'.repeat(4000)}"/>`, 64 * MIB);
+    const file = zipOf([...workbookEntries(), { ...wide, declaredSize: 4096 }]);
+    expect(await refusal(checkXlsx(Readable.from([file]), { ...XLSX_LIMITS, maxRatio: 1e9 }))).toBe(
+      'the .xlsx file is refused: "xl/styles.xml" inflates to more than 16 MiB (a zip bomb, or not a workbook to import)',
+    );
+  });
+
+  it('refuses an entry past its own ratio when a stored pad buys the file its ratio, in any size of chunk', async () => {
+    const pad = Buffer.alloc(8 * MIB);
+    for (let i = 0; i < pad.length; i += 4) pad.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
+    const sheet = await repeatedEntry('xl/worksheets/sheet1.xml', '<row/>', 300 * MIB);
+    const bomb = zipOf([
+      storedEntry('xl/media/pad.bin', pad),
+      ...workbookEntries(),
+      { ...sheet, declaredSize: 4096 },
+    ]);
+    const message =
+      'the .xlsx file is refused: "xl/worksheets/sheet1.xml" inflates more than 200 times (a zip bomb, or not a workbook to import)';
+    // One chunk (a storage that hands the whole file over), and the 64 KiB pieces of a file on disk.
+    expect(await refusal(checkXlsx(Readable.from([bomb])))).toBe(message);
+    const pieces = Array.from({ length: Math.ceil(bomb.length / 65536) }, (_, i) =>
+      bomb.subarray(i * 65536, (i + 1) * 65536),
+    );
+    expect(await refusal(checkXlsx(Readable.from(pieces)))).toBe(message);
   });
 
   it('refuses shared strings past their own limit (exceljs keeps them in memory), however well they compress', async () => {
@@ -131,7 +184,7 @@ describe('.xlsx reading', () => {
     // Its header lying about its size: refused as it inflates (the ratio rule off, the limit made small).
     const small = await repeatedEntry('xl/sharedStrings.xml', '<si><t>a</t></si>', 4 * MIB);
     const file = zipOf([...workbookEntries(), { ...small, declaredSize: 1000 }]);
-    const limits = { maxUncompressed: 1024 * MIB, maxSharedStrings: 2 * MIB, maxRatio: 1e9, ratioSlack: 0 };
+    const limits = { ...XLSX_LIMITS, maxSharedStrings: 2 * MIB, maxRatio: 1e9, ratioSlack: 0 };
     expect(await refusal(checkXlsx(Readable.from([file]), limits))).toBe(
       'the .xlsx file is refused: "xl/sharedStrings.xml" inflates to more than 2 MiB (a zip bomb, or not a workbook to import)',
     );
@@ -210,7 +263,7 @@ describeEachDb('imports: Excel (.xlsx) with a mapping', (t) => {
       {
         row: 0,
         message:
-          'the .xlsx file is refused: its contents inflate more than 200 times (a zip bomb, or not a workbook to import)',
+          'the .xlsx file is refused: "xl/worksheets/sheet1.xml" inflates more than 200 times (a zip bomb, or not a workbook to import)',
       },
     ]);
     expect(await listCases(t, p)).toEqual([]);
@@ -254,7 +307,9 @@ describeEachDb('imports: Excel (.xlsx) with a mapping', (t) => {
     const sheet = await repeatedEntry('xl/worksheets/sheet1.xml', '<row/>', 64 * MIB);
     const bomb = await preview(zipOf([...workbookEntries(), { ...sheet, declaredSize: 900 }]));
     expect(bomb.status).toBe(400);
-    expect(bomb.body.message).toMatch(/^the .xlsx file is refused: its contents inflate more than 200 times/);
+    expect(bomb.body.message).toMatch(
+      /^the .xlsx file is refused: "xl\/worksheets\/sheet1.xml" inflates more than 200 times/,
+    );
     // A preview starts no import.
     expect(await imports()).toBe(before);
   });

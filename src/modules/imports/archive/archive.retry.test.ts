@@ -182,7 +182,11 @@ describeEachDb(
         died();
         await new Promise(() => {});
       });
-      const handler = projectImportJob.handler({ config: t.config, guard: t.app.ctx.outboundGuard });
+      const handler = projectImportJob.handler({
+        config: t.config,
+        guard: t.app.ctx.outboundGuard,
+        parsers: t.app.ctx.parsers,
+      });
       void handler.run(t.db, [job], {} as Parameters<typeof handler.run>[2]);
       await dead;
       vi.restoreAllMocks();

@@ -7,9 +7,13 @@ import { UnreadableFile, type CsvRecord } from './csv-read.js';
  * Reading an .xlsx import (extensions.md §7): exceljs's streaming reader, a row at a time, the first worksheet only,
  * each cell as the text a CSV of it would hold. An .xlsx is a zip, so before exceljs reads it `checkXlsx` walks the
  * archive with the zip reader exceljs uses (unzipper: the same entries in the same order) and inflates every entry
- * into nothing, counting: a declared size, the bytes inflated in all or their ratio to the bytes read past a limit
- * refuse the file there. exceljs would otherwise write worksheets that come before their shared strings to
- * temporary files and keep the shared strings in memory, which a zip bomb turns into a full disk or heap.
+ * into nothing, counting: a declared size, the bytes inflated by one entry or in all, or their ratio to the bytes
+ * compressed (of the entry, and of the file so far) past a limit refuse the file there. Each entry exceljs reads whole
+ * into objects (styles, the workbook, relationships) has a small limit of its own, and the styles a count of
+ * elements: exceljs builds an object of each. exceljs would otherwise write worksheets that come before their
+ * shared strings to temporary files and keep the shared strings and styles in memory, which a zip bomb turns into a
+ * full disk or heap. The parse itself runs in a worker thread with a heap limit (imports.parsing.ts): whatever
+ * this misses costs that thread, not the service.
  */
 
 const MIB = 1024 * 1024;
@@ -19,7 +23,14 @@ export interface XlsxLimits {
   maxUncompressed: number;
   /** Bytes the shared strings may inflate to: exceljs holds them all in memory while it reads the sheet. */
   maxSharedStrings: number;
-  /** Inflated bytes per byte of the file read so far, beyond `ratioSlack` (real workbooks stay far below). */
+  /**
+   * Bytes any other entry exceljs reads whole into objects (styles, the workbook, relationships) may inflate to;
+   * worksheets are streamed, so only the total bounds them.
+   */
+  maxModel: number;
+  /** Elements in xl/styles.xml: exceljs builds an object of every one (Excel itself allows 64,000 cell formats). */
+  maxStyleElements: number;
+  /** Inflated bytes per compressed byte, of each entry and of the file read so far, beyond `ratioSlack`. */
   maxRatio: number;
   ratioSlack: number;
 }
@@ -27,11 +38,27 @@ export interface XlsxLimits {
 export const XLSX_LIMITS: XlsxLimits = {
   maxUncompressed: 1024 * MIB,
   maxSharedStrings: 128 * MIB,
+  maxModel: 16 * MIB,
+  maxStyleElements: 250_000,
   maxRatio: 200,
   ratioSlack: 8 * MIB,
 };
 
 const SHARED_STRINGS = 'xl/sharedStrings.xml';
+const STYLES = 'xl/styles.xml';
+const WORKSHEET = /^xl\/worksheets\/sheet\d+\.xml$/;
+
+/** What one entry may inflate to: exceljs streams worksheets, but reads the others whole. */
+function entryMax(path: string, limits: XlsxLimits): number {
+  if (path === SHARED_STRINGS) return limits.maxSharedStrings;
+  if (WORKSHEET.test(path)) return limits.maxUncompressed;
+  if (path.startsWith('xl/') || path.startsWith('_rels/')) return limits.maxModel;
+  // Entries exceljs passes over (media, docProps, custom XML) are inflated only to be counted here.
+  return limits.maxUncompressed;
+}
+
+/** What the zip reader may have read of an entry before the entry begins: a piece and its buffer. */
+const READ_AHEAD = 64 * 1024;
 
 const describe = (n: number) => `${Math.round(n / MIB)} MiB`;
 
@@ -54,7 +81,16 @@ export async function checkXlsx(stream: Readable, limits: XlsxLimits = XLSX_LIMI
   let read = 0;
   let inflated = 0;
   let workbook = false;
+  // Pieces of at most READ_AHEAD bytes, counted as the zip reader takes them: what was read since an entry began is
+  // then its compressed size, within a piece or two, however large the chunks the storage hands over.
+  const pieces = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      for (let at = 0; at < chunk.length; at += READ_AHEAD) this.push(chunk.subarray(at, at + READ_AHEAD));
+      done();
+    },
+  });
   const counter = new Transform({
+    highWaterMark: READ_AHEAD,
     transform(chunk: Buffer, _enc, done) {
       read += chunk.length;
       done(null, chunk);
@@ -69,7 +105,7 @@ export async function checkXlsx(stream: Readable, limits: XlsxLimits = XLSX_LIMI
     if (!zip.destroyed) zip.destroy(err);
   });
   stream.on('error', (err) => zip.destroy(err));
-  stream.pipe(counter).pipe(zip);
+  stream.pipe(pieces).pipe(counter).pipe(zip);
   const bomb = (what: string) =>
     new UnreadableFile(`the .xlsx file is refused: ${what} (a zip bomb, or not a workbook to import)`);
   try {
@@ -78,10 +114,15 @@ export async function checkXlsx(stream: Readable, limits: XlsxLimits = XLSX_LIMI
       // Leaving the loop early destroys the entry with an AbortError nobody listens to any more: it is expected.
       entry.on('error', () => {});
       if (entry.path === 'xl/workbook.xml') workbook = true;
-      const max = entry.path === SHARED_STRINGS ? limits.maxSharedStrings : limits.maxUncompressed;
+      const max = entryMax(entry.path, limits);
       if (entry.vars.uncompressedSize > max)
         throw bomb(`"${entry.path}" says it inflates to more than ${describe(max)}`);
+      // The entry's compressed bytes: what was read since it began, give or take the zip reader's read-ahead (the
+      // slack covers it). The header's count is not taken: with a data descriptor it says anything.
+      const readAtStart = read;
+      const styles = entry.path === STYLES;
       let own = 0;
+      let elements = 0;
       for await (const chunk of entry as AsyncIterable<Buffer>) {
         inflated += chunk.length;
         own += chunk.length;
@@ -90,14 +131,23 @@ export async function checkXlsx(stream: Readable, limits: XlsxLimits = XLSX_LIMI
           throw bomb(`its contents inflate to more than ${describe(limits.maxUncompressed)}`);
         if (inflated > limits.maxRatio * read + limits.ratioSlack)
           throw bomb(`its contents inflate more than ${limits.maxRatio} times`);
+        if (own > limits.maxRatio * (read - readAtStart + READ_AHEAD) + limits.ratioSlack)
+          throw bomb(`"${entry.path}" inflates more than ${limits.maxRatio} times`);
+        if (styles) {
+          for (let i = chunk.indexOf(0x3c); i >= 0; i = chunk.indexOf(0x3c, i + 1)) elements++;
+          if (elements > limits.maxStyleElements)
+            throw bomb(`"${entry.path}" holds more than ${limits.maxStyleElements} elements`);
+        }
       }
     }
   } catch (err) {
     if (err instanceof UnreadableFile) throw err;
     throw unreadable(err);
   } finally {
-    stream.unpipe(counter);
+    stream.unpipe(pieces);
     stream.destroy();
+    pieces.destroy();
+    counter.destroy();
     zip.destroy();
   }
   if (!workbook) throw new UnreadableFile('the file is not an .xlsx workbook: it holds no xl/workbook.xml');
