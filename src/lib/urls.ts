@@ -21,3 +21,14 @@ export function originOf(value: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * D1: in multi-tenant mode a tenant with a host name lives at that host, with the scheme and port of `base` (the
+ * service's address, which the app serves at its root); a tenant without one lives at `base`.
+ */
+export function onTenantHost(base: string, host: string | null): string {
+  if (!host) return base;
+  const url = new URL(base);
+  url.hostname = host;
+  return url.origin;
+}

@@ -38,9 +38,13 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
   const pageOverflows = (p: Page) =>
     p.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
-  /** A person of the given role, a member of NAV, signed in in a browser of their own. */
-  async function member(role: 'viewer' | 'test-runner', name: string): Promise<[BrowserContext, Page]> {
-    const account = { email: `${role}@example.com`, password: `${role} password 1` };
+  /** A person of the given role, a member of NAV, signed in in a browser of their own; and their id. */
+  async function member(
+    role: 'viewer' | 'test-runner',
+    name: string,
+    email = `${role}@example.com`,
+  ): Promise<[BrowserContext, Page, number]> {
+    const account = { email, password: `${role} password 1` };
     const { link } = await api('POST', '/users/invitations', { email: account.email, role });
     const registered = await fetch(url('/api/auth/register'), {
       method: 'POST',
@@ -54,7 +58,7 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     const p = await ctx.newPage();
     p.on('pageerror', (e) => pageErrors.push(String(e)));
     await signIn(p, service.baseUrl, account);
-    return [ctx, p];
+    return [ctx, p, id];
   }
 
   beforeAll(async () => {
@@ -225,6 +229,44 @@ describe.skipIf(!hasChromium)('the project navigation bar and settings page in C
     } finally {
       await viewerCtx.close();
     }
+  });
+
+  it('marks a link whose creator was removed from the project, and the owner can still revoke it', async () => {
+    const [runnerCtx, runner, runnerId] = await member('test-runner', 'Rita Runner', 'rita@example.com');
+    let token = '';
+    try {
+      const made = await sessionApi(runner, service.baseUrl)('POST', '/project/NAV/report/share', {
+        report: 'run',
+        params: { runId },
+      });
+      token = String(made.token);
+    } finally {
+      await runnerCtx.close();
+    }
+    await api('DELETE', `/project/NAV/member/${runnerId}`);
+    expect((await fetch(url(`/api/shared-report/${token}`))).status).toBe(404);
+
+    await page.goto(url('/project/NAV/settings/shared-links'));
+    const section = page.getByRole('region', { name: 'Shared report links' });
+    const row = section
+      .getByRole('list', { name: 'Open shared links' })
+      .getByRole('listitem')
+      .filter({ hasText: 'By Rita Runner' });
+    await row.getByText('Inactive: its creator no longer has access').waitFor();
+    // Only the link whose creator lost access is marked.
+    expect(await section.getByText(/^Inactive:/).count()).toBe(1);
+    await section.scrollIntoViewIfNeeded();
+    a11y.push(...(await inspect(page, 'project-settings-links-inactive', { dark: true })));
+
+    await row.getByRole('button', { name: `Revoke the link to run ${runId}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke this link?' })
+      .getByRole('button', { name: 'Revoke link' })
+      .click();
+    await row.waitFor({ state: 'detached' });
+    // Restored to the project, the runner does not bring a revoked link back.
+    await api('POST', '/project/NAV/member', { userId: runnerId });
+    expect((await fetch(url(`/api/shared-report/${token}`))).status).toBe(404);
   });
 
   it('fits a phone: the bar scrolls on its own, the page does not overflow', async () => {

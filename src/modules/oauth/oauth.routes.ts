@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { addRetryAfterOnThrottle, requestTenant } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
 import { toErrorDetails } from '../../http/validation.js';
+import { onTenantHost } from '../../lib/urls.js';
 import {
   CheckTenantAnswer,
   CheckTenantQuery,
@@ -42,10 +43,7 @@ export function serviceAddress(config: Config, req: FastifyRequest): string {
 /** D1: in multi-tenant mode a tenant with a host name lives at that host (scheme and port of the service's). */
 function tenantAddress(config: Config, req: FastifyRequest, host: string | null): string {
   const base = serviceAddress(config, req);
-  if (!config.multiTenant || !host) return base;
-  const url = new URL(base);
-  url.hostname = host;
-  return url.origin;
+  return config.multiTenant ? onTenantHost(base, host) : base;
 }
 
 /**

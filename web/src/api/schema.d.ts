@@ -36779,6 +36779,10 @@ export interface paths {
                                 createdAt: string;
                                 expiresAt: string;
                                 revoked: boolean;
+                                /** @description whether the link opens its report now */
+                                active: boolean;
+                                /** @description why it does not (only when inactive): revoked, expired, or its creator is deactivated or no longer may read the project or make links (the link answers again once they may) */
+                                inactiveReason?: "revoked" | "expired" | "creatorDeactivated" | "creatorNoAccess";
                             }[];
                         };
                     };
@@ -36997,7 +37001,7 @@ export interface paths {
                             id: number;
                             /** @description shown once; only its hash is kept */
                             token: string;
-                            /** @description the read-only page of the report: <public URL>/shared/<token> */
+                            /** @description the read-only page of the report: <public URL>/shared/<token>; in multi-tenant mode on the tenant's own host */
                             url: string;
                         };
                     };

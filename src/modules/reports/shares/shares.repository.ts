@@ -12,6 +12,7 @@ export const listShares = (db: Db, tenantId: string, projectId: string) =>
     .leftJoin('users as u', 'u.id', 's.created_by')
     .select([
       's.id',
+      's.project_id',
       's.kind',
       's.params',
       's.created_by',

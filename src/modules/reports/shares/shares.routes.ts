@@ -21,7 +21,7 @@ export const reportSharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/project/:project/report/share',
     {
-      config: { access: { minRole: 'test-runner' } },
+      config: { access: { minRole: service.SHARE_MIN_ROLE } },
       schema: {
         tags,
         summary: 'Create an expiring, read-only link to one report that opens without signing in',
@@ -31,9 +31,7 @@ export const reportSharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      reply
-        .code(201)
-        .send(await service.createShare(db, req.actor, req.params.project, req.body, config.publicUrl)),
+      reply.code(201).send(await service.createShare(db, req.actor, req.params.project, req.body, config)),
   );
 
   app.get(
@@ -76,6 +74,15 @@ export const reportSharesPrivateRoutes: FastifyPluginAsyncTypebox = async (app) 
     {
       // The token stays out of the request log (src/http/log-redaction.ts).
       config: { access: { public: true }, secretParams: ['token'] },
+      // On every answer, a refused token's 400 too: the page's token must not leak to the sites it links to, nor
+      // be indexed, and no cache may keep a report that stops answering when the link is revoked or its maker
+      // loses access.
+      onRequest: async (_req, reply) => {
+        reply
+          .header('referrer-policy', 'no-referrer')
+          .header('x-robots-tag', 'noindex')
+          .header('cache-control', 'no-store');
+      },
       schema: {
         tags,
         summary: 'The report a shared link opens (web application; public, the token in the path)',
@@ -83,10 +90,6 @@ export const reportSharesPrivateRoutes: FastifyPluginAsyncTypebox = async (app) 
         response: { 200: SharedReport, ...errorResponses },
       },
     },
-    async (req, reply) => {
-      // The page's token must not leak to the sites it links to, nor be indexed; set on the 404 too.
-      reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
-      return service.readShared(db, await requestSource(app, req), req.params.token);
-    },
+    async (req) => service.readShared(db, await requestSource(app, req), req.params.token),
   );
 };

@@ -52,7 +52,10 @@ export type CreateShareBody = Static<typeof CreateShareBody>;
 export const CreatedShare = Type.Object({
   id: Type.Integer(),
   token: Type.String({ description: 'shown once; only its hash is kept' }),
-  url: Type.String({ description: 'the read-only page of the report: <public URL>/shared/<token>' }),
+  url: Type.String({
+    description:
+      "the read-only page of the report: <public URL>/shared/<token>; in multi-tenant mode on the tenant's own host",
+  }),
 });
 export type CreatedShare = Static<typeof CreatedShare>;
 
@@ -64,8 +67,25 @@ export const ShareItem = Type.Object({
   createdAt: Type.String(),
   expiresAt: Type.String(),
   revoked: Type.Boolean(),
+  active: Type.Boolean({ description: 'whether the link opens its report now' }),
+  inactiveReason: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('revoked'),
+        Type.Literal('expired'),
+        Type.Literal('creatorDeactivated'),
+        Type.Literal('creatorNoAccess'),
+      ],
+      {
+        description:
+          'why it does not (only when inactive): revoked, expired, or its creator is deactivated or no longer may ' +
+          'read the project or make links (the link answers again once they may)',
+      },
+    ),
+  ),
 });
 export type ShareItem = Static<typeof ShareItem>;
+export type ShareClosed = NonNullable<ShareItem['inactiveReason']>;
 
 export const ShareList = Type.Object({ shares: Type.Array(ShareItem) });
 export type ShareList = Static<typeof ShareList>;

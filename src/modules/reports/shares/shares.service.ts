@@ -1,14 +1,17 @@
 import type { Db } from '../../../db/create-db.js';
 import type { Actor } from '../../../auth/actor.js';
-import { atLeast } from '../../../auth/roles.js';
-import { badRequest, forbidden, notFound } from '../../../errors.js';
+import { atLeast, type Role } from '../../../auth/roles.js';
+import { AppError, badRequest, forbidden, notFound } from '../../../errors.js';
 import { sha256 } from '../../../lib/crypto.js';
 import { newSecret } from '../../../lib/ids.js';
 import { parseJson } from '../../../lib/json.js';
 import { nowIso } from '../../../lib/time.js';
+import { onTenantHost } from '../../../lib/urls.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import { resolveProject } from '../../projects/projects.service.js';
 import { listStatuses } from '../../statuses/statuses.service.js';
+import { getTenant } from '../../tenants/tenants.service.js';
+import { getUser } from '../../users/users.service.js';
 import * as reportsRepo from '../reports.repository.js';
 import * as reports from '../reports.service.js';
 import { folderReport } from '../folders/folders.service.js';
@@ -18,10 +21,15 @@ import type {
   CreatedShare,
   DashboardReport,
   ShareKind,
+  ShareClosed,
+  ShareItem,
   ShareList,
   ShareParams,
   SharedReport,
 } from './shares.schemas.js';
+
+/** The role a person needs to make a link, and to keep the links they made answering. */
+export const SHARE_MIN_ROLE: Role = 'test-runner';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_DAYS = 30;
@@ -72,12 +80,23 @@ async function checkTarget(db: Db, tenantId: string, project: { id: string; code
   }
 }
 
+/** Where links point: the public URL, or in multi-tenant mode the tenant's own host (D1). */
+export interface LinkAddress {
+  publicUrl: string;
+  multiTenant: boolean;
+}
+
+async function linkBase(db: Db, tenantId: string, address: LinkAddress): Promise<string> {
+  const base = address.publicUrl.replace(/\/+$/, '');
+  return address.multiTenant ? onTenantHost(base, (await getTenant(db, tenantId)).host) : base;
+}
+
 export async function createShare(
   db: Db,
   actor: Actor,
   projectRef: string,
   body: CreateShareBody,
-  publicUrl: string,
+  address: LinkAddress,
 ): Promise<CreatedShare> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
   const params = body.params ?? {};
@@ -106,14 +125,68 @@ export async function createShare(
     });
     return shareId;
   });
-  return { id, token, url: `${publicUrl.replace(/\/+$/, '')}/shared/${token}` };
+  return { id, token, url: `${await linkBase(db, actor.tenantId, address)}/shared/${token}` };
+}
+
+/**
+ * Why a link does not answer now, or undefined when it does: revoked (for good), expired, or its creator lost
+ * what making it needed: they are deactivated, or can no longer read the project (D3, the rule every request
+ * meets) or make links. The creator is read at every use and nothing is stored, so whatever took the access
+ * away (removal, deactivation, a lower role, a provisioning system), giving it back brings the links back.
+ */
+async function closedBecause(
+  db: Db,
+  tenantId: string,
+  share: { project_id: string; created_by: number | null; revoked_at: string | null; expires_at: string },
+  creators = new Map<number, Promise<ShareClosed | undefined>>(),
+): Promise<ShareClosed | undefined> {
+  if (share.revoked_at !== null) return 'revoked';
+  if (share.expires_at <= nowIso()) return 'expired';
+  const creatorId = share.created_by;
+  if (creatorId === null) return 'creatorNoAccess';
+  if (!creators.has(creatorId))
+    creators.set(creatorId, creatorLoss(db, tenantId, share.project_id, creatorId));
+  return creators.get(creatorId);
+}
+
+async function creatorLoss(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  creatorId: number,
+): Promise<ShareClosed | undefined> {
+  const user = await getUser(db, tenantId, creatorId).catch(unlessMissing);
+  if (!user) return 'creatorNoAccess';
+  if (!user.active) return 'creatorDeactivated';
+  if (!atLeast(user.role, SHARE_MIN_ROLE)) return 'creatorNoAccess';
+  const creator: Actor = {
+    tenantId,
+    userId: user.id,
+    role: user.role,
+    apiKeyId: null,
+    via: 'session',
+    ip: '',
+    userAgent: '',
+  };
+  const project = await resolveProject(db, creator, projectId).catch(unlessMissing);
+  return project ? undefined : 'creatorNoAccess';
+}
+
+/** A 403 or 404 from another service means "not there for this person"; anything else is a real failure. */
+function unlessMissing(err: unknown): undefined {
+  if (err instanceof AppError && (err.code === 'NOT_FOUND' || err.code === 'FORBIDDEN')) return undefined;
+  throw err;
 }
 
 export async function listShares(db: Db, actor: Actor, projectRef: string): Promise<ShareList> {
   const project = await resolveProject(db, actor, projectRef);
   const rows = await repo.listShares(db, actor.tenantId, project.id);
-  return {
-    shares: rows.map((r) => ({
+  // A project's links come from a few people: each creator is checked once.
+  const creators = new Map<number, Promise<ShareClosed | undefined>>();
+  const shares: ShareItem[] = [];
+  for (const r of rows) {
+    const closed = await closedBecause(db, actor.tenantId, r, creators);
+    shares.push({
       id: r.id,
       report: r.kind as ShareKind,
       params: parseJson<ShareParams>(r.params, {}),
@@ -122,8 +195,11 @@ export async function listShares(db: Db, actor: Actor, projectRef: string): Prom
       createdAt: r.created_at,
       expiresAt: r.expires_at,
       revoked: r.revoked_at !== null,
-    })),
-  };
+      active: closed === undefined,
+      ...(closed && { inactiveReason: closed }),
+    });
+  }
+  return { shares };
 }
 
 /** Its creator or an admin revokes a link; revoking one already revoked changes nothing. */
@@ -141,7 +217,7 @@ export async function revokeShare(db: Db, actor: Actor, projectRef: string, id: 
   });
 }
 
-/** One answer for unknown, expired and revoked tokens: the 404 tells nothing about which. */
+/** One answer for every link that does not answer (unknown, expired, revoked, its creator's access gone). */
 const NO_SUCH_LINK = 'this shared report link does not exist, has expired or was revoked';
 
 /**
@@ -155,7 +231,7 @@ export async function readShared(
   token: string,
 ): Promise<SharedReport> {
   const share = await repo.findShareByTokenHash(db, source.tenantId, sha256(token));
-  if (!share || share.revoked_at !== null || share.expires_at <= nowIso()) throw notFound(NO_SUCH_LINK);
+  if (!share || (await closedBecause(db, source.tenantId, share))) throw notFound(NO_SUCH_LINK);
   const reader: Actor = {
     tenantId: source.tenantId,
     userId: share.created_by ?? 0,

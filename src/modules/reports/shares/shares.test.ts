@@ -100,7 +100,7 @@ describeEachDb('shared report links', (t) => {
   });
 
   describe('GET /project/:p/report/share', () => {
-    it('lists the links newest first with creator, dates and revoked, and never the token', async () => {
+    it('lists the links newest first with creator, dates, revoked and whether each opens, and never the token', async () => {
       const { p, runId } = await projectWithRun();
       const first = await t.post(`/project/${p.code}/report/share`, { report: 'run', params: { runId } });
       const second = await t.post(`/project/${p.code}/report/share`, { report: 'dashboard' });
@@ -116,8 +116,16 @@ describeEachDb('shared report links', (t) => {
           createdAt: expect.any(String),
           expiresAt: expect.any(String),
           revoked: false,
+          active: true,
         },
-        expect.objectContaining({ id: first.body.id, report: 'run', params: { runId }, revoked: true }),
+        expect.objectContaining({
+          id: first.body.id,
+          report: 'run',
+          params: { runId },
+          revoked: true,
+          active: false,
+          inactiveReason: 'revoked',
+        }),
       ]);
       expect(res.text).not.toContain(first.body.token);
       expect(res.text).not.toContain(second.body.token);

@@ -81,10 +81,10 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
       />
     );
 
-  // The list holds revoked and expired links too: they no longer open, so they sit apart (as of its reading).
-  const now = shares.dataUpdatedAt;
-  const open = shares.data.filter((s) => !s.revoked && Date.parse(s.expiresAt) > now);
-  const closed = shares.data.filter((s) => !open.includes(s));
+  // Revoked and expired links never open again, so they sit apart. A link whose creator lost access stays
+  // here, marked: it opens again if they get the access back, unless it is revoked.
+  const closed = shares.data.filter((s) => s.inactiveReason === 'revoked' || s.inactiveReason === 'expired');
+  const open = shares.data.filter((s) => !closed.includes(s));
   const mayRevoke = (s: ReportShare) =>
     !project.archivedAt && (s.createdBy?.id === me.id || canManageProjects(me.role));
 
@@ -92,7 +92,7 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
     <>
       <p className="muted settings-lede">
         Each link opens one report, read-only, to anyone who has it, without signing in, until it expires or
-        is revoked.
+        is revoked, and only while the person who made it keeps their access to the project.
       </p>
       {open.length === 0 ? (
         <EmptyState title="No shared links open.">
@@ -113,6 +113,7 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
                   {s.createdBy ? `By ${s.createdBy.name}` : 'By a removed account'},{' '}
                   <When iso={s.createdAt} /> · expires <When iso={s.expiresAt} />
                 </p>
+                <CreatorLoss share={s} />
               </div>
               {mayRevoke(s) && (
                 <Button aria-label={`Revoke the link to ${describe(s)}`} onPress={() => setRevoking(s)}>
@@ -151,6 +152,25 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
         </details>
       )}
       {revoking && <RevokeDialog code={code} share={revoking} onClose={() => setRevoking(undefined)} />}
+    </>
+  );
+}
+
+const LOSS: Partial<Record<NonNullable<ReportShare['inactiveReason']>, string>> = {
+  creatorDeactivated: 'Inactive: its creator’s account is deactivated',
+  creatorNoAccess: 'Inactive: its creator no longer has access',
+};
+
+/** Marks a link that does not open because its creator lost access (the answer never tells its reader why). */
+function CreatorLoss({ share }: { share: ReportShare }) {
+  const mark = share.inactiveReason && LOSS[share.inactiveReason];
+  if (!mark) return null;
+  return (
+    <>
+      <p className="share-inactive">
+        <span className="badge badge-inactive">{mark}</span>
+      </p>
+      <p className="muted">It opens again if they get their access back; revoke it to end it for good.</p>
     </>
   );
 }
