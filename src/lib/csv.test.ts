@@ -7,7 +7,25 @@ import { csvCell, guardFormulas, toCsv, unguardFormulas } from './csv.js';
 const hostileText = fc
   .array(
     fc.oneof(
-      fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', "'", "''", '"', ';', ',', ' ', 'a', '1', 'é'),
+      fc.constantFrom(
+        '=',
+        '+',
+        '-',
+        '@',
+        '\t',
+        '\r',
+        '\n',
+        '\r\n',
+        "'",
+        "''",
+        '"',
+        ';',
+        ',',
+        ' ',
+        'a',
+        '1',
+        'é',
+      ),
       fc.string({ maxLength: 4 }),
     ),
     { maxLength: 12 },
@@ -33,7 +51,7 @@ describe('csv', () => {
     expect(csvCell('a; b,c')).toBe('"a; b,c"');
   });
 
-  it("guards text that is already apostrophes before a formula character, and leaves other apostrophes alone", () => {
+  it('guards text that is already apostrophes before a formula character, and leaves other apostrophes alone', () => {
     expect(guardFormulas("'=x")).toBe("''=x");
     expect(guardFormulas("a;''@x")).toBe("a;'''@x");
     expect(guardFormulas("don't")).toBe("don't");
@@ -54,10 +72,13 @@ describe('csv', () => {
 
   it('gives back every cell of a written document when it is read and unguarded', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(hostileText, { minLength: 2, maxLength: 2 }), { maxLength: 5 }), (rows) => {
-        const read: string[][] = parse(toCsv(['a', 'b'], rows), { relax_quotes: false });
-        expect(read.slice(1).map((row) => row.map(unguardFormulas))).toEqual(rows);
-      }),
+      fc.property(
+        fc.array(fc.array(hostileText, { minLength: 2, maxLength: 2 }), { maxLength: 5 }),
+        (rows) => {
+          const read: string[][] = parse(toCsv(['a', 'b'], rows), { relax_quotes: false });
+          expect(read.slice(1).map((row) => row.map(unguardFormulas))).toEqual(rows);
+        },
+      ),
       { numRuns: 500 },
     );
   });
