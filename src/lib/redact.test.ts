@@ -35,7 +35,13 @@ describe('redactCredentials', () => {
       'rcv-Token-abc123',
     ].join(' ');
     expect(
-      redactCredentials(answer, [SECRET, 'a b/c?secret', 'quote"d\\secret', basic, 'Bearer rcv-Token-abc123']),
+      redactCredentials(answer, [
+        SECRET,
+        'a b/c?secret',
+        'quote"d\\secret',
+        basic,
+        'Bearer rcv-Token-abc123',
+      ]),
     ).toBe(Array(7).fill('****').join(' '));
   });
 
