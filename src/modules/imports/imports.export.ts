@@ -1,5 +1,6 @@
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/create-db.js';
+import { guardFormulas } from '../../lib/csv.js';
 import { listProjectCustomFields } from '../custom-fields/custom-fields.service.js';
 import type { FilesContext } from '../files/files.service.js';
 import type { Folder } from '../folders/folders.schemas.js';
@@ -11,9 +12,10 @@ import { htmlToMarkdown } from './formats/markdown.js';
 
 /*
  * GET /project/{p}/export?format=qasphere-csv (extensions.md §7): QA Sphere's documented export layout, streamed
- * a folder page at a time (folders depth-first by position, cases by position), so memory stays flat. Text is
- * exact: no formula escaping, the file is for re-import. Filled cases are not rows: their template's Parameter
- * Values make them.
+ * a folder page at a time (folders depth-first by position, cases by position), so memory stays flat. Any project
+ * reader may download it, so text goes through the formula guard of every CSV (src/lib/csv.ts), which the QA Sphere
+ * CSV import takes off again; `raw` leaves text exact. Filled cases are not rows: their template's Parameter Values
+ * make them.
  */
 
 const PAGE = 500;
@@ -34,8 +36,11 @@ const FIXED = [
 ];
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
-const cell = (v: string) => (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-const line = (cells: string[]) => `${cells.map(cell).join(',')}\r\n`;
+const quoted = (v: string) => (NEEDS_QUOTES.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** One CSV line of the export: every cell guarded against formulas unless `raw`, then quoted where it must be. */
+export const exportLine = (cells: string[], raw: boolean) =>
+  `${cells.map((v) => quoted(raw ? v : guardFormulas(v))).join(',')}\r\n`;
 const linkList = (items: { text: string; url: string }[]) =>
   items.map((l) => `[${l.text}](${l.url})`).join(',');
 
@@ -106,6 +111,7 @@ export async function exportQasphereCsv(
   actor: Actor,
   projectRef: string,
   files: FilesContext,
+  { raw = false }: { raw?: boolean } = {},
 ): Promise<{ code: string; chunks: AsyncGenerator<string> }> {
   const project = await resolveProject(db, actor, projectRef);
   async function* chunks(): AsyncGenerator<string> {
@@ -115,13 +121,16 @@ export async function exportQasphereCsv(
       `Step ${i + 1}`,
       `Expected ${i + 1}`,
     ]).flat();
-    yield line([...FIXED, ...stepColumns, ...fields.map((f) => `custom_field_${f.type}_${f.systemName}`)]);
+    yield exportLine(
+      [...FIXED, ...stepColumns, ...fields.map((f) => `custom_field_${f.type}_${f.systemName}`)],
+      raw,
+    );
     for (const folder of await foldersInOrder(db, actor, project.id)) {
       let after: { pos: number; seq: number } | undefined;
       for (;;) {
         const page = await exportFolderPage(db, actor.tenantId, project.id, folder.id, after, PAGE, files);
         if (page.length === 0) break;
-        yield page.map((t) => line(rowOf(t, folder.path, steps, fields))).join('');
+        yield page.map((t) => exportLine(rowOf(t, folder.path, steps, fields), raw)).join('');
         const last = page[page.length - 1];
         after = { pos: last.pos, seq: last.seq };
         if (page.length < PAGE) break;

@@ -178,7 +178,9 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .header('content-disposition', `attachment; filename="${safeName(project.code)}.casebook"`)
           .send(Readable.from(lines).pipe(createGzip()) as never);
       }
-      const { code, chunks } = await exportQasphereCsv(db, req.actor, req.params.project, ctx.files);
+      const { code, chunks } = await exportQasphereCsv(db, req.actor, req.params.project, ctx.files, {
+        raw: req.query.raw,
+      });
       return (
         reply
           .header('content-type', 'text/csv; charset=utf-8')

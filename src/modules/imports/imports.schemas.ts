@@ -79,6 +79,13 @@ export const ExportQuery = Type.Object(
       description:
         "qasphere-csv: QA Sphere's CSV layout of the test cases; casebook: the whole project as a Casebook archive (admins)",
     }),
+    raw: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "qasphere-csv: true writes text exactly, without the leading ' that keeps a spreadsheet from running a cell as a formula",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -38109,6 +38109,8 @@ export interface paths {
                 query: {
                     /** @description qasphere-csv: QA Sphere's CSV layout of the test cases; casebook: the whole project as a Casebook archive (admins) */
                     format: "qasphere-csv" | "casebook";
+                    /** @description qasphere-csv: true writes text exactly, without the leading ' that keeps a spreadsheet from running a cell as a formula */
+                    raw?: boolean;
                 };
                 header?: never;
                 path: {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { unguardFormulas } from '../../../lib/csv.js';
 import { readCsv, UnreadableFile, type CsvRecord } from './csv-read.js';
 import type { ImportedCase, ImportedStep, ParsedItem, RowError } from './types.js';
 
@@ -293,7 +294,8 @@ export async function* parseQasphereCsv(stream: Readable, separator: string): As
     }
     // A lone empty cell: a line of whitespace.
     if (rec.cells.length === 1 && rec.cells[0].trim() === '') continue;
-    const out = caseOf(rec, layout);
+    // The export's formula guard comes off here, so an export imported back gives the same text.
+    const out = caseOf({ line: rec.line, cells: rec.cells.map(unguardFormulas) }, layout);
     if ('case' in out) yield out;
     else for (const error of out.errors) yield { error };
   }
