@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/create-db.js';
-import type { JobContext, JobHandler, JobLog } from '../outbox/handler.js';
+import {
+  LeaseLost,
+  type JobContext,
+  type JobHandler,
+  type JobLease,
+  type JobLog,
+} from '../outbox/handler.js';
 import {
   backoffMs,
   claimJobs,
@@ -11,15 +17,19 @@ import {
   type ClaimedJob,
 } from '../outbox/outbox.js';
 import { listenPg } from '../outbox/pg-listen.js';
+import { heldByTransaction, HeldLease } from './lease.js';
 import type { JobWakers } from '../outbox/wakers.js';
 
 export interface JobRunnerOptions {
   handlers: Record<string, JobHandler>;
   /** The app's wakers (AppContext.jobWakers): its enqueues wake this runner at once. */
   wakers?: JobWakers;
-  /** Jobs of non-batch kinds in flight at once. */
+  /**
+   * Jobs of non-batch kinds in flight at once. A tenant running half of them (in every runner) gets more only
+   * when no other tenant's job is due, and never this runner's last free slot.
+   */
   concurrency?: number;
-  /** How long a claim lasts; a job whose runner died runs again after it. Longer than any job takes. */
+  /** How long a claim lasts without renewal (the runner renews it while the job runs); a dead runner's job runs again after it. */
   leaseMs?: number;
   /** Slow fallback poll (NOTIFY or a local enqueue wakes the runner sooner). */
   pollMs?: number;
@@ -35,7 +45,8 @@ export interface JobRunnerOptions {
 /**
  * The job runner: claims due jobs from the outbox (src/outbox/outbox.ts) and runs their handlers.
  * Any number of runners, in any number of processes, may share one database: a claim is exclusive while its
- * lease lasts, so a job runs again only when its runner died mid-way (at least once).
+ * lease lasts, and the runner renews the lease while the job runs, so a job runs again only when its runner died
+ * or stalled past the lease (at least once; at most its max_attempts).
  */
 export class JobRunner {
   private readonly o: Required<Omit<JobRunnerOptions, 'listenUrl' | 'log' | 'wakers' | 'onFailure'>> &
@@ -169,6 +180,7 @@ export class JobRunner {
         leaseMs: this.o.leaseMs,
         limit: handler.batch!,
         kinds: [kind],
+        exhausted: this.exhausted,
       };
       if (handler.inClaim) {
         try {
@@ -177,7 +189,13 @@ export class JobRunner {
             serialKey: `jobs:${kind}`,
             within: async (trx, jobs) => {
               const finished = new Set<number>();
-              if (jobs.length > 0) await handler.run(trx, jobs, this.context(finished));
+              const lease = heldByTransaction(trx);
+              if (jobs.length > 0)
+                await handler.run(
+                  trx,
+                  jobs,
+                  this.context(finished, () => lease),
+                );
               const rest = jobs.filter((j) => !finished.has(j.id));
               if (rest.length > 0)
                 await completeJobs(
@@ -206,6 +224,9 @@ export class JobRunner {
         leaseMs: this.o.leaseMs,
         limit: free,
         kinds: this.singleKinds,
+        exhausted: this.exhausted,
+        tenantShare: Math.max(1, Math.ceil(this.o.concurrency / 2)),
+        beyondShareUpTo: free - (this.o.concurrency > 1 ? 1 : 0),
       });
       claimed += jobs.length;
       for (const job of jobs) {
@@ -223,13 +244,23 @@ export class JobRunner {
     return claimed;
   }
 
-  private context(finished: Set<number>): JobContext {
+  /** Jobs a claim failed because their lease expired on their last attempt: their modules end what they track. */
+  private readonly exhausted = async (trx: Db, jobs: ClaimedJob[]): Promise<void> => {
+    for (const job of jobs) {
+      this.o.log?.error({ job: job.id, kind: job.kind }, 'job failed: its lease expired on its last attempt');
+      this.o.onFailure?.(job.kind, 'failed');
+      await this.o.handlers[job.kind]?.exhausted?.(trx, job);
+    }
+  };
+
+  private context(finished: Set<number>, lease: (job: ClaimedJob) => JobLease): JobContext {
     const nextAttemptAt = (job: ClaimedJob, delayMs?: number) =>
       job.attempt >= job.maxAttempts
         ? undefined
         : this.o.now() + (delayMs ?? backoffMs(job.attempt, this.o.random));
     return {
       now: this.o.now,
+      lease,
       nextAttemptAt,
       complete: async (trx, jobs) => {
         for (const j of jobs) finished.add(j.id);
@@ -258,10 +289,19 @@ export class JobRunner {
 
   private async execute(handler: JobHandler, jobs: ClaimedJob[]): Promise<void> {
     const finished = new Set<number>();
-    const ctx = this.context(finished);
+    const leases = new Map(
+      jobs.map((j) => [
+        j.id,
+        new HeldLease(this.db, j, { leaseMs: this.o.leaseMs, now: this.o.now, log: this.o.log }),
+      ]),
+    );
+    for (const l of leases.values()) l.start();
+    const ctx = this.context(finished, (job) => leases.get(job.id)!);
+    // A job taken over by another runner is that runner's now: this one neither completes nor retries it.
+    const ours = (j: ClaimedJob) => !finished.has(j.id) && leases.get(j.id)!.held();
     try {
       await handler.run(this.db, jobs, ctx);
-      const rest = jobs.filter((j) => !finished.has(j.id));
+      const rest = jobs.filter(ours);
       if (rest.length > 0)
         await completeJobs(
           this.db,
@@ -270,16 +310,20 @@ export class JobRunner {
           this.o.now(),
         );
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.o.log?.error({ err, jobs: jobs.map((j) => j.id) }, 'job failed');
-      for (const job of jobs.filter((j) => !finished.has(j.id))) {
+      if (err instanceof LeaseLost)
+        this.o.log?.info({ job: err.jobId }, 'job taken over by another runner; stopped');
+      else this.o.log?.error({ err, jobs: jobs.map((j) => j.id) }, 'job failed');
+      for (const job of jobs.filter(ours)) {
+        if (err instanceof LeaseLost && err.jobId === job.id) continue;
         try {
-          await ctx.retry(this.db, job, message);
+          await ctx.retry(this.db, job, err instanceof Error ? err.message : String(err));
         } catch (e) {
           // The lease will expire and the job run again.
           this.o.log?.error({ err: e, job: job.id }, 'could not reschedule a failed job');
         }
       }
+    } finally {
+      for (const l of leases.values()) l.stop();
     }
   }
 }

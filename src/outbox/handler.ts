@@ -10,9 +10,36 @@ import type { ClaimedJob } from './outbox.js';
  * modules/index.ts lists them and src/jobs/ runs them, so no module imports src/jobs/.
  */
 
+/** A job's handler ran on after another runner took its job over (its lease had expired): it stops, writing nothing. */
+export class LeaseLost extends Error {
+  constructor(readonly jobId: number) {
+    super(`job ${jobId} was taken over by another runner`);
+  }
+}
+
+/** What an import (or other tracked work) says when its job ran out of attempts with its runner not answering. */
+export const stoppedMessage = (job: ClaimedJob): string =>
+  `the import was stopped: its worker stopped answering ${job.attempt} ${job.attempt === 1 ? 'time' : 'times'} ` +
+  '(the server restarted or stalled while it ran); start it again';
+
+/**
+ * The claim on one job, kept by the runner's heartbeat while the handler runs. A handler checks it before each
+ * step and writes its progress through `write`, so an attempt that was superseded stops without writing.
+ */
+export interface JobLease {
+  /** False once a renewal was refused or a check found the job taken over. */
+  held(): boolean;
+  /** Throws LeaseLost when the job is no longer held (asks the database). */
+  check(): Promise<void>;
+  /** Runs `write` in a transaction holding the job's row; throws LeaseLost, with nothing run, when it is not held. */
+  write<T>(write: (trx: Db) => Promise<T>): Promise<T>;
+}
+
 /** What a handler gets besides its job(s): the clock, and the job's transitions to make in its own transaction. */
 export interface JobContext {
   now(): number;
+  /** The claim on `job`: see JobLease. */
+  lease(job: ClaimedJob): JobLease;
   /** Marks jobs done inside `trx` (with the handler's own writes); answers how many were still held. */
   complete(trx: Db, jobs: ClaimedJob[]): Promise<number>;
   /** Puts the job back for another attempt after the back-off (or `delayMs`); failed once attempts are used up. */
@@ -42,6 +69,11 @@ export interface JobHandler {
    */
   inClaim?: boolean;
   run(db: Db, jobs: ClaimedJob[], ctx: JobContext): Promise<void>;
+  /**
+   * Told, inside the claim's transaction, of a job that ran out of attempts with its lease expired (its runner
+   * stopped answering each time): the job is failed, and the handler ends what it tracks (an import's row).
+   */
+  exhausted?(trx: Db, job: ClaimedJob): Promise<void>;
 }
 
 export interface JobLog {

@@ -1,9 +1,9 @@
 import type { Db } from '../db/create-db.js';
-import { claimsTakeWriteLock, forUpdateSkipLocked, lockKeyForTransaction } from '../db/dialect.js';
-import type { SelectQueryBuilder } from 'kysely';
+import { forShare } from '../db/dialect.js';
 import type { JobsTable } from '../db/tables/jobs.js';
-import type { Database } from '../db/schema.js';
 import { wakeJobRunners } from './wakers.js';
+
+export { claimJobs, EXHAUSTED, type ClaimedJob, type ClaimOptions } from './claim.js';
 
 // src/outbox/, beside db/ and not in it: db/ is the connection and its dialects, the outbox a table with rules
 // (leases, queues) that modules write and src/jobs/ runs; below both, so neither folder imports the other.
@@ -13,6 +13,12 @@ import { wakeJobRunners } from './wakers.js';
  * it, so it exists exactly when the change does. Runners (src/jobs/runner.ts) claim rows with a lease; the
  * lease's token guards every later write, so a runner whose lease expired (it was presumed dead and another took
  * the job) changes nothing. Only this folder touches the table (admin.ts: the admin's view and retries).
+ *
+ * Fencing: the runner renews the lease of every job it holds while its handler runs; a renewal refused means
+ * another runner took the job, and the handler stops at its next step. The handler's own progress writes go
+ * through `whileHeld` (the job's row locked and checked for its token in the same transaction), so a superseded
+ * attempt writes nothing. A job whose lease expired on its last attempt is not claimed again: it fails, and its
+ * module is told (`exhausted`), so what it tracks does not stay running for ever.
  */
 
 export type JobStatus = JobsTable['status'];
@@ -25,20 +31,6 @@ export interface NewJob {
   /** When it may first run; now by default. */
   runAt?: string;
   maxAttempts?: number;
-}
-
-export interface ClaimedJob {
-  id: number;
-  tenantId: string;
-  kind: string;
-  queueKey: string | null;
-  payload: unknown;
-  /** 1 on the first run; counts runs whose lease expired too. */
-  attempt: number;
-  maxAttempts: number;
-  createdAt: string;
-  /** The claim's token: the runner holds the job while the row carries it. */
-  token: string;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
@@ -72,192 +64,6 @@ export async function enqueueJobs(trx: Db, jobs: NewJob[], nowMs = Date.now()): 
   wakeJobRunners(trx);
 }
 
-export interface ClaimOptions {
-  token: string;
-  nowMs: number;
-  leaseMs: number;
-  limit: number;
-  kinds: string[];
-  /**
-   * Claims of one key take turns (PostgreSQL: an advisory lock to the end of the transaction), and `within`
-   * runs in the claiming transaction: work that must happen in claim order (fanning events out) is then done
-   * by one runner at a time, oldest first. SQLite's claims take turns anyway.
-   */
-  serialKey?: string;
-  within?: (trx: Db, jobs: ClaimedJob[]) => Promise<void>;
-}
-
-/**
- * Claims up to `limit` jobs that are due (pending with run_at passed, or running with an expired lease: its
- * runner died), oldest first. Of jobs sharing a queue key only the first due one is taken, and none while
- * another of its queue runs under a live lease, so a queue's jobs run one at a time, in order (a job waiting
- * for its retry lets the later ones pass).
- * PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent claims take different rows; SQLite: the transaction
- * (BEGIN IMMEDIATE) holds the write lock, so claims across processes take turns.
- */
-export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
-  if (o.limit <= 0 || o.kinds.length === 0) return [];
-  const now = iso(o.nowMs);
-  // Where a claim takes the database's write lock (SQLite), writers take turns with the requests' own writes. A
-  // read (which WAL never blocks) first tells whether anything is claimable; most wake-ups find nothing (a
-  // webhook's next delivery waits behind the one in flight), and then no write lock is taken. PostgreSQL's claim
-  // skips locked rows and blocks nobody, so it goes straight on.
-  if (claimsTakeWriteLock(db) && !(await anyClaimable(db, o.kinds, now))) return [];
-  return db.transaction().execute(async (trx) => {
-    if (o.serialKey) await lockKeyForTransaction(trx, o.serialKey);
-    // Queues with a job running under a live lease wait; their backlog is passed over in the index, not
-    // checked row by row (a webhook with thousands of deliveries waiting behind one in flight).
-    const busy = await busyQueues(trx, o.kinds, now);
-    const idle = <O>(qb: SelectQueryBuilder<Database, 'jobs', O>): SelectQueryBuilder<Database, 'jobs', O> =>
-      busy.length === 0
-        ? qb
-        : qb.where((eb) => eb.or([eb('queue_key', 'is', null), eb('queue_key', 'not in', busy)]));
-    // Due jobs, oldest first: pending ones whose time has come, and running ones whose runner died.
-    const candidates = [
-      ...(await forUpdateSkipLocked(
-        trx,
-        idle(
-          trx
-            .selectFrom('jobs')
-            .select(['id', 'queue_key'])
-            .where('kind', 'in', o.kinds)
-            .where('status', '=', 'running')
-            .where('locked_until', '<', now),
-        )
-          .orderBy('id')
-          .limit(o.limit * 4),
-      ).execute()),
-      ...(await forUpdateSkipLocked(
-        trx,
-        idle(
-          trx
-            .selectFrom('jobs')
-            .select(['id', 'queue_key'])
-            .where('kind', 'in', o.kinds)
-            .where('status', '=', 'pending')
-            .where('run_at', '<=', now),
-        )
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(o.limit * 4),
-      ).execute()),
-    ];
-    const ids: number[] = [];
-    const queues = new Set<string>();
-    for (const c of candidates) {
-      if (c.queue_key === null) ids.push(Number(c.id));
-      else queues.add(c.queue_key);
-    }
-    if (queues.size > 0) {
-      // Claims of one queue take turns (PostgreSQL: advisory locks, in one order), so what follows sees the
-      // previous claim committed: its job running, the queue busy.
-      for (const q of [...queues].sort()) await lockKeyForTransaction(trx, `jobs-queue:${q}`);
-      // Of a queue only its head runs: the due job with the lowest id (the oldest, even when a retry made a
-      // later one due first), and only while nothing of its queue runs under a live lease.
-      const heads = await forUpdateSkipLocked(
-        trx,
-        trx
-          .selectFrom('jobs')
-          .select('id')
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('jobs as q')
-              .select((e) => e.fn.min('q.id').as('id'))
-              .where('q.queue_key', 'in', [...queues])
-              .where((e) =>
-                e.or([
-                  e.and([e('q.status', '=', 'pending'), e('q.run_at', '<=', now)]),
-                  e.and([e('q.status', '=', 'running'), e('q.locked_until', '<', now)]),
-                ]),
-              )
-              .where((e) =>
-                e.not(
-                  e.exists(
-                    e
-                      .selectFrom('jobs as busy')
-                      .select('busy.id')
-                      .whereRef('busy.queue_key', '=', 'q.queue_key')
-                      .where('busy.status', '=', 'running')
-                      .where('busy.locked_until', '>=', now),
-                  ),
-                ),
-              )
-              .groupBy('q.queue_key'),
-          ),
-      ).execute();
-      ids.push(...heads.map((h) => Number(h.id)));
-    }
-    ids.splice(o.limit);
-    if (ids.length === 0) return [];
-    const rows = await trx
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: 'running' as const,
-        locked_by: o.token,
-        locked_until: iso(o.nowMs + o.leaseMs),
-        attempts: eb('attempts', '+', 1),
-      }))
-      .where('id', 'in', ids)
-      // Checked again on the row as it is now: on PostgreSQL a row claimed and committed by another runner since
-      // it was selected is passed over here, never claimed twice.
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
-          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
-        ]),
-      )
-      .returningAll()
-      .execute();
-    const claimed = rows
-      .map((r) => ({
-        id: Number(r.id),
-        tenantId: r.tenant_id,
-        kind: r.kind,
-        queueKey: r.queue_key,
-        payload: JSON.parse(r.payload) as unknown,
-        attempt: Number(r.attempts),
-        maxAttempts: Number(r.max_attempts),
-        createdAt: r.created_at,
-        token: o.token,
-      }))
-      .sort((a, b) => a.id - b.id);
-    if (o.within) await o.within(trx, claimed);
-    return claimed;
-  });
-}
-
-/** Whether some job of these kinds is due and not held back by its queue (a job of it running under a live lease). */
-async function anyClaimable(db: Db, kinds: string[], now: string): Promise<boolean> {
-  const busy = await busyQueues(db, kinds, now);
-  let q = db
-    .selectFrom('jobs')
-    .select('id')
-    .where('kind', 'in', kinds)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
-        eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
-      ]),
-    );
-  if (busy.length > 0)
-    q = q.where((eb) => eb.or([eb('queue_key', 'is', null), eb('queue_key', 'not in', busy)]));
-  return (await q.limit(1).executeTakeFirst()) !== undefined;
-}
-
-/** Queues with a job running under a live lease: their other jobs wait. */
-async function busyQueues(db: Db, kinds: string[], now: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('jobs')
-    .select('queue_key')
-    .distinct()
-    .where('kind', 'in', kinds)
-    .where('status', '=', 'running')
-    .where('locked_until', '>=', now)
-    .where('queue_key', 'is not', null)
-    .execute();
-  return rows.map((r) => r.queue_key!);
-}
-
 const held = (trx: Db, ids: number[], token: string) =>
   trx
     .updateTable('jobs')
@@ -280,7 +86,7 @@ export async function completeJobs(
 }
 
 /**
- * Extends the lease of a job still running (a long job, such as an import, says it is alive); false when the lease
+ * Extends the lease of a job still running (the runner's heartbeat, while the handler runs); false when the lease
  * was lost already.
  */
 export async function extendLease(db: Db, id: number, token: string, untilMs: number): Promise<boolean> {
@@ -288,6 +94,44 @@ export async function extendLease(db: Db, id: number, token: string, untilMs: nu
     .set({ locked_until: iso(untilMs) })
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** Whether the claim `token` still holds job `id` (no other runner took it over). */
+export async function stillHeld(db: Db, id: number, token: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('id', '=', id)
+    .where('locked_by', '=', token)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Runs `write` in a transaction that first locks the job's row, found still held by `token` (PostgreSQL: FOR
+ * SHARE, which a claim passes over; SQLite: the transaction's write lock): a superseded attempt writes nothing.
+ * Answers undefined, with nothing run, when the job is no longer held.
+ */
+export async function whileHeld<T>(
+  db: Db,
+  id: number,
+  token: string,
+  write: (trx: Db) => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await forShare(
+      trx,
+      trx
+        .selectFrom('jobs')
+        .select('id')
+        .where('id', '=', id)
+        .where('locked_by', '=', token)
+        .where('status', '=', 'running'),
+    ).executeTakeFirst();
+    if (!row) return undefined;
+    return { value: await write(trx) };
+  });
 }
 
 /** Puts a claimed job back to run at `runAtMs`; false when the lease was lost. */

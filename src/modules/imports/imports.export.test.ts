@@ -12,6 +12,8 @@ import {
   pathOf,
   postImport,
 } from '../../../test/helpers/import-factories.js';
+import { HeldLease } from '../../jobs/lease.js';
+import { LeaseLost } from '../../outbox/handler.js';
 import { claimJobs } from '../../outbox/outbox.js';
 import { IMPORT_JOB, importJob } from './imports.job.js';
 
@@ -55,44 +57,59 @@ describeEachDb('imports: chunks, failures and exports', (t) => {
     await drain(t);
   });
 
-  it('renews its job lease as it goes, so that no other runner takes a long import over', async () => {
+  it('stops at its next chunk when another runner took its job over, and that runner finishes the import once', async () => {
     const p = (await createProject(t)).code;
-    const started = await postImport(t, p, { format: 'qasphere-csv' }, generated(600, 1));
+    const started = await postImport(t, p, { format: 'qasphere-csv' }, generated(1200, 1));
     expect(started.status).toBe(202);
-    const claimedAt = Date.now();
     const [job] = await claimJobs(t.db, {
       token: 'runner-a',
-      nowMs: claimedAt,
-      // Claimed with a lease that ends at once: any renewal, however quick the import, moves it later.
-      leaseMs: 1,
+      nowMs: Date.now(),
+      leaseMs: 60_000,
       limit: 1,
       kinds: [IMPORT_JOB],
     });
-    expect(job.payload).toEqual({ importId: started.body.id });
-    const before = await t.db
-      .selectFrom('jobs')
-      .select('locked_until')
-      .where('id', '=', job.id)
-      .executeTakeFirstOrThrow();
-    // A lease of a few milliseconds: every chunk renews it.
+    const lease = new HeldLease(t.db, job, { leaseMs: 60_000, now: Date.now });
+    // Checks: the start, pass 1's three chunks, then pass 2's: the second runner takes over after its first chunk.
+    let checks = 0;
+    const check = async () => {
+      if (++checks === 6) {
+        await t.db
+          .updateTable('jobs')
+          .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
+          .where('id', '=', job.id)
+          .execute();
+        await claimJobs(t.db, {
+          token: 'runner-b',
+          nowMs: Date.now(),
+          leaseMs: 1,
+          limit: 1,
+          kinds: [IMPORT_JOB],
+        });
+      }
+      return lease.check();
+    };
     const handler = importJob.handler({
-      config: { ...t.config, jobLeaseSeconds: 0.005 },
+      config: t.config,
       guard: t.app.ctx.outboundGuard,
       parsers: t.app.ctx.parsers,
     });
-    const ctx = {} as Parameters<typeof handler.run>[2];
-    await handler.run(t.db, [job], ctx);
-    const after = await t.db
-      .selectFrom('jobs')
-      .select(['locked_until', 'locked_by'])
-      .where('id', '=', job.id)
-      .executeTakeFirstOrThrow();
-    expect(after.locked_by).toBe('runner-a');
-    expect(Date.parse(after.locked_until!)).toBeGreaterThan(Date.parse(before.locked_until!));
+    const ctx = { lease: () => ({ held: () => lease.held(), write: lease.write.bind(lease), check }) };
+    await expect(
+      handler.run(t.db, [job], ctx as unknown as Parameters<typeof handler.run>[2]),
+    ).rejects.toThrow(LeaseLost);
+    // One chunk written, then nothing: not the second chunk, not an outcome.
+    expect((await t.get(`/project/${p}/import/${started.body.id}`)).body).toMatchObject({
+      status: 'running',
+      progress: { done: 500 },
+    });
+    expect(await listCases(t, p)).toHaveLength(500);
+    // runner-b "died" too (its lease ended at once): a runner takes the job and does the import once, whole.
+    await drain(t);
     expect((await t.get(`/project/${p}/import/${started.body.id}`)).body).toMatchObject({
       status: 'done',
-      created: 600,
+      created: 1200,
     });
+    expect(await listCases(t, p)).toHaveLength(1200);
   });
 
   it('exports in QA Sphere layout and imports back into another project unchanged', async () => {

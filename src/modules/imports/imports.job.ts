@@ -1,6 +1,6 @@
-import type { QueuedJob } from '../../outbox/handler.js';
-import { extendLease } from '../../outbox/outbox.js';
+import { stoppedMessage, type QueuedJob } from '../../outbox/handler.js';
 import type { Db } from '../../db/create-db.js';
+import { nowIso } from '../../lib/time.js';
 import { openFileStorages, type FileStorages } from '../files/files.service.js';
 import { onTcasesChanged } from '../runs/runs.service.js';
 import { runImport } from './imports.pipeline.js';
@@ -25,7 +25,7 @@ export const importJob: QueuedJob = {
       return storages;
     };
     return {
-      async run(db, [job]) {
+      async run(db, [job], ctx) {
         const { importId } = job.payload as { importId: number };
         const row = await repo.findImportById(db, importId);
         if (!row?.file_key) return;
@@ -37,21 +37,31 @@ export const importJob: QueuedJob = {
           if (!stream) throw new Error('the uploaded file is gone from file storage');
           return stream;
         };
-        // An import may outlast the lease (jobLeaseSeconds): it renews it as it goes, a third of the lease at most
-        // apart, so no other runner takes it over while it is alive.
-        const leaseMs = config.jobLeaseSeconds * 1000;
-        let renewed = Date.now();
-        const alive = async () => {
-          if (Date.now() - renewed < leaseMs / 3) return;
-          renewed = Date.now();
-          await extendLease(db, job.id, job.token, renewed + leaseMs);
-        };
-        await runImport(db, importId, { open, parsers }, onTcasesChanged, alive);
+        // The runner keeps the lease while the import runs; an attempt another runner took over stops at its next
+        // chunk (its writes are fenced by run_token as well).
+        const lease = ctx.lease(job);
+        await lease.check();
+        await runImport(db, importId, { open, parsers }, onTcasesChanged, () => lease.check());
+        await lease.check();
         const after = await repo.findImportById(db, importId);
         if (after && (after.status === 'done' || after.status === 'failed')) {
           await storage.delete(key);
           await repo.updateImport(db, importId, { file_key: null });
         }
+      },
+      // Its attempts ran out with no runner answering: the import ends failed rather than running for ever, and
+      // a late attempt still going holds no run_token to write with.
+      async exhausted(trx, job) {
+        const { importId } = job.payload as { importId: number };
+        const row = await repo.findImportById(trx, importId);
+        if (!row || row.status === 'done' || row.status === 'failed') return;
+        const errors = [...(JSON.parse(row.errors) as unknown[]), { row: 0, message: stoppedMessage(job) }];
+        await repo.updateImport(trx, importId, {
+          status: 'failed',
+          run_token: null,
+          errors: JSON.stringify(errors),
+          finished_at: nowIso(),
+        });
       },
     };
   },

@@ -6,6 +6,7 @@ import type { Db } from '../../db/create-db.js';
 import type { Updateable } from 'kysely';
 import type { ImportsTable } from '../../db/tables/imports.js';
 import { AppError } from '../../errors.js';
+import { LeaseLost } from '../../outbox/handler.js';
 import { nowIso } from '../../lib/time.js';
 import {
   folderPath,
@@ -72,7 +73,7 @@ export interface ImportFile {
   open: OpenFile;
   parsers: Parsers;
 }
-/** Called as the import goes (every chunk read or written): the job renews its lease. */
+/** Called as the import goes (every chunk read or written): throws when the job was taken over (LeaseLost). */
 export type Alive = () => Promise<void>;
 
 /** The project imported into, with its tenant. */
@@ -469,7 +470,7 @@ export async function runImport(
     await repo.forgetCreated(db, importId);
     await end({ status: 'done', done: checked.total, created: r.created, updated: r.updated, skipped });
   } catch (err) {
-    if (err instanceof Superseded) return;
+    if (err instanceof Superseded || err instanceof LeaseLost) return;
     const removed = await removeCreated(db, actor, importId, project, tcasesChanged);
     const message = err instanceof Error ? err.message : String(err);
     await end({

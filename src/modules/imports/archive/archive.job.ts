@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../../../db/create-db.js';
 import { nowIso } from '../../../lib/time.js';
-import type { QueuedJob } from '../../../outbox/handler.js';
-import { extendLease } from '../../../outbox/outbox.js';
+import { LeaseLost, stoppedMessage, type QueuedJob } from '../../../outbox/handler.js';
 import { openFileStorages, type FileStorages } from '../../files/files.service.js';
 import { purgeProject, TakeBackFailed, Undo } from '../../../db/archive/purge.js';
 import type { FileStorage } from '../../files/files.storage.js';
@@ -13,7 +12,8 @@ import { failureMessage, importArchive, PROJECT_IMPORT_JOB } from './archive.ser
  * `import.project` (payload `{importId}`): checks and writes one uploaded archive as a new project, recording its
  * progress and outcome on the project_imports row, and removes the upload once it ended. What an attempt writes
  * is noted first in a journal beside the upload (`<upload key>.undo`, purge.ts): an attempt that finds the journal
- * of an earlier one (its process died, or its taking back failed) takes all of that back first.
+ * of an earlier one (its process died, or its taking back failed) takes all of that back first. Its row's writes and
+ * its journal's saves are fenced by the job's claim: an attempt another runner took over stops without writing.
  */
 export const projectImportJob: QueuedJob = {
   type: 'queued',
@@ -26,7 +26,8 @@ export const projectImportJob: QueuedJob = {
       return storages;
     };
     return {
-      async run(db, [job]) {
+      async run(db, [job], ctx) {
+        const lease = ctx.lease(job);
         const { importId } = job.payload as { importId: number };
         const row = await db
           .selectFrom('project_imports')
@@ -35,20 +36,19 @@ export const projectImportJob: QueuedJob = {
           .executeTakeFirst();
         if (!row?.file_key || row.status === 'done' || row.status === 'failed') return;
         const update = (values: Parameters<typeof repo.updateProjectImport>[2]) =>
-          repo.updateProjectImport(db, importId, values);
+          lease.write(async (trx) => void (await repo.updateProjectImport(trx, importId, values)));
         const storages = storagesOf(db);
         const storage = storages.of(row.file_storage ?? 'local');
         const key = row.file_key;
         const journalKey = `${key}.undo`;
         const deleteFile = (backend: string, fileKey: string) => storages.of(backend).delete(fileKey);
         const earlier = await readText(storage, journalKey);
+        await lease.check();
         if (earlier !== undefined) await Undo.fromJournal(earlier).rollback(db, row.tenant_id, deleteFile);
         // A project without a journal: an attempt of a version that kept none.
         else if (row.project_id) await purgeProject(db, row.tenant_id, row.project_id);
         await storage.delete(journalKey);
         await update({ status: 'running', project_id: null, done: 0 });
-        const leaseMs = config.jobLeaseSeconds * 1000;
-        let renewed = Date.now();
         try {
           await importArchive({
             db,
@@ -61,21 +61,23 @@ export const projectImportJob: QueuedJob = {
               if (!stream) throw new Error('the uploaded archive is gone from file storage');
               return stream;
             },
-            journal: { save: (text) => storage.put(journalKey, Readable.from([Buffer.from(text)])) },
-            report: async ({ done, total, projectId }) => {
-              await update({
+            journal: {
+              save: async (text) => {
+                await lease.check();
+                await storage.put(journalKey, Readable.from([Buffer.from(text)]));
+              },
+            },
+            report: ({ done, total, projectId }) =>
+              update({
                 ...(done !== undefined ? { done } : {}),
                 ...(total !== undefined ? { total } : {}),
                 ...(projectId !== undefined ? { project_id: projectId } : {}),
-              });
-              if (Date.now() - renewed > leaseMs / 3) {
-                renewed = Date.now();
-                await extendLease(db, job.id, job.token, renewed + leaseMs);
-              }
-            },
+              }),
           });
           await update({ status: 'done', finished_at: nowIso() });
         } catch (err) {
+          // Taken over: the attempt holding the job now takes back what this one wrote, from the journal.
+          if (err instanceof LeaseLost) throw err;
           // What was written stays noted: the job's next attempt takes it back before it writes again. On the last
           // attempt the import says it failed (and why), with the journal kept for an operator.
           if (err instanceof TakeBackFailed) {
@@ -90,9 +92,15 @@ export const projectImportJob: QueuedJob = {
             finished_at: nowIso(),
           });
         }
+        await lease.check();
         await storage.delete(journalKey);
         await storage.delete(key);
         await update({ file_key: null });
+      },
+      // Its attempts ran out with no runner answering: the import ends failed rather than running for ever.
+      async exhausted(trx, job) {
+        const { importId } = job.payload as { importId: number };
+        await repo.failUnfinished(trx, importId, stoppedMessage(job), nowIso());
       },
     };
   },

@@ -23,6 +23,15 @@ export const findProjectImportById = (db: Db, id: number) =>
 export const updateProjectImport = (db: Db, id: number, values: Updateable<ProjectImportsTable>) =>
   db.updateTable('project_imports').set(values).where('id', '=', id).execute();
 
+/** Ends an import still queued or running as failed with `error`. */
+export const failUnfinished = (db: Db, id: number, error: string, at: string) =>
+  db
+    .updateTable('project_imports')
+    .set({ status: 'failed', error, finished_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+
 /** The import with the code of the project it made (none while it runs or when it failed). */
 export const findProjectImport = (db: Db, tenantId: string, id: number) =>
   db

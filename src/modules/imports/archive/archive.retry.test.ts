@@ -14,6 +14,7 @@ import {
 } from '../../../../test/helpers/archive-factories.js';
 import { claimJobs } from '../../../outbox/outbox.js';
 import { createJobRunner } from '../../../jobs/index.js';
+import { HeldLease } from '../../../jobs/lease.js';
 import { LocalDiskStorage } from '../../files/files.storage.js';
 import { projectImportJob } from './archive.job.js';
 import { PROJECT_IMPORT_JOB } from './archive.service.js';
@@ -187,7 +188,9 @@ describeEachDb(
         guard: t.app.ctx.outboundGuard,
         parsers: t.app.ctx.parsers,
       });
-      void handler.run(t.db, [job], {} as Parameters<typeof handler.run>[2]);
+      // Its lease is not renewed (no runner beats for it): the next runner takes the job over.
+      const lease = new HeldLease(t.db, job, { leaseMs: 1, now: Date.now });
+      void handler.run(t.db, [job], { lease: () => lease } as unknown as Parameters<typeof handler.run>[2]);
       await dead;
       vi.restoreAllMocks();
       // What the dead attempt left: the project so far, the accounts, the field, the status, the file's body.

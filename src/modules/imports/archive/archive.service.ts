@@ -3,6 +3,7 @@ import type { Actor } from '../../../auth/actor.js';
 import type { Db } from '../../../db/create-db.js';
 import { AppError, badRequest, conflict, notFound } from '../../../errors.js';
 import { nowIso } from '../../../lib/time.js';
+import { LeaseLost } from '../../../outbox/handler.js';
 import { enqueueJobs } from '../../../outbox/outbox.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from '../../../db/archive/format.js';
 import { TakeBackFailed, Undo, type UndoJournal } from '../../../db/archive/purge.js';
@@ -173,6 +174,8 @@ export async function importArchive(
     });
     return { ...written, total: summary.total };
   } catch (err) {
+    // Taken over: the attempt that holds the job now takes back what this one noted; two would race.
+    if (err instanceof LeaseLost) throw err;
     try {
       await undo.rollback(db, tenantId, (storage, key) => input.files.storages.of(storage).delete(key));
     } catch (undoErr) {
