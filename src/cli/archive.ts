@@ -9,6 +9,7 @@ import { AppError, badRequest, notFound } from '../errors.js';
 import type { FileStorages } from '../modules/files/files.service.js';
 import { failureMessage, importArchive } from '../modules/imports/archive/archive.service.js';
 import * as users from '../modules/users/users.service.js';
+import { createParsers } from '../lib/isolated/run.js';
 
 /*
  * `casebook export --project CODE --out FILE` and `casebook import --file FILE [--code NEW]`: the project archive
@@ -77,6 +78,8 @@ export async function importProject(
       userId: owner?.id ?? null,
       code,
       files: { storages, publicUrl: config.publicUrl },
+      // The operator's own file, read as an upload is: the same checks and budget.
+      parsers: createParsers(config),
       open: async () => fs.createReadStream(file),
       report: async (p) => {
         if (p.total !== undefined) progressLine({ checked: true, total: p.total });

@@ -22,8 +22,28 @@ const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 /** A line longer than this is not one the exporter writes (file chunks are 256 KiB of base64). */
 const MAX_LINE = 4 * 1024 * 1024;
 
-/** Fails on a stream that does not begin as gzip, before it is inflated. */
-async function* gzipOnly(src: Readable): AsyncGenerator<Buffer> {
+/**
+ * What inflating an archive may cost. An archive's JSON lines compress well, but not as well as a bomb: past
+ * `maxRatio` inflated bytes per compressed byte (beyond `ratioSlack`) or `maxInflated` in all, reading stops. Lines
+ * the exporter never writes (blank ones) are counted too, so no work is skipped without being counted.
+ */
+export interface InflateLimits {
+  maxInflated: number;
+  maxRatio: number;
+  ratioSlack: number;
+  maxBlankLines: number;
+}
+
+const MIB = 1024 * 1024;
+export const ARCHIVE_LIMITS: InflateLimits = {
+  maxInflated: 16 * 1024 * MIB,
+  maxRatio: 100,
+  ratioSlack: 64 * MIB,
+  maxBlankLines: 1000,
+};
+
+/** Fails on a stream that does not begin as gzip, before it is inflated; counts the compressed bytes read. */
+async function* gzipOnly(src: Readable, count: (n: number) => void): AsyncGenerator<Buffer> {
   let first = true;
   for await (const chunk of src as AsyncIterable<Buffer>) {
     if (first && chunk.length > 0) {
@@ -31,21 +51,35 @@ async function* gzipOnly(src: Readable): AsyncGenerator<Buffer> {
       if (chunk.length < 2 || !chunk.subarray(0, 2).equals(GZIP_MAGIC))
         throw new ArchiveError('not a Casebook archive: the file is not gzip-compressed');
     }
+    count(chunk.length);
     yield chunk;
   }
   if (first) throw new ArchiveError('not a Casebook archive: the file is empty');
 }
 
+const describeMib = (n: number) => `${Math.round(n / MIB)} MiB`;
+
 /** The lines of a gzip stream, split as they arrive (errors of the source or of inflating end the iteration). */
-async function* gzipLines(src: Readable): AsyncGenerator<string> {
+async function* gzipLines(src: Readable, limits: InflateLimits): AsyncGenerator<string> {
   const gunzip = createGunzip();
-  const input = Readable.from(gzipOnly(src));
+  let read = 0;
+  let inflated = 0;
+  const input = Readable.from(gzipOnly(src, (n) => (read += n)));
   input.on('error', (err) => gunzip.destroy(err));
   input.pipe(gunzip);
   const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
     for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      inflated += chunk.length;
+      if (inflated > limits.maxInflated)
+        throw new ArchiveError(
+          `the archive is refused: it inflates to more than ${describeMib(limits.maxInflated)}`,
+        );
+      if (inflated > limits.maxRatio * read + limits.ratioSlack)
+        throw new ArchiveError(
+          `the archive is refused: it inflates more than ${limits.maxRatio} times (a zip bomb, or not an archive Casebook wrote)`,
+        );
       rest += decoder.write(chunk);
       let at = rest.indexOf('\n');
       while (at >= 0) {
@@ -66,12 +100,20 @@ async function* gzipLines(src: Readable): AsyncGenerator<string> {
 /** The archive's records in order, with their line numbers. */
 export async function* archiveRecords(
   src: Readable,
+  limits: InflateLimits = ARCHIVE_LIMITS,
 ): AsyncGenerator<{ line: number; record: ArchiveRecord }> {
   let n = 0;
+  let blank = 0;
   try {
-    for await (const text of gzipLines(src)) {
+    for await (const text of gzipLines(src, limits)) {
       n++;
-      if (text.trim() === '') continue;
+      if (text.trim() === '') {
+        if (++blank > limits.maxBlankLines)
+          throw new ArchiveError(
+            `the archive is refused: more than ${limits.maxBlankLines} blank lines, which Casebook never writes`,
+          );
+        continue;
+      }
       let record: unknown;
       try {
         record = JSON.parse(text);
@@ -145,7 +187,10 @@ export interface ArchiveSummary {
 }
 
 /** Reads the whole archive and checks it; answers its header and size, or throws an ArchiveError. */
-export async function checkArchive(src: Readable): Promise<ArchiveSummary> {
+export async function checkArchive(
+  src: Readable,
+  limits: InflateLimits = ARCHIVE_LIMITS,
+): Promise<ArchiveSummary> {
   let header: ArchiveHeader | undefined;
   let end: ArchiveEnd | undefined;
   let project: { code: string; title: string } | undefined;
@@ -153,7 +198,7 @@ export async function checkArchive(src: Readable): Promise<ArchiveSummary> {
   const seqs = new Set<number>();
   const people = new Set<string>();
   let total = 0;
-  for await (const { line, record } of archiveRecords(src)) {
+  for await (const { line, record } of archiveRecords(src, limits)) {
     if (end) throw new ArchiveError(`line ${line}: records after the end record`);
     if (!header) {
       const h = record as unknown as ArchiveHeader;

@@ -18,7 +18,7 @@ import { failureMessage, importArchive, PROJECT_IMPORT_JOB } from './archive.ser
 export const projectImportJob: QueuedJob = {
   type: 'queued',
   kind: PROJECT_IMPORT_JOB,
-  handler: ({ config }) => {
+  handler: ({ config, parsers }) => {
     const opened = new WeakMap<Db, FileStorages>();
     const storagesOf = (db: Db) => {
       let storages = opened.get(db);
@@ -56,6 +56,7 @@ export const projectImportJob: QueuedJob = {
             userId: row.created_by,
             code: row.code ?? undefined,
             files: { storages, publicUrl: config.publicUrl },
+            parsers,
             open: async () => {
               const stream = await storage.get(key);
               if (!stream) throw new Error('the uploaded archive is gone from file storage');

@@ -7,7 +7,8 @@ import { LeaseLost } from '../../../outbox/handler.js';
 import { enqueueJobs } from '../../../outbox/outbox.js';
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION } from '../../../db/archive/format.js';
 import { TakeBackFailed, Undo, type UndoJournal } from '../../../db/archive/purge.js';
-import { ArchiveError, archiveRecords, checkArchive } from '../../../db/archive/read.js';
+import { ArchiveError, archiveRecords, type ArchiveSummary } from '../../../db/archive/read.js';
+import { IsolatedError, IsolationLimit, runIsolated, type Parsers } from '../../../lib/isolated/run.js';
 import { writeArchive, type ArchiveFileStore } from '../../../db/archive/write.js';
 import { fileUrl, storageKey, type FilesContext } from '../../files/files.service.js';
 import { withStoredUpload, type ImportPart } from '../imports.upload.js';
@@ -23,9 +24,13 @@ import type { ProjectImportStatus } from './archive.schemas.js';
 export const PROJECT_IMPORT_JOB = 'import.project';
 const CODE = /^[A-Za-z0-9]{2,5}$/;
 
+/** People an archive may list before its project record: more than any tenant has, far fewer than a bomb holds. */
+const MAX_PEOPLE = 100_000;
+
 /** The archive's project code and title, read from its first records (its header checked on the way). */
 export async function archiveProject(src: Readable): Promise<{ code: string; title: string }> {
   let header = false;
+  let people = 0;
   for await (const { record } of archiveRecords(src)) {
     if (!header) {
       // The whole check is the job's; the header and version are told here already.
@@ -37,7 +42,7 @@ export async function archiveProject(src: Readable): Promise<{ code: string; tit
       src.destroy();
       return { code: String(record.code), title: String(record.title) };
     }
-    if (record.t !== 'person') break;
+    if (record.t !== 'person' || ++people > MAX_PEOPLE) break;
   }
   throw new ArchiveError('the archive holds no project record at its start');
 }
@@ -142,10 +147,43 @@ export interface RunInput {
   files: FilesContext;
   /** Opens the archive from its start (it is read twice: checked, then written). */
   open: () => Promise<Readable>;
+  /** The app's parsers: the check reads the whole archive in a worker thread under the upload budget. */
+  parsers: Parsers;
   /** Where the run is: total once checked, then records written. */
   report?: (p: { done?: number; total?: number; projectId?: string }) => Promise<void>;
   /** Where what the run writes is noted before it is written (the job's: a later attempt takes it back). */
   journal?: UndoJournal;
+}
+
+const CHECK_WORKER = new URL('../../../db/archive/check.worker.js', import.meta.url);
+
+/**
+ * The archive checked in a worker thread (db/archive/check.worker.ts), a slot of the tenant's held meanwhile: what
+ * the worker refuses comes back as an ArchiveError, a file past the upload budget as one naming the limit. The
+ * second reading, which writes, reads a file this one checked whole, within the inflate limits of read.ts.
+ */
+async function checkIsolated(
+  parsers: Parsers,
+  tenantId: string,
+  open: () => Promise<Readable>,
+): Promise<ArchiveSummary> {
+  const slot = (await parsers.slots.acquire(tenantId))!;
+  try {
+    for await (const summary of runIsolated<ArchiveSummary>({
+      script: CHECK_WORKER,
+      task: 'archive-check',
+      input: await open(),
+      budget: parsers.budget,
+    }))
+      return summary;
+    throw new Error('the archive check ended without an answer');
+  } catch (err) {
+    if (err instanceof IsolationLimit) throw new ArchiveError(`the archive is refused: ${err.message}`);
+    if (err instanceof IsolatedError && err.errorName === 'ArchiveError') throw new ArchiveError(err.message);
+    throw err;
+  } finally {
+    slot.release();
+  }
 }
 
 /**
@@ -157,7 +195,7 @@ export async function importArchive(
 ): Promise<{ projectId: string; code: string; total: number }> {
   const { db, tenantId } = input;
   const report = input.report ?? (async () => {});
-  const summary = await checkArchive(await input.open());
+  const summary = await checkIsolated(input.parsers, tenantId, input.open);
   await report({ total: summary.total, done: 0 });
   const code = input.code ?? summary.code;
   if (await repo.codeTaken(db, tenantId, code)) throw conflict(`a project with the code ${code} exists`);
