@@ -93,6 +93,7 @@ export const junitRoutes: FastifyPluginAsyncTypebox = async (app) => {
         createTcases,
         claim,
         tcasesChanged: ctx.tcasesChanged,
+        parsers: ctx.parsers,
       });
       return reply.code(201).send(answer);
     },

@@ -1,6 +1,8 @@
 import type { Db } from '../../../db/create-db.js';
 import type { Actor } from '../../../auth/actor.js';
-import { badRequest, conflict, validationFailed, type ErrorDetail } from '../../../errors.js';
+import { Readable } from 'node:stream';
+import { AppError, badRequest, conflict, validationFailed, type ErrorDetail } from '../../../errors.js';
+import { IsolatedError, IsolationLimit, runIsolated, type Parsers } from '../../../lib/isolated/run.js';
 import { chunks } from '../../../lib/chunks.js';
 import { XmlFileError } from '../../../lib/xml.js';
 import {
@@ -40,9 +42,56 @@ export interface JUnitAnswer {
 /** An upload's options: `claim` is the request's Idempotency-Key, `chunkSize` at most D11's 5,000. */
 export interface JUnitOptions {
   createTcases: boolean;
+  /** The app's parsers: a large report is read in a worker thread under the upload budget. */
+  parsers: Parsers;
   claim?: IdempotencyClaim;
   tcasesChanged: TcasesChanged;
   chunkSize?: number;
+}
+
+/** A report this small is read on the request's thread: a few milliseconds, a few MiB at most (no DOCTYPE). */
+const INLINE_BYTES = 1024 * 1024;
+const WORKER = new URL('./junit.worker.js', import.meta.url);
+/** How long an upload waits for a parser before it answers 429. */
+const SLOT_WAIT_MS = 30_000;
+
+/**
+ * The report's test cases. A large report is parsed in a worker thread (junit.worker.ts) with a slot of the
+ * tenant's: a file past the budget is a 413 (memory) or a 400 (time), and parsing it keeps no other request waiting.
+ */
+async function readReport(parsers: Parsers, tenantId: string, xml: string): Promise<JUnitTest[]> {
+  try {
+    if (xml.length <= INLINE_BYTES) return parseJUnitXml(xml);
+    const slot = await parsers.slots.acquire(tenantId, SLOT_WAIT_MS);
+    if (!slot)
+      throw new AppError(
+        'RATE_LIMITED',
+        'other files are being read right now; send the report again in a minute',
+      );
+    try {
+      const tests: JUnitTest[] = [];
+      const input = Readable.from([Buffer.from(xml)]);
+      for await (const t of runIsolated<JUnitTest>({
+        script: WORKER,
+        task: 'junit',
+        input,
+        budget: parsers.budget,
+      }))
+        tests.push(t);
+      return tests;
+    } finally {
+      slot.release();
+    }
+  } catch (err) {
+    if (err instanceof XmlFileError) throw badRequest(err.message);
+    if (err instanceof IsolatedError && err.errorName === 'XmlFileError') throw badRequest(err.message);
+    if (err instanceof IsolationLimit)
+      throw new AppError(
+        err.limit === 'memory' ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED',
+        `the report is refused: ${err.message}`,
+      );
+    throw err;
+  }
 }
 
 /** The claim of one chunk of an upload: a chunk written by an earlier attempt with the same key is not written again. */
@@ -68,13 +117,7 @@ export async function recordJUnit(
   o: JUnitOptions,
 ): Promise<JUnitAnswer> {
   const { project, run } = await getRunForResults(db, actor, projectRef, runId);
-  let tests: JUnitTest[];
-  try {
-    tests = parseJUnitXml(xml);
-  } catch (err) {
-    if (err instanceof XmlFileError) throw badRequest(err.message);
-    throw err;
-  }
+  const tests = await readReport(o.parsers, actor.tenantId, xml);
   if (tests.length === 0) throw badRequest('the file holds no named <testcase>: there is nothing to record');
   if (o.createTcases && run.type !== 'static_struct') {
     throw badRequest(

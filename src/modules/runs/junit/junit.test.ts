@@ -265,7 +265,13 @@ describeEachDb(
       const actor = { tenantId: t.tenantId, userId: owner.id, apiKeyId: null, role: 'owner' } as never;
       const xml = fixture('pytest.xml');
       const claim = idempotencyClaim(actor, 'POST', `/x/${runId}`, 'chunked-1', { xml });
-      const o = { createTcases: false, claim, tcasesChanged: async () => {}, chunkSize: 2 };
+      const o = {
+        createTcases: false,
+        claim,
+        tcasesChanged: async () => {},
+        chunkSize: 2,
+        parsers: t.app.ctx.parsers,
+      };
       expect(await recordJUnit(t.db, actor, code, runId, xml, o)).toEqual({
         results: 4,
         unmatched: ['test_health_endpoint'],
