@@ -2,11 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createProject } from '../../../test/helpers/factories.js';
-import { drain, generated, postImport } from '../../../test/helpers/import-factories.js';
+import { drain, generated, listCases, postImport } from '../../../test/helpers/import-factories.js';
 import { exportArchive, postArchive } from '../../../test/helpers/archive-factories.js';
 import { EXHAUSTED } from '../../outbox/outbox.js';
 import { PROJECT_IMPORT_JOB } from './archive/archive.service.js';
 import { IMPORT_JOB } from './imports.job.js';
+import { runImport } from './imports.pipeline.js';
+import { LeaseLost } from '../../outbox/handler.js';
 
 /*
  * An import whose worker stopped answering on every attempt (each attempt's lease expired) is not started again:
@@ -53,6 +55,38 @@ describeEachDb('imports whose worker stopped answering on every attempt', (t) =>
     expect(res.body.finishedAt).toEqual(expect.any(String));
     const job = await t.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'failed', attempts: 3, last_error: EXHAUSTED });
+  });
+
+  it('takes back what its dead attempts wrote, once its attempts ran out, and removes its file', async () => {
+    const p = (await createProject(t)).code;
+    const started = await postImport(t, p, { format: 'qasphere-csv' }, generated(1200, 1));
+    expect(started.status).toBe(202);
+    const id = started.body.id as number;
+    const row = await t.db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const storage = t.app.ctx.files.storages.of(row.file_storage ?? 'local');
+    // An attempt that wrote its first chunk, then lost its job (its runner stalled past the lease).
+    const done = async () =>
+      (await t.db.selectFrom('imports').select('done').where('id', '=', id).executeTakeFirstOrThrow()).done;
+    await runImport(
+      t.db,
+      id,
+      { open: async () => (await storage.get(row.file_key!))!, parsers: t.app.ctx.parsers },
+      t.app.ctx.tcasesChanged,
+      async () => {
+        if ((await done()) >= 500) throw new LeaseLost(0);
+      },
+    );
+    expect(await listCases(t, p)).toHaveLength(500);
+    await diedOnLastAttempt(t, IMPORT_JOB, id);
+    await drain(t);
+    const res = await t.get(`/project/${p}/import/${id}`);
+    expect(res.body).toMatchObject({ status: 'failed', created: 0 });
+    expect(res.body.errors.map((e: { message: string }) => e.message)).toEqual([
+      'the import was stopped: its worker stopped answering 3 times (the server restarted or stalled while it ran); start it again',
+      'the import was not finished; what it had written was taken back: 500 test cases created, 0 test cases changed, 28 folders created',
+    ]);
+    expect(await listCases(t, p)).toEqual([]);
+    expect(await storage.get(row.file_key!)).toBeUndefined();
   });
 
   it('ends a project import failed, saying why, and does not run it a third time', async () => {

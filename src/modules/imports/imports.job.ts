@@ -4,13 +4,15 @@ import { nowIso } from '../../lib/time.js';
 import { openFileStorages, type FileStorages } from '../files/files.service.js';
 import { onTcasesChanged } from '../runs/runs.service.js';
 import { runImport } from './imports.pipeline.js';
+import { abandonImport } from './imports.takeback.js';
+import { enqueueJobs } from '../../outbox/outbox.js';
 import * as repo from './imports.repository.js';
 
 export const IMPORT_JOB = 'import.run';
 
 /**
  * `import.run` (payload `{importId}`): runs one import (imports.pipeline.ts) and removes its uploaded file once it
- * ended. The file is read from the backend the upload went to (its row says which); D17's propagation is handed in
+ * ended. With `takeBack`: the import's attempts ran out, and what they wrote is taken back (imports.takeback.ts). The file is read from the backend the upload went to (its row says which); D17's propagation is handed in
  * as the app does.
  */
 export const importJob: QueuedJob = {
@@ -26,12 +28,18 @@ export const importJob: QueuedJob = {
     };
     return {
       async run(db, [job], ctx) {
-        const { importId } = job.payload as { importId: number };
+        const { importId, takeBack } = job.payload as { importId: number; takeBack?: boolean };
         const row = await repo.findImportById(db, importId);
         if (!row?.file_key) return;
         const key = row.file_key;
         // Read from where the upload was put, whatever the storage setting says now.
         const storage = storagesOf(db).of(row.file_storage ?? 'local');
+        if (takeBack) {
+          await abandonImport(db, importId, onTcasesChanged);
+          await storage.delete(key);
+          await repo.updateImport(db, importId, { file_key: null });
+          return;
+        }
         const open = async () => {
           const stream = await storage.get(key);
           if (!stream) throw new Error('the uploaded file is gone from file storage');
@@ -49,12 +57,15 @@ export const importJob: QueuedJob = {
           await repo.updateImport(db, importId, { file_key: null });
         }
       },
-      // Its attempts ran out with no runner answering: the import ends failed rather than running for ever, and
-      // a late attempt still going holds no run_token to write with.
+      // Its attempts ran out with no runner answering: the import ends failed rather than running for ever, a late
+      // attempt still going holds no run_token to write with, and a job of its own takes back what was written.
       async exhausted(trx, job) {
-        const { importId } = job.payload as { importId: number };
+        const { importId, takeBack } = job.payload as { importId: number; takeBack?: boolean };
         const row = await repo.findImportById(trx, importId);
-        if (!row || row.status === 'done' || row.status === 'failed') return;
+        if (takeBack || !row || row.status === 'done' || row.status === 'failed') return;
+        await enqueueJobs(trx, [
+          { tenantId: job.tenantId, kind: IMPORT_JOB, payload: { importId, takeBack: true } },
+        ]);
         const errors = [...(JSON.parse(row.errors) as unknown[]), { row: 0, message: stoppedMessage(job) }];
         await repo.updateImport(trx, importId, {
           status: 'failed',

@@ -8,24 +8,13 @@ import type { ImportsTable } from '../../db/tables/imports.js';
 import { AppError } from '../../errors.js';
 import { LeaseLost } from '../../outbox/handler.js';
 import { nowIso } from '../../lib/time.js';
-import {
-  folderPath,
-  lockForTreeChange,
-  markFoldersDeleted,
-  subtreeFolderIds,
-  upsertFolderPaths,
-} from '../folders/folders.service.js';
-import type { Project as ProjectShape } from '../projects/projects.schemas.js';
+import { folderPath, upsertFolderPaths } from '../folders/folders.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import {
   checkImportedContent,
   checkImportedCustomFields,
-  deleteCasesById,
   findCasesByLegacyIds,
-  liveCasesInFolders,
   lockTcaseWrites,
-  restoreImportedRemovals,
-  revertImportedCases,
   writeImportedCases,
   type TcasesChanged,
 } from '../test-cases/test-cases.service.js';
@@ -35,8 +24,8 @@ import type { Mapping } from './formats/csv-mapped.js';
 import type { Parsers } from '../../lib/isolated/run.js';
 import { placeFiles } from './imports.files.js';
 import { parseIsolated } from './imports.parsing.js';
+import { importActor, removeCreated, takenBackWords, type ImportProject } from './imports.takeback.js';
 import { fieldOf, prepareCase, type PreparedCase } from './imports.prepare.js';
-import { enqueueEvent } from '../webhooks/webhook-events.service.js';
 import * as repo from './imports.repository.js';
 
 /*
@@ -76,8 +65,7 @@ export interface ImportFile {
 /** Called as the import goes (every chunk read or written): throws when the job was taken over (LeaseLost). */
 export type Alive = () => Promise<void>;
 
-/** The project imported into, with its tenant. */
-type Project = ProjectShape & { tenantId: string };
+type Project = ImportProject;
 
 /** Another attempt of the same job took the import over (this one's lease had expired). */
 class Superseded extends Error {}
@@ -312,68 +300,6 @@ async function writeFile(
 }
 
 /**
- * Takes back, in one transaction, what earlier attempts or this one wrote: the cases created are deleted (as deleting
- * a case does), the cases changed get their earlier content as a new version, the filled cases deleted (a template's
- * Parameter Values no longer naming them) are restored, the folders created are deleted
- * deepest first when they hold no live case or folder (another writer may have put something there meanwhile).
- * Answers what it took back.
- */
-async function removeCreated(
-  db: Db,
-  actor: Actor,
-  importId: number,
-  project: Project,
-  tcasesChanged: TcasesChanged,
-) {
-  const ids = await repo.listCreated(db, importId);
-  const versions = await repo.listVersions(db, importId);
-  const removed = await repo.listRemoved(db, importId);
-  const folders = (await repo.listFolders(db, importId)).sort((a, b) => b - a);
-  let foldersRemoved = 0;
-  // What came back: not a case deleted meanwhile or already as it was, nor a filled case whose template is gone
-  // or that someone restored meanwhile.
-  let reverted: string[] = [];
-  let restored: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    await lockTcaseWrites(trx, project.id);
-    await lockForTreeChange(trx, project.id);
-    const at = nowIso();
-    if (ids.length > 0) await deleteCasesById(trx, project.tenantId, project.id, ids, tcasesChanged);
-    if (versions.length > 0)
-      reverted = await revertImportedCases(trx, actor, project, versions, tcasesChanged, at);
-    if (removed.length > 0)
-      restored = await restoreImportedRemovals(trx, actor, project, removed, tcasesChanged, at);
-    // Subscribers were told of the chunks that committed: they are told those were taken back.
-    if (ids.length + reverted.length + restored.length > 0)
-      await enqueueEvent(trx, {
-        tenantId: project.tenantId,
-        projectId: project.id,
-        type: 'tcases_edited',
-        object: {
-          action: 'import_taken_back',
-          importId,
-          count: ids.length + reverted.length + restored.length,
-          deletedTcaseIds: ids,
-          revertedTcaseIds: reverted,
-          restoredTcaseIds: restored,
-        },
-      });
-    // Children were created after their parents: the highest ids first empties a path from its leaf up.
-    for (const id of folders) {
-      const subtree = await subtreeFolderIds(trx, project.tenantId, project.id, [id]);
-      if (subtree.length !== 1) continue;
-      if ((await liveCasesInFolders(trx, project.tenantId, project.id, [id])).length > 0) continue;
-      await markFoldersDeleted(trx, project.tenantId, project.id, [id], at);
-      foldersRemoved++;
-    }
-    await repo.forgetCreated(trx, importId);
-  });
-  return { cases: ids.length, changed: versions.length, restored: restored.length, folders: foldersRemoved };
-}
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
  * Runs the import `importId` to its end and records the outcome on its row; errors of the file or of the writes
  * end it as failed (the job is done either way). Throws only when the database cannot be reached (the job runs
  * again and takes over: what an earlier attempt created is removed first).
@@ -399,15 +325,7 @@ export async function runImport(
     });
     return;
   }
-  const actor: Actor = {
-    tenantId: row.tenant_id,
-    userId: row.created_by,
-    role: o.role,
-    apiKeyId: null,
-    via: 'session',
-    ip: '',
-    userAgent: 'casebook import',
-  };
+  const actor = importActor(row.tenant_id, row.created_by, o.role);
   let project: Project;
   try {
     project = {
@@ -481,14 +399,7 @@ export async function runImport(
         ...keepErrors(checked.errors),
         {
           row: 0,
-          message:
-            `the import stopped part-way (${message}); what it had written was taken back: ` +
-            `${plural(removed.cases, 'test case', 'test cases')} created, ` +
-            `${plural(removed.changed, 'test case', 'test cases')} changed, ` +
-            (removed.restored > 0
-              ? `${plural(removed.restored, 'filled test case', 'filled test cases')} deleted, `
-              : '') +
-            `${plural(removed.folders, 'folder', 'folders')} created`,
+          message: `the import stopped part-way (${message}); ${takenBackWords(removed)}`,
         },
       ]),
     });
