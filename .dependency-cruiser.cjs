@@ -75,7 +75,11 @@ module.exports = {
         'that modules enqueue into and src/jobs/ runs: it knows no module, no runner, no http, no app, so any ' +
         'module can use it without a circle.',
       from: { path: '^src/outbox/' },
-      to: { path: '^src/(modules|http|cli|jobs)/|^src/(app|context|main)\\.ts$' },
+      // The handler types name the app's parts a job is handed (file storages, the test-case change hook): types only.
+      to: {
+        path: '^src/(modules|http|cli|jobs)/|^src/(app|context|main)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'modules-below-jobs',

@@ -20,14 +20,29 @@ const periodic = moduleJobs.filter((j) => j.type === 'periodic');
 /** Every queued job kind: the metrics measure their queues. */
 export const queuedJobKinds = queued.map((j) => j.kind);
 
+/** What handlers and passes are handed: the app's own parts, as routes get them (AppContext). */
+export const jobEnv = (
+  config: Config,
+  ctx: Pick<AppContext, 'outboundGuard' | 'parsers' | 'files' | 'tcasesChanged'>,
+  log?: JobLog,
+): JobEnv => ({
+  config,
+  guard: ctx.outboundGuard,
+  parsers: ctx.parsers,
+  files: ctx.files,
+  tcasesChanged: ctx.tcasesChanged,
+  log,
+});
+
 /** A runner with every job kind's handler; `ctx` is the app's (its outbound guard, its wakers). */
 export function createJobRunner(
   db: Db,
   config: Config,
-  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers' | 'parsers'> & Partial<Pick<AppContext, 'metrics'>>,
+  ctx: Pick<AppContext, 'outboundGuard' | 'jobWakers' | 'parsers' | 'files' | 'tcasesChanged'> &
+    Partial<Pick<AppContext, 'metrics'>>,
   options: Partial<JobRunnerOptions> = {},
 ): JobRunner {
-  const env: JobEnv = { config, guard: ctx.outboundGuard, parsers: ctx.parsers, log: options.log };
+  const env = jobEnv(config, ctx, options.log);
   const handlers: Record<string, JobHandler> = {};
   for (const job of queued) handlers[job.kind] = job.handler(env);
   const listenUrl = jobNotificationsUrl(config.databaseUrl);
@@ -79,7 +94,7 @@ const jobRetention: PeriodicJob = {
 export function startJobs(db: Db, config: Config, ctx: AppContext, log?: JobLog): () => Promise<void> {
   const runner = createJobRunner(db, config, ctx, { log });
   runner.start();
-  const env: JobEnv = { config, guard: ctx.outboundGuard, parsers: ctx.parsers, log };
+  const env = jobEnv(config, ctx, log);
   const stops = [jobRetention, ...periodic].map((job) =>
     startPeriodic(() => job.run(db, env), {
       intervalMs: job.intervalMs,

@@ -1,6 +1,8 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/create-db.js';
 import type { Parsers } from '../lib/isolated/run.js';
+import type { FilesContext } from '../modules/files/files.service.js';
+import type { TcasesChanged } from '../modules/test-cases/test-cases.service.js';
 import type { OutboundGuard } from '../lib/ssrf.js';
 import type { ClaimedJob } from './outbox.js';
 
@@ -88,6 +90,10 @@ export interface JobEnv {
   guard: OutboundGuard;
   /** Uploaded files are parsed through these (AppContext.parsers): the app's bound on parses at once. */
   parsers: Parsers;
+  /** The app's file storages (AppContext.files): jobs read and remove uploads through them, as routes do. */
+  files: FilesContext;
+  /** D17: test-case writes tell open live runs (AppContext.tcasesChanged). */
+  tcasesChanged: TcasesChanged;
   log?: JobLog;
 }
 

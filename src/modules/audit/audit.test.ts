@@ -5,6 +5,7 @@ import { setFeature } from '../tenants/tenants.service.js';
 import { maskSecrets, monthStartUtc, purgeExpiredAuditEvents, recordAudit } from './audit.service.js';
 import { moduleJobs } from '../index.js';
 import { auditRetentionJob, runAuditRetention } from './audit-retention.job.js';
+import { jobEnv } from '../../jobs/index.js';
 
 describeEachDb('audit log', (t) => {
   const system = () => ({ tenantId: t.tenantId, userId: null, ip: '10.0.0.1', userAgent: 'job' });
@@ -200,11 +201,7 @@ describeEachDb('audit log', (t) => {
       await t.db.deleteFrom('audit_events').execute();
       await insertAt(3, '2001-01-01T00:00:00.000Z', 'ancient');
       await insertAt(1, new Date().toISOString(), 'fresh');
-      const env = (auditRetentionDays: number) => ({
-        config: { ...t.config, auditRetentionDays },
-        guard: t.app.ctx.outboundGuard,
-        parsers: t.app.ctx.parsers,
-      });
+      const env = (auditRetentionDays: number) => jobEnv({ ...t.config, auditRetentionDays }, t.app.ctx);
       await auditRetentionJob.run(t.db, env(0));
       expect(await events()).toHaveLength(4);
       await auditRetentionJob.run(t.db, env(365));

@@ -16,6 +16,7 @@ import { HeldLease } from '../../jobs/lease.js';
 import { LeaseLost } from '../../outbox/handler.js';
 import { claimJobs } from '../../outbox/outbox.js';
 import { IMPORT_JOB, importJob } from './imports.job.js';
+import { jobEnv } from '../../jobs/index.js';
 
 describeEachDb('imports: chunks, failures and exports', (t) => {
   it('takes back what it wrote when a chunk fails part-way: cases created, versions added, folders created', async () => {
@@ -88,11 +89,7 @@ describeEachDb('imports: chunks, failures and exports', (t) => {
       }
       return lease.check();
     };
-    const handler = importJob.handler({
-      config: t.config,
-      guard: t.app.ctx.outboundGuard,
-      parsers: t.app.ctx.parsers,
-    });
+    const handler = importJob.handler(jobEnv(t.config, t.app.ctx));
     const ctx = { lease: () => ({ held: () => lease.held(), write: lease.write.bind(lease), check }) };
     await expect(
       handler.run(t.db, [job], ctx as unknown as Parameters<typeof handler.run>[2]),

@@ -1,8 +1,5 @@
 import { stoppedMessage, type QueuedJob } from '../../outbox/handler.js';
-import type { Db } from '../../db/create-db.js';
 import { nowIso } from '../../lib/time.js';
-import { openFileStorages, type FileStorages } from '../files/files.service.js';
-import { onTcasesChanged } from '../runs/runs.service.js';
 import { runImport } from './imports.pipeline.js';
 import { abandonImport } from './imports.takeback.js';
 import { enqueueJobs } from '../../outbox/outbox.js';
@@ -18,14 +15,7 @@ export const IMPORT_JOB = 'import.run';
 export const importJob: QueuedJob = {
   type: 'queued',
   kind: IMPORT_JOB,
-  handler: ({ config, parsers }) => {
-    // The app's backends, opened once per database handle (the PostgreSQL backend reads through it).
-    const opened = new WeakMap<Db, FileStorages>();
-    const storagesOf = (db: Db) => {
-      let storages = opened.get(db);
-      if (!storages) opened.set(db, (storages = openFileStorages(config, db)));
-      return storages;
-    };
+  handler: ({ parsers, files, tcasesChanged }) => {
     return {
       async run(db, [job], ctx) {
         const { importId, takeBack } = job.payload as { importId: number; takeBack?: boolean };
@@ -33,9 +23,9 @@ export const importJob: QueuedJob = {
         if (!row?.file_key) return;
         const key = row.file_key;
         // Read from where the upload was put, whatever the storage setting says now.
-        const storage = storagesOf(db).of(row.file_storage ?? 'local');
+        const storage = files.storages.of(row.file_storage ?? 'local');
         if (takeBack) {
-          await abandonImport(db, importId, onTcasesChanged);
+          await abandonImport(db, importId, tcasesChanged);
           await storage.delete(key);
           await repo.updateImport(db, importId, { file_key: null });
           return;
@@ -49,7 +39,7 @@ export const importJob: QueuedJob = {
         // chunk (its writes are fenced by run_token as well).
         const lease = ctx.lease(job);
         await lease.check();
-        await runImport(db, importId, { open, parsers }, onTcasesChanged, () => lease.check());
+        await runImport(db, importId, { open, parsers }, tcasesChanged, () => lease.check());
         await lease.check();
         const after = await repo.findImportById(db, importId);
         if (after && (after.status === 'done' || after.status === 'failed')) {

@@ -1,8 +1,6 @@
 import { Readable } from 'node:stream';
-import type { Db } from '../../../db/create-db.js';
 import { nowIso } from '../../../lib/time.js';
 import { LeaseLost, stoppedMessage, type QueuedJob } from '../../../outbox/handler.js';
-import { openFileStorages, type FileStorages } from '../../files/files.service.js';
 import { purgeProject, TakeBackFailed, Undo } from '../../../db/archive/purge.js';
 import type { FileStorage } from '../../files/files.storage.js';
 import * as repo from './archive.repository.js';
@@ -18,13 +16,7 @@ import { failureMessage, importArchive, PROJECT_IMPORT_JOB } from './archive.ser
 export const projectImportJob: QueuedJob = {
   type: 'queued',
   kind: PROJECT_IMPORT_JOB,
-  handler: ({ config, parsers }) => {
-    const opened = new WeakMap<Db, FileStorages>();
-    const storagesOf = (db: Db) => {
-      let storages = opened.get(db);
-      if (!storages) opened.set(db, (storages = openFileStorages(config, db)));
-      return storages;
-    };
+  handler: ({ config, parsers, files }) => {
     return {
       async run(db, [job], ctx) {
         const lease = ctx.lease(job);
@@ -37,7 +29,7 @@ export const projectImportJob: QueuedJob = {
         if (!row?.file_key || row.status === 'done' || row.status === 'failed') return;
         const update = (values: Parameters<typeof repo.updateProjectImport>[2]) =>
           lease.write(async (trx) => void (await repo.updateProjectImport(trx, importId, values)));
-        const storages = storagesOf(db);
+        const storages = files.storages;
         const storage = storages.of(row.file_storage ?? 'local');
         const key = row.file_key;
         const journalKey = `${key}.undo`;

@@ -18,6 +18,7 @@ import { HeldLease } from '../../../jobs/lease.js';
 import { LocalDiskStorage } from '../../files/files.storage.js';
 import { projectImportJob } from './archive.job.js';
 import { PROJECT_IMPORT_JOB } from './archive.service.js';
+import { jobEnv } from '../../../jobs/index.js';
 
 /*
  * Issue 29: an archive import that fails part-way, or dies part-way, leaves nothing of itself behind (the project,
@@ -183,11 +184,7 @@ describeEachDb(
         died();
         await new Promise(() => {});
       });
-      const handler = projectImportJob.handler({
-        config: t.config,
-        guard: t.app.ctx.outboundGuard,
-        parsers: t.app.ctx.parsers,
-      });
+      const handler = projectImportJob.handler(jobEnv(t.config, t.app.ctx));
       // Its lease is not renewed (no runner beats for it): the next runner takes the job over.
       const lease = new HeldLease(t.db, job, { leaseMs: 1, now: Date.now });
       void handler.run(t.db, [job], { lease: () => lease } as unknown as Parameters<typeof handler.run>[2]);
