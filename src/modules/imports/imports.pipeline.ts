@@ -8,24 +8,14 @@ import type { ImportsTable } from '../../db/tables/imports.js';
 import { AppError } from '../../errors.js';
 import { LeaseLost } from '../../outbox/handler.js';
 import { nowIso } from '../../lib/time.js';
-import {
-  folderPath,
-  lockForTreeChange,
-  markFoldersDeleted,
-  subtreeFolderIds,
-  upsertFolderPaths,
-} from '../folders/folders.service.js';
+import { folderPath, upsertFolderPaths } from '../folders/folders.service.js';
 import type { Project as ProjectShape } from '../projects/projects.schemas.js';
 import { resolveProject } from '../projects/projects.service.js';
 import {
   checkImportedContent,
   checkImportedCustomFields,
-  deleteCasesById,
   findCasesByLegacyIds,
-  liveCasesInFolders,
   lockTcaseWrites,
-  restoreImportedRemovals,
-  revertImportedCases,
   writeImportedCases,
   type TcasesChanged,
 } from '../test-cases/test-cases.service.js';
@@ -35,8 +25,11 @@ import type { Mapping } from './formats/csv-mapped.js';
 import type { Parsers } from '../../lib/isolated/run.js';
 import { placeFiles } from './imports.files.js';
 import { parseIsolated } from './imports.parsing.js';
+import { prepareFolderRow, writeFolderRows, type PreparedFolder } from './imports.folder-rows.js';
+import { LegacyIds } from './imports.legacy-ids.js';
 import { fieldOf, prepareCase, type PreparedCase } from './imports.prepare.js';
-import { enqueueEvent } from '../webhooks/webhook-events.service.js';
+import { placeSharedSteps } from './imports.shared-steps.js';
+import { removeCreated } from './imports.takeback.js';
 import * as repo from './imports.repository.js';
 
 /*
@@ -140,7 +133,7 @@ async function checkFile(
     wouldCreate: 0,
     wouldUpdate: 0,
   };
-  const legacyRows = new Map<string, number>();
+  const legacyIds = new LegacyIds();
   const cfChecks = new Map<string, Promise<{ path: string; message: string }[]>>();
   const fail = (e: RowError) => {
     out.errors.push(e);
@@ -150,6 +143,9 @@ async function checkFile(
   const flush = async () => {
     await alive();
     out.warnings.push(...(await placeFiles(db, project.tenantId, batch)));
+    const shared = await placeSharedSteps(db, project.tenantId, project.id, batch, false);
+    out.warnings.push(...shared.warnings);
+    shared.errors.forEach(fail);
     const matches = await findCasesByLegacyIds(
       db,
       project.tenantId,
@@ -157,6 +153,7 @@ async function checkFile(
       batch.flatMap((p) => (p.legacyId === undefined ? [] : [p.legacyId])),
     );
     for (const p of batch) {
+      if (out.badRows.has(p.row)) continue;
       const match = p.legacyId === undefined ? undefined : matches.get(p.legacyId);
       const isNew = match === undefined;
       const kind = p.content.template ? 'template' : 'standalone';
@@ -188,29 +185,24 @@ async function checkFile(
     batch = [];
   };
   for await (const item of parse(file, project, o, separator, { check: true, alive })) {
+    if ('warning' in item) out.warnings.push(item.warning);
+    if ('folder' in item) {
+      const f = prepareFolderRow(item.folder, o.folderId !== undefined);
+      if (Array.isArray(f)) f.forEach(fail);
+    }
     if ('error' in item) {
       if (!out.badRows.has(item.error.row)) out.total++;
       fail(item.error);
-      continue;
     }
+    if (!('case' in item)) continue;
     out.total++;
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) {
       prepared.forEach(fail);
       continue;
     }
-    if (prepared.legacyId !== undefined) {
-      const first = legacyRows.get(prepared.legacyId);
-      if (first !== undefined) {
-        fail({
-          row: prepared.row,
-          field: 'legacyId',
-          message: `legacy id "${prepared.legacyId}" is already on row ${first}: each case of a file needs its own`,
-        });
-        continue;
-      }
-      legacyRows.set(prepared.legacyId, prepared.row);
-    }
+    const renamed = legacyIds.take(prepared);
+    if (renamed) out.warnings.push(renamed);
     batch.push(prepared);
     if (batch.length >= CHUNK) await flush();
   }
@@ -249,19 +241,25 @@ async function writeFile(
   let created = 0;
   let updated = 0;
   let batch: PreparedCase[] = [];
+  let folderRows: PreparedFolder[] = [];
+  const legacyIds = new LegacyIds();
   const flush = async () => {
     await alive();
     const rows = batch.length;
     const items = batch;
+    const folders = folderRows;
     batch = [];
+    folderRows = [];
     await db.transaction().execute(async (trx) => {
       // First statement: a later attempt holding the row makes this chunk stop before it writes anything.
       if (!(await repo.updateHeld(trx, importId, token, { done: done + rows })))
         throw new Superseded('the import was taken over by another attempt');
       await lockTcaseWrites(trx, project.id);
       await placeFiles(trx, project.tenantId, items);
-      const paths = [...new Map(items.map((p) => [JSON.stringify(p.folderPath), p.folderPath])).values()];
+      await placeSharedSteps(trx, project.tenantId, project.id, items, true);
       const newFolders: number[] = [];
+      await writeFolderRows(trx, project.tenantId, project.id, base, folders, newFolders);
+      const paths = [...new Map(items.map((p) => [JSON.stringify(p.folderPath), p.folderPath])).values()];
       const chains = await upsertFolderPaths(
         trx,
         project.tenantId,
@@ -301,74 +299,21 @@ async function writeFile(
     done += rows;
   };
   for await (const item of parse(file, project, o, separator, { check: false, alive })) {
-    if ('error' in item || checked.badRows.has(item.case.row)) continue;
+    if ('folder' in item && !checked.badRows.has(item.folder.row)) {
+      const f = prepareFolderRow(item.folder, o.folderId !== undefined);
+      if (!Array.isArray(f)) folderRows.push(f);
+    }
+    if (!('case' in item)) continue;
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) continue;
+    // Before the bad rows are left out: the first pass numbered them too.
+    legacyIds.take(prepared);
+    if (checked.badRows.has(prepared.row)) continue;
     batch.push(prepared);
-    if (batch.length >= CHUNK) await flush();
+    if (batch.length + folderRows.length >= CHUNK) await flush();
   }
-  if (batch.length > 0) await flush();
+  if (batch.length + folderRows.length > 0) await flush();
   return { created, updated };
-}
-
-/**
- * Takes back, in one transaction, what earlier attempts or this one wrote: the cases created are deleted (as deleting
- * a case does), the cases changed get their earlier content as a new version, the filled cases deleted (a template's
- * Parameter Values no longer naming them) are restored, the folders created are deleted
- * deepest first when they hold no live case or folder (another writer may have put something there meanwhile).
- * Answers what it took back.
- */
-async function removeCreated(
-  db: Db,
-  actor: Actor,
-  importId: number,
-  project: Project,
-  tcasesChanged: TcasesChanged,
-) {
-  const ids = await repo.listCreated(db, importId);
-  const versions = await repo.listVersions(db, importId);
-  const removed = await repo.listRemoved(db, importId);
-  const folders = (await repo.listFolders(db, importId)).sort((a, b) => b - a);
-  let foldersRemoved = 0;
-  // What came back: not a case deleted meanwhile or already as it was, nor a filled case whose template is gone
-  // or that someone restored meanwhile.
-  let reverted: string[] = [];
-  let restored: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    await lockTcaseWrites(trx, project.id);
-    await lockForTreeChange(trx, project.id);
-    const at = nowIso();
-    if (ids.length > 0) await deleteCasesById(trx, project.tenantId, project.id, ids, tcasesChanged);
-    if (versions.length > 0)
-      reverted = await revertImportedCases(trx, actor, project, versions, tcasesChanged, at);
-    if (removed.length > 0)
-      restored = await restoreImportedRemovals(trx, actor, project, removed, tcasesChanged, at);
-    // Subscribers were told of the chunks that committed: they are told those were taken back.
-    if (ids.length + reverted.length + restored.length > 0)
-      await enqueueEvent(trx, {
-        tenantId: project.tenantId,
-        projectId: project.id,
-        type: 'tcases_edited',
-        object: {
-          action: 'import_taken_back',
-          importId,
-          count: ids.length + reverted.length + restored.length,
-          deletedTcaseIds: ids,
-          revertedTcaseIds: reverted,
-          restoredTcaseIds: restored,
-        },
-      });
-    // Children were created after their parents: the highest ids first empties a path from its leaf up.
-    for (const id of folders) {
-      const subtree = await subtreeFolderIds(trx, project.tenantId, project.id, [id]);
-      if (subtree.length !== 1) continue;
-      if ((await liveCasesInFolders(trx, project.tenantId, project.id, [id])).length > 0) continue;
-      await markFoldersDeleted(trx, project.tenantId, project.id, [id], at);
-      foldersRemoved++;
-    }
-    await repo.forgetCreated(trx, importId);
-  });
-  return { cases: ids.length, changed: versions.length, restored: restored.length, folders: foldersRemoved };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
