@@ -57,9 +57,11 @@ async function foldersInOrder(
     if (offset + 5000 >= page.total) break;
   }
   const byId = new Map(all.map((f) => [f.id, f]));
+  // A `/` inside a name is written `\/`, as QA Sphere's CSV library writes it (the import reads it so).
   const pathOf = (f: Folder): string => {
     const parent = byId.get(f.parentId);
-    return parent ? `${pathOf(parent)}/${f.title}` : f.title;
+    const title = f.title.replaceAll('/', '\\/');
+    return parent ? `${pathOf(parent)}/${title}` : title;
   };
   return all.map((f) => ({ id: f.id, path: pathOf(f) }));
 }

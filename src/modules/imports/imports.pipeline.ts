@@ -24,8 +24,11 @@ import type { Mapping } from './formats/csv-mapped.js';
 import type { Parsers } from '../../lib/isolated/run.js';
 import { placeFiles } from './imports.files.js';
 import { parseIsolated } from './imports.parsing.js';
-import { importActor, removeCreated, takenBackWords, type ImportProject } from './imports.takeback.js';
+import { prepareFolderRow, writeFolderRows, type PreparedFolder } from './imports.folder-rows.js';
+import { LegacyIds } from './imports.legacy-ids.js';
 import { fieldOf, prepareCase, type PreparedCase } from './imports.prepare.js';
+import { placeSharedSteps } from './imports.shared-steps.js';
+import { importActor, removeCreated, takenBackWords, type ImportProject } from './imports.takeback.js';
 import * as repo from './imports.repository.js';
 
 /*
@@ -128,7 +131,7 @@ async function checkFile(
     wouldCreate: 0,
     wouldUpdate: 0,
   };
-  const legacyRows = new Map<string, number>();
+  const legacyIds = new LegacyIds();
   const cfChecks = new Map<string, Promise<{ path: string; message: string }[]>>();
   const fail = (e: RowError) => {
     out.errors.push(e);
@@ -138,6 +141,9 @@ async function checkFile(
   const flush = async () => {
     await alive();
     out.warnings.push(...(await placeFiles(db, project.tenantId, batch)));
+    const shared = await placeSharedSteps(db, project.tenantId, project.id, batch, false);
+    out.warnings.push(...shared.warnings);
+    shared.errors.forEach(fail);
     const matches = await findCasesByLegacyIds(
       db,
       project.tenantId,
@@ -145,6 +151,7 @@ async function checkFile(
       batch.flatMap((p) => (p.legacyId === undefined ? [] : [p.legacyId])),
     );
     for (const p of batch) {
+      if (out.badRows.has(p.row)) continue;
       const match = p.legacyId === undefined ? undefined : matches.get(p.legacyId);
       const isNew = match === undefined;
       const kind = p.content.template ? 'template' : 'standalone';
@@ -176,29 +183,24 @@ async function checkFile(
     batch = [];
   };
   for await (const item of parse(file, project, o, separator, { check: true, alive })) {
+    if ('warning' in item) out.warnings.push(item.warning);
+    if ('folder' in item) {
+      const f = prepareFolderRow(item.folder, o.folderId !== undefined);
+      if (Array.isArray(f)) f.forEach(fail);
+    }
     if ('error' in item) {
       if (!out.badRows.has(item.error.row)) out.total++;
       fail(item.error);
-      continue;
     }
+    if (!('case' in item)) continue;
     out.total++;
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) {
       prepared.forEach(fail);
       continue;
     }
-    if (prepared.legacyId !== undefined) {
-      const first = legacyRows.get(prepared.legacyId);
-      if (first !== undefined) {
-        fail({
-          row: prepared.row,
-          field: 'legacyId',
-          message: `legacy id "${prepared.legacyId}" is already on row ${first}: each case of a file needs its own`,
-        });
-        continue;
-      }
-      legacyRows.set(prepared.legacyId, prepared.row);
-    }
+    const renamed = legacyIds.take(prepared);
+    if (renamed) out.warnings.push(renamed);
     batch.push(prepared);
     if (batch.length >= CHUNK) await flush();
   }
@@ -237,19 +239,25 @@ async function writeFile(
   let created = 0;
   let updated = 0;
   let batch: PreparedCase[] = [];
+  let folderRows: PreparedFolder[] = [];
+  const legacyIds = new LegacyIds();
   const flush = async () => {
     await alive();
     const rows = batch.length;
     const items = batch;
+    const folders = folderRows;
     batch = [];
+    folderRows = [];
     await db.transaction().execute(async (trx) => {
       // First statement: a later attempt holding the row makes this chunk stop before it writes anything.
       if (!(await repo.updateHeld(trx, importId, token, { done: done + rows })))
         throw new Superseded('the import was taken over by another attempt');
       await lockTcaseWrites(trx, project.id);
       await placeFiles(trx, project.tenantId, items);
-      const paths = [...new Map(items.map((p) => [JSON.stringify(p.folderPath), p.folderPath])).values()];
+      await placeSharedSteps(trx, project.tenantId, project.id, items, true);
       const newFolders: number[] = [];
+      await writeFolderRows(trx, project.tenantId, project.id, base, folders, newFolders);
+      const paths = [...new Map(items.map((p) => [JSON.stringify(p.folderPath), p.folderPath])).values()];
       const chains = await upsertFolderPaths(
         trx,
         project.tenantId,
@@ -289,13 +297,20 @@ async function writeFile(
     done += rows;
   };
   for await (const item of parse(file, project, o, separator, { check: false, alive })) {
-    if ('error' in item || checked.badRows.has(item.case.row)) continue;
+    if ('folder' in item && !checked.badRows.has(item.folder.row)) {
+      const f = prepareFolderRow(item.folder, o.folderId !== undefined);
+      if (!Array.isArray(f)) folderRows.push(f);
+    }
+    if (!('case' in item)) continue;
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) continue;
+    // Before the bad rows are left out: the first pass numbered them too.
+    legacyIds.take(prepared);
+    if (checked.badRows.has(prepared.row)) continue;
     batch.push(prepared);
-    if (batch.length >= CHUNK) await flush();
+    if (batch.length + folderRows.length >= CHUNK) await flush();
   }
-  if (batch.length > 0) await flush();
+  if (batch.length + folderRows.length > 0) await flush();
   return { created, updated };
 }
 

@@ -12,6 +12,11 @@ import type { ImportedCase, RowError } from './formats/types.js';
 
 export const LEGACY_ID_MAX = 255;
 
+/** A step as the file gives it: a shared block still to find or create by title (imports.shared-steps.ts). */
+export type PreparedStep =
+  | ImportedContent['steps'][number]
+  | { block: { title: string; subSteps: { description: string; expected: string }[] } };
+
 export interface PreparedCase {
   row: number;
   folderPath: string[];
@@ -20,6 +25,8 @@ export interface PreparedCase {
   content: ImportedContent;
   /** The Files column as read; imports.files.ts decides what becomes of each (content.files, a link, a warning). */
   files?: ImportedCase['files'];
+  /** Present when the file names shared steps: imports.shared-steps.ts makes content.steps of it. */
+  steps?: PreparedStep[];
 }
 
 const toHtml = (markup: ImportedCase['markup'], text: string) =>
@@ -88,6 +95,18 @@ export function prepareCase(c: ImportedCase, underFolder: boolean): PreparedCase
   }
   if (errors.length > 0) return errors;
   // QA Sphere writes `[](url)` for a requirement without a title: the URL names it.
+  const html = (s: { description: string; expected: string }) => ({
+    description: toHtml(c.markup, s.description),
+    expected: toHtml(c.markup, s.expected),
+  });
+  const steps: PreparedStep[] = (c.steps ?? []).map((s) =>
+    !s.shared
+      ? html(s)
+      : 'id' in s.shared
+        ? { sharedStepId: s.shared.id }
+        : { block: { title: s.shared.title, subSteps: s.shared.subSteps.map(html) } },
+  );
+  const hasShared = (c.steps ?? []).some((s) => s.shared);
   const requirements = (c.requirements ?? []).map((r) => ({
     text: r.text === '' ? r.url : r.text,
     url: r.url,
@@ -98,14 +117,12 @@ export function prepareCase(c: ImportedCase, underFolder: boolean): PreparedCase
     legacyId: c.legacyId,
     isDraft: c.draft ?? false,
     ...(c.files ? { files: c.files } : {}),
+    ...(hasShared ? { steps } : {}),
     content: {
       title: c.title,
       priority: priority as Priority,
       precondition: toHtml(c.markup, c.precondition ?? ''),
-      steps: (c.steps ?? []).map((s) => ({
-        description: toHtml(c.markup, s.description),
-        expected: toHtml(c.markup, s.expected),
-      })),
+      steps: hasShared ? [] : (steps as ImportedContent['steps']),
       tags: c.tags ?? [],
       requirements,
       links: c.links ?? [],

@@ -193,7 +193,9 @@ describeEachDb('imports: QA Sphere CSV', (t) => {
       {
         row: 2,
         field: 'Steps',
-        message: 'Steps must be a JSON array of {"description", "expected"} objects',
+        message:
+          'Steps must be a JSON array of steps ({"description", "expected", "data"}), {"sharedStepId"} ' +
+          'or shared blocks ({"title", "subSteps"})',
       },
       { row: 3, field: 'customField:no_such_field', message: 'unknown custom field "no_such_field"' },
     ]);

@@ -347,6 +347,55 @@ export async function updateWithContent<In, C extends In & { title: string }, T>
   return getItem(k, content.load, db, actor, project.id, id);
 }
 
+/** The ids among `ids` that name a live item of the project. */
+export async function liveIdsInProject(
+  k: SharedItemKind,
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  ids: number[],
+): Promise<Set<number>> {
+  const heads = ids.length === 0 ? [] : await repo.findHeads(k, db, tenantId, [...new Set(ids)]);
+  return new Set(heads.filter((h) => h.project_id === projectId && !h.deleted_at).map((h) => h.id));
+}
+
+/**
+ * An import's item, inside its transaction: the live one titled as `input` (`same`: its latest content is the
+ * input's), else one created at version 1 when `create` (undefined otherwise). The content is validated first (400).
+ */
+export async function findOrCreateForImport<In, C extends In & { title: string }, T>(
+  k: SharedItemKind,
+  content: ItemContent<In, C, T>,
+  trx: Db,
+  tenantId: string,
+  projectId: string,
+  input: In,
+  create: boolean,
+): Promise<{ id: number; same: boolean } | undefined> {
+  const valid = content.validate(input);
+  const found = await repo.findLiveByTitle(k, trx, tenantId, projectId, valid.title);
+  if (found) {
+    const heads = await repo.findHeads(k, trx, tenantId, [found.id]);
+    const current = (await content.load(trx, tenantId, heads, latestRefs(heads))).get(
+      refKey(found.id, heads[0].version),
+    );
+    return { id: found.id, same: current !== undefined && content.same(valid, content.contentOf(current)) };
+  }
+  if (!create) return undefined;
+  const at = nowIso();
+  const id = await repo.insertHead(k, trx, {
+    tenant_id: tenantId,
+    project_id: projectId,
+    title: valid.title,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+  });
+  await content.write(tenantId, valid)(trx, id, 1, at);
+  return { id, same: true };
+}
+
 /** Soft-deletes an item; 409 while the latest version of a live test case uses it. */
 export async function deleteItem(
   k: SharedItemKind,

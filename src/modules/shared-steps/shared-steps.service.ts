@@ -1,4 +1,5 @@
 import type { Db } from '../../db/create-db.js';
+import { AppError, type ErrorDetail } from '../../errors.js';
 import type { Actor } from '../../auth/actor.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import * as items from '../shared-items/shared-items.service.js';
@@ -193,3 +194,26 @@ export const deleteSharedStep = (db: Db, actor: Actor, projectRef: string, id: n
 /** The live test cases using a shared step (their latest version does), by seq: what an edit of it changes. */
 export const listSharedStepUsers = (db: Db, actor: Actor, projectRef: string, id: number) =>
   items.listUsers(KIND, db, actor, projectRef, id);
+
+/** The ids among `ids` that name a live shared step of the project (an import checks the ids a file names). */
+export const liveSharedStepIds = (db: Db, tenantId: string, projectId: string, ids: number[]) =>
+  items.liveIdsInProject(KIND, db, tenantId, projectId, ids);
+
+/**
+ * An import's shared step (title and sub-steps, HTML), inside its transaction: the live one of that title (`same`
+ * when its sub-steps are these), else a new one when `create`; or what is wrong with it.
+ */
+export async function findOrCreateSharedStep(
+  trx: Db,
+  tenantId: string,
+  projectId: string,
+  input: { title: string; subSteps: SubStepInput[] },
+  create: boolean,
+): Promise<{ id: number; same: boolean } | undefined | { errors: ErrorDetail[] }> {
+  try {
+    return await items.findOrCreateForImport(KIND, content, trx, tenantId, projectId, input, create);
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.details) throw err;
+    return { errors: err.details };
+  }
+}

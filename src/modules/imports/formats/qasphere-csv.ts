@@ -1,17 +1,20 @@
 import type { Readable } from 'node:stream';
 import { unguardFormulas } from '../../../lib/csv.js';
 import { readCsv, UnreadableFile, type CsvRecord } from './csv-read.js';
+import { stepsOf } from './qasphere-steps.js';
 import type { ImportedCase, ImportedStep, ParsedItem, RowError } from './types.js';
 
 /*
  * QA Sphere's CSV, both layouts: the documented one (Step N / Expected N column pairs) and the one its CSV library
- * (Hypersequent's qasphere-csv) writes (one `Steps` cell holding a JSON array of {description, expected}).
+ * (Hypersequent's qasphere-csv) writes (one `Steps` cell holding a JSON array, read by qasphere-steps.ts, and a
+ * `Folder Comment` column, with rows that name only a folder). A `/` inside a folder name is written `\/`.
  * Requirements and links are `[Title](URL)` lists joined by commas, either part possibly empty; custom fields are
  * `custom_field_<type>_<systemName>` columns holding `{"value": …, "isDefault": …}`.
  */
 
 const KNOWN = [
   'folder',
+  'folder comment',
   'type',
   'name',
   'legacy id',
@@ -58,7 +61,7 @@ function layoutOf(header: string[]): Layout {
       custom.push({ name: cf[2], index: i });
     } else if (h !== '') {
       throw new UnreadableFile(
-        `unknown column "${h}": QA Sphere's columns are Folder, Type, Name, Legacy ID, Draft, Priority, Tags, ` +
+        `unknown column "${h}": QA Sphere's columns are Folder, Folder Comment, Type, Name, Legacy ID, Draft, Priority, Tags, ` +
           'Requirements, Links, Files, Preconditions, Steps or Step N / Expected N, Parameter Values, ' +
           'Template Suffix Params and custom_field_<type>_<systemName>',
         1,
@@ -144,8 +147,28 @@ export function parameterValuesOf(cell: string): Record<string, string>[] | stri
   return out;
 }
 
-/** One record as a case, or the reasons it cannot be one. */
-function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { errors: RowError[] } {
+/** A Folder cell's path: `/` separates names, `\/` is a slash inside one. */
+export function folderPathOf(cell: string): string[] {
+  if (cell.trim() === '') return [];
+  // A blank name inside a path ("a//b") is kept, for the pipeline to refuse by name.
+  return cell.split(/(?<!\\)\//).map((f) => f.replaceAll('\\/', '/').trim());
+}
+
+/** Whether the row names only a folder: Folder or Folder Comment filled, every other cell blank. */
+function isFolderRow(rec: CsvRecord, layout: Layout): boolean {
+  const keep = new Set([layout.columns.get('folder'), layout.columns.get('folder comment')]);
+  const blank = (c: string | undefined) => (c ?? '').trim() === '';
+  return (
+    rec.cells.some((c, i) => keep.has(i) && !blank(c)) && rec.cells.every((c, i) => keep.has(i) || blank(c))
+  );
+}
+
+/** One record as a case (with what it holds that is kept elsewhere), or the reasons it cannot be one. */
+function caseOf(
+  rec: CsvRecord,
+  layout: Layout,
+): { case: ImportedCase; warnings: RowError[] } | { errors: RowError[] } {
+  const warnings: RowError[] = [];
   const errors: RowError[] = [];
   const row = rec.line;
   const cell = (name: (typeof KNOWN)[number]) => {
@@ -164,13 +187,7 @@ function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { erro
   }
   const c: ImportedCase = {
     row,
-    // A blank name inside a path ("a//b") is kept, for the pipeline to refuse by name.
-    folderPath:
-      cell('folder').trim() === ''
-        ? []
-        : cell('folder')
-            .split('/')
-            .map((f) => f.trim()),
+    folderPath: folderPathOf(cell('folder')),
     title: cell('name'),
     markup: 'markdown',
   };
@@ -208,7 +225,9 @@ function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { erro
       });
     else
       c.files = (list as Record<string, unknown>[]).map((f) => ({
-        fileName: typeof f.fileName === 'string' ? f.fileName : '',
+        // The library's older releases wrote `file_name` (and `mime_type`).
+        fileName:
+          typeof f.fileName === 'string' ? f.fileName : typeof f.file_name === 'string' ? f.file_name : '',
         id: typeof f.id === 'string' ? f.id : '',
         url: typeof f.url === 'string' ? f.url : '',
       }));
@@ -220,19 +239,11 @@ function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { erro
   if (layout.columns.has('steps')) {
     const raw = cell('steps').trim();
     if (raw !== '') {
-      const parsed = parseJson(raw);
-      const list = parsed.ok ? parsed.value : undefined;
-      if (!Array.isArray(list) || !list.every((s) => typeof s === 'object' && s !== null)) {
-        errors.push({
-          row,
-          field: 'Steps',
-          message: 'Steps must be a JSON array of {"description", "expected"} objects',
-        });
-      } else {
-        steps = (list as Record<string, unknown>[]).map((s) => ({
-          description: typeof s.description === 'string' ? s.description : '',
-          expected: typeof s.expected === 'string' ? s.expected : '',
-        }));
+      const read = stepsOf(row, raw);
+      if ('error' in read) errors.push(read.error);
+      else {
+        steps = read.steps;
+        warnings.push(...read.warnings);
       }
     }
   } else {
@@ -243,7 +254,7 @@ function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { erro
     }
   }
   // Empty pairs are the padding of a file as wide as its widest case.
-  steps = steps.filter((s) => s.description.trim() !== '' || s.expected.trim() !== '');
+  steps = steps.filter((s) => s.shared || s.description.trim() !== '' || s.expected.trim() !== '');
   if (steps.length > 0) c.steps = steps;
 
   const params = cell('parameter values').trim();
@@ -281,7 +292,7 @@ function caseOf(rec: CsvRecord, layout: Layout): { case: ImportedCase } | { erro
     }
     if (value !== '') (c.customFields ??= {})[name] = value;
   }
-  return errors.length > 0 ? { errors } : { case: c };
+  return errors.length > 0 ? { errors } : { case: c, warnings };
 }
 
 /** Yields the file's cases and row errors in order; throws UnreadableFile when the file as a whole is unreadable. */
@@ -295,9 +306,21 @@ export async function* parseQasphereCsv(stream: Readable, separator: string): As
     // A lone empty cell: a line of whitespace.
     if (rec.cells.length === 1 && rec.cells[0].trim() === '') continue;
     // The export's formula guard comes off here, so an export imported back gives the same text.
-    const out = caseOf({ line: rec.line, cells: rec.cells.map(unguardFormulas) }, layout);
-    if ('case' in out) yield out;
-    else for (const error of out.errors) yield { error };
+    const unguarded = { line: rec.line, cells: rec.cells.map(unguardFormulas) };
+    const comment = layout.columns.has('folder comment')
+      ? (unguarded.cells[layout.columns.get('folder comment')!] ?? '')
+      : '';
+    const folderRow = isFolderRow(unguarded, layout);
+    if (folderRow || comment.trim() !== '') {
+      const folderPath = folderPathOf(unguarded.cells[layout.columns.get('folder') ?? -1] ?? '');
+      yield { folder: { row: rec.line, folderPath, ...(comment.trim() === '' ? {} : { comment }) } };
+    }
+    if (folderRow) continue;
+    const out = caseOf(unguarded, layout);
+    if ('case' in out) {
+      yield { case: out.case };
+      for (const warning of out.warnings) yield { warning };
+    } else for (const error of out.errors) yield { error };
   }
   if (!layout) throw new UnreadableFile('the file is empty: no header row');
 }

@@ -6,6 +6,19 @@
 export interface ImportedStep {
   description: string;
   expected: string;
+  /**
+   * A shared step instead of description and expected: one of the project's by id, or a block to find by its
+   * title (or create) with its sub-steps.
+   */
+  shared?: { id: number } | { title: string; subSteps: ImportedStep[] };
+}
+
+/** A row that names only a folder (QA Sphere writes one for an empty folder or a folder's comment). */
+export interface ImportedFolder {
+  row: number;
+  folderPath: string[];
+  /** In the case's markup; absent leaves an existing folder's comment as it is. */
+  comment?: string;
 }
 
 export interface ImportedCase {
@@ -43,5 +56,9 @@ export interface RowError {
   message: string;
 }
 
-/** A parser yields cases and row errors as it reads; it throws only when the file as a whole is unreadable. */
-export type ParsedItem = { case: ImportedCase } | { error: RowError };
+/**
+ * A parser yields cases, folder rows, row errors and warnings (what a row holds that is kept elsewhere or left
+ * out) as it reads; it throws only when the file as a whole is unreadable.
+ */
+export type ParsedItem =
+  { case: ImportedCase } | { folder: ImportedFolder } | { error: RowError } | { warning: RowError };

@@ -49,7 +49,8 @@ export interface ImportedContent {
   title: string;
   priority: Priority;
   precondition: string;
-  steps: { description: string; expected: string }[];
+  /** Standalone steps, or one of the project's shared steps by id (checked when written). */
+  steps: ({ description: string; expected: string } | { sharedStepId: number })[];
   tags: string[];
   requirements: { text: string; url: string }[];
   links: { text: string; url: string }[];
