@@ -30,8 +30,9 @@ export function EditRunDialog({
   const users = useQuery({ ...runAssignableQuery(code, run?.id ?? 0), enabled: run !== undefined });
   const [milestoneId, setMilestoneId] = useState('');
   const [assignmentId, setAssignmentId] = useState('');
-  // The selects start from the run each time the dialog opens on one.
+  // The selects start from the run each time the dialog opens on one (closed: forgotten, so a cancelled choice goes).
   const [openedOn, setOpenedOn] = useState<number>();
+  if (!run && openedOn !== undefined) setOpenedOn(undefined);
   if (run && openedOn !== run.id) {
     setOpenedOn(run.id);
     setMilestoneId(run.milestoneId ? String(run.milestoneId) : '');
