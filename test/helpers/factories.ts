@@ -51,6 +51,13 @@ export async function createProject(
   return { id: res.body.id, code, title: body.title as string };
 }
 
+/** A user of the given role with a key, who can open the project (so runs and cases may be assigned to them). */
+export async function memberWithKey(t: TestEnv, role: Role, project: { id: string }) {
+  const person = await userWithKey(t, role);
+  await addMember(t.db, t.tenantId, project.id, person.user.id);
+  return person;
+}
+
 /** The audit events of an action, oldest first; of one user's when `userId` is given. */
 export async function auditRows(t: TestEnv, action: string, userId?: number) {
   let q = t.db.selectFrom('audit_events').selectAll().where('action', '=', action);

@@ -871,6 +871,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     }),
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/assignable': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/assignable` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/run/:run/assignable': {
     auth: 'viewer',
     project: 'read',

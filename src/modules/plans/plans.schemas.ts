@@ -20,7 +20,9 @@ export const PlanRunInput = Type.Object(
         description: 'static (default) or static_struct; live is a 400 (D20)',
       }),
     ),
-    assignmentId: Type.Optional(Type.Integer({ description: 'an active user with a role above viewer' })),
+    assignmentId: Type.Optional(
+      Type.Integer({ description: 'an active user with a role above viewer who can open the project' }),
+    ),
     configurationId: Type.Optional(Type.String({ description: 'a configuration of the project' })),
     queryPlans: Type.Array(
       Type.Object(

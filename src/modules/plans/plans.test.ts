@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
-import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { createProject, memberWithKey, userWithKey } from '../../../test/helpers/factories.js';
 import { createTcase } from '../../../test/helpers/tcase-factories.js';
 import { createRun, listRunTcases, updateTcase } from '../../../test/helpers/run-factories.js';
 
@@ -45,7 +45,7 @@ describeEachDb('test plans (D20)', (t) => {
 
   describe('POST /project/:p/plan', () => {
     it('answers 201 {id} and creates the plan with all its runs, static unless static_struct is given', async () => {
-      const runner = await userWithKey(t, 'test-runner');
+      const runner = await memberWithKey(t, 'test-runner', P);
       const res = await t.post(planUrl(), {
         title: 'Release 1.0',
         description: '<i>all browsers</i><img src="javascript:alert(1)">',

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
-import { atLeast } from '../../auth/roles.js';
 import { AppError, badRequest, conflict, type ErrorDetail, validationFailed } from '../../errors.js';
 import { sanitizeHtmlField } from '../../lib/html.js';
 import { nowIso } from '../../lib/time.js';
@@ -10,7 +9,7 @@ import { listFoldersByIds } from '../folders/folders.service.js';
 import { assertMilestoneUsable } from '../milestones/milestones.service.js';
 import { getTagsByIds } from '../tags/tags.service.js';
 import { listTcaseKinds, selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
-import { getUser } from '../users/users.service.js';
+import { assertAssignable } from './assignees/assignees.service.js';
 import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import { RUN_DESCRIPTION_MAX, RUN_TITLE_MAX, type QueryPlan, type RunType } from './runs.schemas.js';
@@ -29,7 +28,10 @@ export interface RunRefsInput {
   configurationId?: string;
 }
 
-/** D9: a missing milestone, user or configuration named in a body is a 400; milestones must be open, assignees active and above viewer. */
+/**
+ * D9: a missing milestone, user or configuration named in a body is a 400; milestones must be open, and the
+ * assignee one the project's cases could be assigned to (docs/api-decisions.md#who-can-be-assigned).
+ */
 export async function assertRunRefs(
   db: Db,
   tenantId: string,
@@ -41,16 +43,7 @@ export async function assertRunRefs(
     await assertMilestoneUsable(db, tenantId, projectId, input.milestoneId, `${path}/milestoneId`);
   }
   if (input.assignmentId !== undefined) {
-    const where = `${path}/assignmentId`;
-    const user = await getUser(db, tenantId, input.assignmentId).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-      throw err;
-    });
-    if (!user) throw badRequest(`user ${input.assignmentId} does not exist`, where);
-    if (!user.active) throw badRequest(`user ${input.assignmentId} is deactivated`, where);
-    if (!atLeast(user.role, 'test-runner')) {
-      throw badRequest(`user ${input.assignmentId} is a viewer and cannot be assigned a run`, where);
-    }
+    await assertAssignable(db, tenantId, projectId, input.assignmentId, `${path}/assignmentId`, 'a run');
   }
   if (input.configurationId !== undefined) {
     const found = await getConfiguration(db, tenantId, projectId, input.configurationId);

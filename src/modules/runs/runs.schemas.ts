@@ -71,7 +71,9 @@ export const CreateRunBody = Type.Object(
     type: Type.String({ enum: [...RUN_TYPES] }),
     milestoneId: Type.Optional(Type.Integer({ description: 'a milestone of the project, not archived' })),
     configurationId: Type.Optional(Type.String({ description: 'a configuration of the project' })),
-    assignmentId: Type.Optional(Type.Integer({ description: 'an active user with a role above viewer' })),
+    assignmentId: Type.Optional(
+      Type.Integer({ description: 'an active user with a role above viewer who can open the project' }),
+    ),
     queryPlans: Type.Array(QueryPlan, {
       description:
         'non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only',
@@ -91,7 +93,11 @@ export const CloneRunBody = Type.Object(
       Type.String({ description: 'HTML, max 512 characters; defaults to the source run’s' }),
     ),
     milestoneId: Type.Optional(Type.Integer({ description: 'defaults to the source run’s' })),
-    assignmentId: Type.Optional(Type.Integer({ description: 'defaults to the source run’s' })),
+    assignmentId: Type.Optional(
+      Type.Integer({
+        description: 'defaults to the source run’s while the rule for assignees still accepts them',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,6 +18,7 @@ import {
   prepareRun,
   type PreparedRun,
 } from './run-creation.service.js';
+import { isAssignable } from './assignees/assignees.service.js';
 import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
@@ -194,6 +195,14 @@ export async function cloneRun(
     milestoneId: input.milestoneId,
     assignmentId: input.assignmentId,
   });
+  // The source's assignee goes with it only while the same rule still accepts them (removed from the project,
+  // deactivated or made a viewer since: the clone starts unassigned rather than refused for a field not sent).
+  const carried =
+    input.assignmentId === undefined &&
+    source.assignment_id !== null &&
+    (await isAssignable(db, actor.tenantId, project.id, source.assignment_id))
+      ? source.assignment_id
+      : null;
   const queryPlans = parseJson<QueryPlan[]>(source.query_plans, []);
   let tcaseIds: string[];
   if (source.type === 'live') {
@@ -210,7 +219,7 @@ export async function cloneRun(
     title,
     description,
     milestoneId: input.milestoneId ?? source.milestone_id,
-    assignmentId: input.assignmentId ?? source.assignment_id,
+    assignmentId: input.assignmentId ?? carried,
     configurationId: source.configuration_id,
     queryPlans,
     tcaseIds,

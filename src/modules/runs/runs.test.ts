@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../test/helpers/test-app.js';
-import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+import { createProject, memberWithKey, userWithKey } from '../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../test/helpers/tcase-factories.js';
 import {
   addResult,
@@ -274,7 +274,7 @@ describeEachDb('runs', (t) => {
     });
 
     it('stores milestone, assignee and configuration and shows them as related objects', async () => {
-      const runner = await userWithKey(t, 'test-runner');
+      const runner = await memberWithKey(t, 'test-runner', P);
       const { id } = await createRun(t, P, {
         milestoneId,
         assignmentId: runner.user.id,
@@ -593,7 +593,7 @@ describeEachDb('runs', (t) => {
 
   describe('POST /project/:p/run/clone', () => {
     it('clones a static_struct run with its cases, all open again, and its relations by default', async () => {
-      const runner = await userWithKey(t, 'test-runner');
+      const runner = await memberWithKey(t, 'test-runner', P);
       const source = await createRun(t, P, {
         tcaseIds: [c.a.id, c.b.id],
         milestoneId,
@@ -646,7 +646,7 @@ describeEachDb('runs', (t) => {
 
     it('overrides milestone and assignee when given', async () => {
       const source = await createRun(t, P, { milestoneId });
-      const runner = await userWithKey(t, 'user');
+      const runner = await memberWithKey(t, 'user', P);
       const other = (await t.post(`/project/${P.code}/milestone`, { title: 'M2' })).body.id;
       const res = await t.post(`${runsUrl()}/clone`, {
         runId: source.id,

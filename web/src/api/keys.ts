@@ -90,6 +90,7 @@ export const queryKeys = {
   runLogs: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'logs'] as const,
   runCases: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'tcases'] as const,
   /** Who can be assigned the run's cases. */
+  projectAssignable: (code: string) => ['projects', P(code), 'assignable'] as const,
   runAssignable: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'assignable'] as const,
   runCase: (code: string, runId: number, tcaseId: string) =>
     ['projects', P(code), 'runs', runId, 'tcases', tcaseId] as const,

@@ -14024,7 +14024,7 @@ export interface paths {
                         milestoneId?: number;
                         /** @description a configuration of the project */
                         configurationId?: string;
-                        /** @description an active user with a role above viewer */
+                        /** @description an active user with a role above viewer who can open the project */
                         assignmentId?: number;
                         /** @description non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only */
                         queryPlans: {
@@ -14506,7 +14506,7 @@ export interface paths {
                         description?: string;
                         /** @description defaults to the source run’s */
                         milestoneId?: number;
-                        /** @description defaults to the source run’s */
+                        /** @description defaults to the source run’s while the rule for assignees still accepts them */
                         assignmentId?: number;
                     };
                 };
@@ -14984,7 +14984,7 @@ export interface paths {
                         title?: string;
                         /** @description HTML, max 512 characters, sanitised (D22) */
                         description?: string;
-                        /** @description an active user with a role above viewer; null removes the assignee */
+                        /** @description an active user with a role above viewer who can open the project; null removes the assignee */
                         assignmentId?: number | null;
                         /** @description a milestone of the project, not archived; null removes the milestone */
                         milestoneId?: number | null;
@@ -16919,7 +16919,7 @@ export interface paths {
                              * @enum {string}
                              */
                             type?: "static" | "static_struct" | "live";
-                            /** @description an active user with a role above viewer */
+                            /** @description an active user with a role above viewer who can open the project */
                             assignmentId?: number;
                             /** @description a configuration of the project */
                             configurationId?: string;
@@ -17646,7 +17646,7 @@ export interface paths {
                              * @enum {string}
                              */
                             type?: "static" | "static_struct" | "live";
-                            /** @description an active user with a role above viewer */
+                            /** @description an active user with a role above viewer who can open the project */
                             assignmentId?: number;
                             /** @description a configuration of the project */
                             configurationId?: string;
@@ -18612,6 +18612,221 @@ export interface paths {
                                 tcaseVersion: number;
                                 timeTaken: number | null;
                                 createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v0/project/{project}/assignable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who can be assigned a run of the project or its test cases (active, above viewer, with access to the project) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    project: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description who can be assigned the run's test cases, by name: active, above viewer, with project access */
+                            users: {
+                                id: number;
+                                name: string;
+                                email: string;
                             }[];
                         };
                     };

@@ -28,6 +28,24 @@ export function plainFormErrorsOf(e: unknown): FormErrors {
   return { form: e instanceof Error ? e.message : String(e), fields: {} };
 }
 
+/**
+ * As `plainFormErrorsOf`, for a form that shows only `shown` beside their fields: a refusal at any other field
+ * (a nested path, a field the form has no input for) is said above the form, so no refusal goes unseen.
+ */
+export function shownFieldErrorsOf(shown: string[]) {
+  return (e: unknown): FormErrors => {
+    const { form, fields } = plainFormErrorsOf(e);
+    const kept: Record<string, string> = {};
+    const rest: string[] = [];
+    for (const [name, message] of Object.entries(fields)) {
+      if (shown.includes(name)) kept[name] = message;
+      else rest.push(sentence(message));
+    }
+    const above = [form, ...rest].filter((m): m is string => Boolean(m));
+    return { fields: kept, ...(above.length ? { form: above.join(' ') } : {}) };
+  };
+}
+
 export interface FormOptions<V> {
   /** The fields the form holds itself (controlled); forms that read their inputs at submit leave it out. */
   initial?: V;

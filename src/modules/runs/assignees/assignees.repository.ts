@@ -95,6 +95,8 @@ export const findCandidate = (db: Db, tenantId: string, projectId: string, userI
             .whereRef('m.user_id', '=', 'u.id'),
         )
         .as('is_member'),
+      // For the refusal's words only: the project's code, as the caller knows it.
+      eb.selectFrom('projects as p').select('p.code').where('p.id', '=', projectId).as('project_code'),
     ])
     .where('u.tenant_id', '=', tenantId)
     .where('u.id', '=', userId)

@@ -1,12 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../../../http/schemas.js';
+import { errorResponses, ProjectParams } from '../../../http/schemas.js';
 import { RunParams } from '../runs.schemas.js';
 import { AssignRunTcasesBody, AssignRunTcasesResponse, RunAssignableList } from './assignees.schemas.js';
-import { assignRunTcases, listRunAssignable } from './assignees.service.js';
+import { assignRunTcases, listProjectAssignable, listRunAssignable } from './assignees.service.js';
 
 /** Assignees of run test cases (docs/api-decisions.md#run-test-case-assignees). */
 export const runAssigneesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
+
+  app.get(
+    '/project/:project/assignable',
+    {
+      schema: {
+        tags: ['runs'],
+        summary:
+          'Who can be assigned a run of the project or its test cases (active, above viewer, with access to the project)',
+        params: ProjectParams,
+        response: { 200: RunAssignableList, ...errorResponses },
+      },
+    },
+    async (req) => listProjectAssignable(db, req.actor, req.params.project),
+  );
 
   app.get(
     '/project/:project/run/:run/assignable',

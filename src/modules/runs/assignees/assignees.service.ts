@@ -28,17 +28,48 @@ export async function listRunAssignable(
   return { users: rows.map((u) => ({ id: u.id, name: u.name, email: u.email })) };
 }
 
-/** The assignee must be someone who can run the cases: 400 at `/assigneeId` naming why not. */
-async function assertAssignable(db: Db, tenantId: string, projectId: string, code: string, userId: number) {
+/** Who can be assigned a new run of the project or its cases: the people `assertAssignable` accepts, by name. */
+export async function listProjectAssignable(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+): Promise<RunAssignableList> {
+  const project = await resolveProject(db, actor, projectRef);
+  const rows = await repo.listAssignable(db, actor.tenantId, project.id);
+  return { users: rows.map((u) => ({ id: u.id, name: u.name, email: u.email })) };
+}
+
+/**
+ * THE rule for whom a run or its cases may be assigned (docs/api-decisions.md#who-can-be-assigned): an active user
+ * above viewer who can open the project (a member, or an admin or owner: D3). A refusal is a 400 at `where`.
+ */
+export async function assertAssignable(
+  db: Db,
+  tenantId: string,
+  projectId: string,
+  userId: number,
+  where: string,
+  what: 'a run' | 'test cases',
+) {
   const user = await repo.findCandidate(db, tenantId, projectId, userId);
-  const where = '/assigneeId';
   if (!user) throw badRequest(`user ${userId} does not exist`, where);
   if (user.deactivated_at !== null) throw badRequest(`user ${userId} is deactivated`, where);
   if (!atLeast(user.role, 'test-runner'))
-    throw badRequest(`user ${userId} is a viewer and cannot be assigned test cases`, where);
+    throw badRequest(`user ${userId} is a viewer and cannot be assigned ${what}`, where);
   if (!atLeast(user.role, 'admin') && Number(user.is_member) !== 1)
-    throw badRequest(`user ${userId} has no access to project ${code}`, where);
+    throw badRequest(`user ${userId} has no access to project ${user.project_code ?? projectId}`, where);
   return user;
+}
+
+/** Whether the person may still be assigned in the project (the rule above, as a yes or no). */
+export async function isAssignable(db: Db, tenantId: string, projectId: string, userId: number) {
+  const user = await repo.findCandidate(db, tenantId, projectId, userId);
+  return (
+    user !== undefined &&
+    user.deactivated_at === null &&
+    atLeast(user.role, 'test-runner') &&
+    (atLeast(user.role, 'admin') || Number(user.is_member) === 1)
+  );
 }
 
 /**
@@ -60,7 +91,7 @@ export async function assignRunTcases(
   const assignee =
     input.assigneeId === null
       ? null
-      : await assertAssignable(db, actor.tenantId, project.id, project.code, input.assigneeId);
+      : await assertAssignable(db, actor.tenantId, project.id, input.assigneeId, '/assigneeId', 'test cases');
   const ids = [...new Set(input.tcaseIds)];
   return db.transaction().execute(async (trx) => {
     // The run's lock, as every write of its cases: a case removed or a close meanwhile is seen here.

@@ -11,7 +11,8 @@ export const UpdateRunBody = Type.Object(
     description: Type.Optional(Type.String({ description: 'HTML, max 512 characters, sanitised (D22)' })),
     assignmentId: Type.Optional(
       Type.Union([Type.Integer(), Type.Null()], {
-        description: 'an active user with a role above viewer; null removes the assignee',
+        description:
+          'an active user with a role above viewer who can open the project; null removes the assignee',
       }),
     ),
     milestoneId: Type.Optional(

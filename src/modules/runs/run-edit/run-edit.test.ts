@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../../../../test/helpers/test-app.js';
-import { createProject, userWithKey } from '../../../../test/helpers/factories.js';
+import { createProject, memberWithKey, userWithKey } from '../../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../../test/helpers/tcase-factories.js';
 import { closeRun, createRun, getRun } from '../../../../test/helpers/run-factories.js';
 
@@ -21,7 +21,7 @@ describeEachDb('run edit', (t) => {
     milestoneId = (await t.post(`/project/${P.code}/milestone`, { title: 'M1' })).body.id;
     archivedMilestoneId = (await t.post(`/project/${P.code}/milestone`, { title: 'Old' })).body.id;
     expect((await t.post(`/project/${P.code}/milestone/${archivedMilestoneId}/archive`)).status).toBe(200);
-    runnerId = (await userWithKey(t, 'test-runner')).user.id;
+    runnerId = (await memberWithKey(t, 'test-runner', P)).user.id;
     viewerId = (await userWithKey(t, 'viewer')).user.id;
   });
 

@@ -1,7 +1,7 @@
 import { STATUS_FILL, type StatusSetting } from '../../api/statuses';
 import { formatCount } from '../../lib/format';
 
-/** A progress bar from status counts, in the statuses' own names and colours; its text says the numbers. */
+/** A progress bar from status counts (what is done of the whole), in the statuses' own colours; its text says the numbers. */
 export function Progress({
   counts,
   statuses,
@@ -12,6 +12,8 @@ export function Progress({
   const all = counts?.all ?? 0;
   const done = all - (counts?.open ?? 0);
   const parts = statuses.filter((s) => counts?.[s.id]);
+  // The bar shows what is done: open cases are the empty track, each status its share of the whole.
+  const drawn = parts.filter((s) => s.id !== 'open');
   return (
     <div className="runs-progress">
       <div
@@ -19,11 +21,11 @@ export function Progress({
         role="img"
         aria-label={`${formatCount(done)} of ${formatCount(all)} done${parts.length ? `: ${parts.map((s) => `${formatCount(counts![s.id]!)} ${s.name}`).join(', ')}` : ''}`}
       >
-        {parts.map((s) => (
+        {drawn.map((s) => (
           <span
             key={s.id}
             className="status-bar-part"
-            style={{ flexGrow: counts![s.id], background: STATUS_FILL[s.color] }}
+            style={{ flex: `0 0 ${(counts![s.id]! / all) * 100}%`, background: STATUS_FILL[s.color] }}
           />
         ))}
       </div>

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { FormError } from '../../components/FormError';
 import { useForm } from '../../lib/useForm';
 import { createPlan } from './api';
-import { newDraftRun, PlanRunsFields, toPlanRuns, type DraftRun } from './PlanRunsFields';
+import { newDraftRun, planRunErrorsOf, PlanRunsFields, toPlanRuns, type DraftRun } from './PlanRunsFields';
 import '../../components/run-lists/runs-list.css';
 
 /** A plan of several runs, each with its own title, assignee, configuration and cases; its milestone chosen here. */
@@ -41,10 +41,10 @@ export function NewPlanDialog({
       await navigate({ to: '/project/$code/plan/$planId', params: { code, planId: String(created.id) } });
     },
   });
-  // A plan's refusals name no field of this form (its runs are built here): all are said above it.
+  // A run's assignee or configuration refused is said beside it; every other refusal above the form.
   const form = useForm({
     submit: () => save.mutateAsync(),
-    errors: (e) => ({ form: e instanceof Error ? e.message : String(e), fields: {} }),
+    errors: planRunErrorsOf,
   });
   return (
     <Dialog title="New test plan" isOpen={isOpen} onOpenChange={onOpenChange} isDismissable={!save.isPending}>
@@ -79,7 +79,13 @@ export function NewPlanDialog({
             </select>
           </label>
         </div>
-        <PlanRunsFields code={code} runs={runs} onChange={setRuns} />
+        <PlanRunsFields
+          code={code}
+          runs={runs}
+          onChange={setRuns}
+          errors={form.fieldErrors}
+          onFieldChange={form.fieldChanged}
+        />
         <div className="dialog-actions">
           <Button isDisabled={save.isPending} onPress={() => onOpenChange(false)}>
             Cancel

@@ -15,7 +15,7 @@ import { TextField } from '../../components/TextField';
 import { formatCount, formatCountOf } from '../../lib/format';
 import { plainFormErrorsOf, sentence, useForm } from '../../lib/useForm';
 import { addPlanRuns, closePlan, updatePlan, type PlanWithRuns } from './api';
-import { newDraftRun, PlanRunsFields, toPlanRuns, type DraftRun } from './PlanRunsFields';
+import { newDraftRun, planRunErrorsOf, PlanRunsFields, toPlanRuns, type DraftRun } from './PlanRunsFields';
 
 /** Everything that shows a plan or its runs is read again after a change to it. */
 const useRefresh = (code: string) => {
@@ -182,7 +182,7 @@ export function AddRunsDialog({
   });
   const form = useForm({
     submit: () => save.mutateAsync(),
-    errors: (e) => ({ form: e instanceof Error ? e.message : String(e), fields: {} }),
+    errors: planRunErrorsOf,
   });
   const close = () => {
     form.clearErrors();
@@ -198,7 +198,13 @@ export function AddRunsDialog({
     >
       <form className="form new-run-form" onSubmit={form.handleSubmit}>
         <FormError message={form.formError} />
-        <PlanRunsFields code={code} runs={runs} onChange={setRuns} />
+        <PlanRunsFields
+          code={code}
+          runs={runs}
+          onChange={setRuns}
+          errors={form.fieldErrors}
+          onFieldChange={form.fieldChanged}
+        />
         <div className="dialog-actions">
           <Button isDisabled={save.isPending} onPress={close}>
             Cancel

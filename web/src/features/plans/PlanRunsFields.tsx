@@ -1,7 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { configurationsQuery, usersQuery } from '../../api/queries';
+import { isApiError } from '../../api/client';
+import { configurationsQuery } from '../../api/queries';
 import { Button } from '../../components/Button';
-import { PlanBuilder, Preview, type QueryPlan } from '../runs';
+import { SelectField } from '../../components/SelectField';
+import { sentence, type FormErrors } from '../../lib/useForm';
+import { PlanBuilder, Preview, projectAssignableQuery, type QueryPlan } from '../runs';
 import { resolveCaseIds, type PlanRunBody } from './api';
 
 /** A run of a plan as it is being drafted: its cases come from the query-plan builder. */
@@ -39,19 +42,46 @@ export async function toPlanRuns(code: string, runs: DraftRun[]): Promise<PlanRu
   return bodies;
 }
 
+/** The runs' fields shown beside them; a refusal of anything else is said above the form. */
+const RUN_FIELDS = ['assignmentId', 'configurationId'];
+
+/**
+ * A plan's refusal as the form shows it: `/runs/<i>/assignmentId` and `/runs/<i>/configurationId` beside that run's
+ * select (keyed `runs/<i>/<field>`), everything else above the form.
+ */
+export function planRunErrorsOf(e: unknown): FormErrors {
+  if (!isApiError(e) || !e.body.details?.length)
+    return { form: e instanceof Error ? e.message : String(e), fields: {} };
+  const fields: Record<string, string> = {};
+  const rest: string[] = [];
+  for (const d of e.body.details) {
+    const [, top, index, field] = d.path.split('/');
+    if (top === 'runs' && index !== undefined && field && RUN_FIELDS.includes(field))
+      fields[`runs/${index}/${field}`] ??= d.message;
+    else rest.push(sentence(d.message));
+  }
+  return { fields, ...(rest.length ? { form: rest.join(' ') } : {}) };
+}
+
 /** The runs of a plan being made or added to: title, assignee, configuration and cases of each; add and remove. */
 export function PlanRunsFields({
   code,
   runs,
   onChange,
   minRuns = 1,
+  errors = {},
+  onFieldChange,
 }: {
   code: string;
   runs: DraftRun[];
   onChange: (runs: DraftRun[]) => void;
   minRuns?: number;
+  /** Refusals by `runs/<i>/<field>` (planRunErrorsOf). */
+  errors?: Record<string, string>;
+  onFieldChange?: (name: string) => void;
 }) {
-  const users = useQuery(usersQuery());
+  // Only the people the server accepts as a run's assignee: active, above viewer, able to open the project.
+  const users = useQuery(projectAssignableQuery(code));
   const configurations = useQuery(configurationsQuery(code));
   const update = (i: number, patch: Partial<DraftRun>) =>
     onChange(runs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -70,36 +100,31 @@ export function PlanRunsFields({
                 onChange={(e) => update(i, { title: e.target.value })}
               />
             </label>
-            <label className="field">
-              <span className="field-label">Assignee of run {i + 1}</span>
-              <select
-                className="field-input"
-                value={r.assignmentId}
-                onChange={(e) => update(i, { assignmentId: e.target.value })}
-              >
-                <option value="">Nobody</option>
-                {(users.data?.users ?? []).map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="field">
-              <span className="field-label">Configuration of run {i + 1}</span>
-              <select
-                className="field-input"
-                value={r.configurationId}
-                onChange={(e) => update(i, { configurationId: e.target.value })}
-              >
-                <option value="">None</option>
-                {(configurations.data?.configurations ?? []).map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.title}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField
+              label={`Assignee of run ${i + 1}`}
+              value={r.assignmentId}
+              onChange={(v) => {
+                update(i, { assignmentId: v });
+                onFieldChange?.(`runs/${i}/assignmentId`);
+              }}
+              placeholder="Nobody"
+              options={(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
+              error={errors[`runs/${i}/assignmentId`]}
+            />
+            <SelectField
+              label={`Configuration of run ${i + 1}`}
+              value={r.configurationId}
+              onChange={(v) => {
+                update(i, { configurationId: v });
+                onFieldChange?.(`runs/${i}/configurationId`);
+              }}
+              placeholder="None"
+              options={(configurations.data?.configurations ?? []).map((c) => ({
+                value: c.id,
+                label: c.title,
+              }))}
+              error={errors[`runs/${i}/configurationId`]}
+            />
           </div>
           <PlanBuilder code={code} index={i} plan={r.plan} onChange={(plan) => update(i, { plan })} />
           <Preview code={code} type="static" plans={[r.plan]} />

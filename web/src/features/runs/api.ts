@@ -247,6 +247,19 @@ export const editRun = (
 export type RunAssignable =
   paths['/api/public/v0/project/{project}/run/{run}/assignable']['get']['responses'][200]['content']['application/json']['users'][number];
 
+/** Who can be assigned a new run of the project (New run, a plan's runs): the people the server accepts. */
+export const projectAssignableQuery = (code: string) =>
+  queryOptions({
+    queryKey: queryKeys.projectAssignable(code),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/public/v0/project/{project}/assignable', { params: { path: { project: code } } }),
+        )
+      ).users,
+    staleTime: 60_000,
+  });
+
 /** Who can be assigned the run's cases: active, above viewer, with access to the project. */
 export const runAssignableQuery = (code: string, runId: number) =>
   queryOptions({

@@ -4,3 +4,4 @@ export { PlanBuilder } from './list/PlanBuilder';
 export { Preview } from './list/Preview';
 export type { QueryPlan } from './api';
 export { passRateOf } from './list/order';
+export { projectAssignableQuery } from './api';

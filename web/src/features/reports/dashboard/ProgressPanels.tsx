@@ -14,7 +14,7 @@ const doneOf = (c: Record<string, number> | null | undefined) => (c?.all ?? 0) -
 const doneText = (c: Record<string, number> | null | undefined) =>
   `${formatCount(doneOf(c))} of ${formatCount(c?.all ?? 0)} done`;
 
-/** The open runs (newest first) with done / total bars coloured by status: the signed-in page only. */
+/** The open runs (newest first), each bar what is done of that run, coloured by status: the signed-in page only. */
 export function OpenRunsPanel({
   code,
   runs,
@@ -25,7 +25,6 @@ export function OpenRunsPanel({
   statuses: StatusSetting[];
 }) {
   const top = (runs ?? []).slice(0, RUNS);
-  const max = Math.max(0, ...top.map((r) => r.statusCounts?.all ?? 0));
   return (
     <ChartPanel
       id="dash-open-runs"
@@ -60,7 +59,7 @@ export function OpenRunsPanel({
                 <StackedBar
                   counts={r.statusCounts ?? { all: 0 }}
                   statuses={statuses}
-                  max={max}
+                  progress
                   label={`${r.title}: ${doneText(r.statusCounts)}`}
                 />
               </li>
@@ -139,6 +138,7 @@ export function MilestonesPanel({
                 <StackedBar
                   counts={m.counts}
                   statuses={statuses}
+                  progress
                   label={`${m.milestone.title}: ${doneText(m.counts)}`}
                 />
               </li>

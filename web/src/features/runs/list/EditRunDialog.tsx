@@ -4,12 +4,13 @@ import { Form } from 'react-aria-components';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
+import { SelectField } from '../../../components/SelectField';
 import { ErrorState, Loading } from '../../../components/Status';
 import { RichTextField } from '../../../components/rich-text/RichText';
 import { TextField } from '../../../components/TextField';
-import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
-import { editRun } from '../api';
-import { milestonesQuery, usersQuery, type Run } from '../../../api/queries';
+import { shownFieldErrorsOf, useForm } from '../../../lib/useForm';
+import { editRun, runAssignableQuery } from '../api';
+import { milestonesQuery, type Run } from '../../../api/queries';
 import { queryKeys } from '../../../api/keys';
 
 /** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
@@ -26,7 +27,17 @@ export function EditRunDialog({
   // Read when the dialog opens, not with every page that can open it; the form waits for them, since its
   // selects take their starting value once, at mount (a milestone not yet listed would show, and save, as none).
   const milestones = useQuery({ ...milestonesQuery(code), enabled: run !== undefined });
-  const users = useQuery({ ...usersQuery(), enabled: run !== undefined });
+  const users = useQuery({ ...runAssignableQuery(code, run?.id ?? 0), enabled: run !== undefined });
+  const [milestoneId, setMilestoneId] = useState('');
+  const [assignmentId, setAssignmentId] = useState('');
+  // The selects start from the run each time the dialog opens on one (closed: forgotten, so a cancelled choice goes).
+  const [openedOn, setOpenedOn] = useState<number>();
+  if (!run && openedOn !== undefined) setOpenedOn(undefined);
+  if (run && openedOn !== run.id) {
+    setOpenedOn(run.id);
+    setMilestoneId(run.milestoneId ? String(run.milestoneId) : '');
+    setAssignmentId(run.assignmentId ? String(run.assignmentId) : '');
+  }
   // The editor is not a form control: its HTML is kept here until the form is sent.
   const [description, setDescription] = useState<string>();
   const save = useMutation({
@@ -38,18 +49,18 @@ export function EditRunDialog({
     },
   });
   const form = useForm({
-    errors: plainFormErrorsOf,
+    errors: shownFieldErrorsOf(['title', 'description', 'milestoneId', 'assignmentId']),
     submit: (_values, data) => {
       const value = (name: string) => String(data?.get(name) ?? '');
       // Only what changed is sent: an archived milestone the run keeps is not chosen again (which would be refused).
       const title = value('title').trim();
-      const milestoneId = value('milestoneId') ? Number(value('milestoneId')) : null;
-      const assignmentId = value('assignmentId') ? Number(value('assignmentId')) : null;
+      const milestone = value('milestoneId') ? Number(value('milestoneId')) : null;
+      const assignee = value('assignmentId') ? Number(value('assignmentId')) : null;
       return save.mutateAsync({
         ...(title !== run!.title ? { title } : {}),
         ...(description !== undefined && description !== run!.description ? { description } : {}),
-        ...(milestoneId !== (run!.milestoneId ?? null) ? { milestoneId } : {}),
-        ...(assignmentId !== (run!.assignmentId ?? null) ? { assignmentId } : {}),
+        ...(milestone !== (run!.milestoneId ?? null) ? { milestoneId: milestone } : {}),
+        ...(assignee !== (run!.assignmentId ?? null) ? { assignmentId: assignee } : {}),
       });
     },
   });
@@ -92,30 +103,38 @@ export function EditRunDialog({
             onChange={setDescription}
             error={form.fieldErrors.description}
           />
-          <label className="field">
-            <span className="field-label">Milestone</span>
-            <select name="milestoneId" className="field-input" defaultValue={run.milestoneId ?? ''}>
-              <option value="">None</option>
-              {(milestones.data?.milestones ?? [])
-                .filter((m) => !m.archivedAt || m.id === run.milestoneId)
-                .map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.title}
-                  </option>
-                ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Assignee</span>
-            <select name="assignmentId" className="field-input" defaultValue={run.assignmentId ?? ''}>
-              <option value="">Nobody</option>
-              {(users.data?.users ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Milestone"
+            name="milestoneId"
+            value={milestoneId}
+            onChange={(v) => {
+              setMilestoneId(v);
+              form.fieldChanged('milestoneId');
+            }}
+            placeholder="None"
+            options={(milestones.data?.milestones ?? [])
+              .filter((m) => !m.archivedAt || m.id === run.milestoneId)
+              .map((m) => ({ value: String(m.id), label: m.title }))}
+            error={form.fieldErrors.milestoneId}
+          />
+          {/* The people the server accepts, and the run's assignee even when no longer one of them (kept, not chosen). */}
+          <SelectField
+            label="Assignee"
+            name="assignmentId"
+            value={assignmentId}
+            onChange={(v) => {
+              setAssignmentId(v);
+              form.fieldChanged('assignmentId');
+            }}
+            placeholder="Nobody"
+            options={[
+              ...(run.assignment && !(users.data ?? []).some((u) => u.id === run.assignmentId)
+                ? [{ value: String(run.assignment.id), label: run.assignment.name }]
+                : []),
+              ...(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name })),
+            ]}
+            error={form.fieldErrors.assignmentId}
+          />
           <div className="dialog-actions">
             <Button
               isDisabled={save.isPending}

@@ -5,10 +5,11 @@ import { Form } from 'react-aria-components';
 import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { FormError } from '../../../components/FormError';
+import { SelectField } from '../../../components/SelectField';
 import { TextField } from '../../../components/TextField';
-import { plainFormErrorsOf, useForm } from '../../../lib/useForm';
-import { configurationsQuery, milestonesQuery, usersQuery } from '../../../api/queries';
-import { createRun, type CreateRunBody, type QueryPlan } from '../api';
+import { shownFieldErrorsOf, useForm } from '../../../lib/useForm';
+import { configurationsQuery, milestonesQuery } from '../../../api/queries';
+import { createRun, projectAssignableQuery, type CreateRunBody, type QueryPlan } from '../api';
 import { PlanBuilder } from './PlanBuilder';
 import { queryKeys } from '../../../api/keys';
 import { Preview } from './Preview';
@@ -35,7 +36,10 @@ export function NewRunDialog({
   const [plans, setPlans] = useState<QueryPlan[]>([{}]);
   const milestones = useQuery(milestonesQuery(code));
   const configurations = useQuery(configurationsQuery(code));
-  const users = useQuery(usersQuery());
+  const assignable = useQuery(projectAssignableQuery(code));
+  const [milestoneId, setMilestoneId] = useState('');
+  const [configurationId, setConfigurationId] = useState('');
+  const [assignmentId, setAssignmentId] = useState('');
   const mutation = useMutation({
     mutationFn: (body: CreateRunBody) => createRun(code, body),
     onSuccess: async (created) => {
@@ -54,7 +58,7 @@ export function NewRunDialog({
   );
 
   const form = useForm({
-    errors: plainFormErrorsOf,
+    errors: shownFieldErrorsOf(['title', 'milestoneId', 'configurationId', 'assignmentId']),
     submit: (_values, data) => {
       const text = (name: string) => String(data?.get(name) ?? '').trim();
       const num = (name: string) => (text(name) ? Number(text(name)) : undefined);
@@ -106,41 +110,48 @@ export function NewRunDialog({
         )}
         <Preview code={code} type={type} plans={plansFor} />
         <div className="new-run-selects">
-          <label className="field">
-            <span className="field-label">Milestone</span>
-            <select name="milestoneId" className="field-input">
-              <option value="">None</option>
-              {(milestones.data?.milestones ?? [])
-                .filter((m) => !m.archivedAt)
-                .map((m) => (
-                  <option key={m.id} value={m.id}>
-                    {m.title}
-                  </option>
-                ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Configuration</span>
-            <select name="configurationId" className="field-input">
-              <option value="">None</option>
-              {(configurations.data?.configurations ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Assignee</span>
-            <select name="assignmentId" className="field-input">
-              <option value="">Nobody</option>
-              {(users.data?.users ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Milestone"
+            name="milestoneId"
+            value={milestoneId}
+            onChange={(v) => {
+              setMilestoneId(v);
+              form.fieldChanged('milestoneId');
+            }}
+            placeholder="None"
+            options={(milestones.data?.milestones ?? [])
+              .filter((m) => !m.archivedAt)
+              .map((m) => ({ value: String(m.id), label: m.title }))}
+            error={form.fieldErrors.milestoneId}
+          />
+          <SelectField
+            label="Configuration"
+            name="configurationId"
+            value={configurationId}
+            onChange={(v) => {
+              setConfigurationId(v);
+              form.fieldChanged('configurationId');
+            }}
+            placeholder="None"
+            options={(configurations.data?.configurations ?? []).map((c) => ({
+              value: c.id,
+              label: c.title,
+            }))}
+            error={form.fieldErrors.configurationId}
+          />
+          {/* Only the people the server accepts: active, above viewer, able to open the project. */}
+          <SelectField
+            label="Assignee"
+            name="assignmentId"
+            value={assignmentId}
+            onChange={(v) => {
+              setAssignmentId(v);
+              form.fieldChanged('assignmentId');
+            }}
+            placeholder="Nobody"
+            options={(assignable.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
+            error={form.fieldErrors.assignmentId}
+          />
         </div>
         <div className="dialog-actions">
           <Button slot="close" isDisabled={mutation.isPending} onPress={() => onOpenChange(false)}>
