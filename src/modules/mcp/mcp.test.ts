@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
+import { createProject, userWithKey } from '../../../test/helpers/factories.js';
+
+/** The tools of the standalone qasphere-mcp server at its last release: prompts written for it name these. */
+const QASPHERE_MCP_TOOLS = [
+  'get_project',
+  'list_projects',
+  'get_test_case',
+  'list_test_cases',
+  'create_test_case',
+  'update_test_case',
+  'list_folders',
+  'upsert_folders',
+  'list_test_cases_tags',
+  'list_custom_fields',
+  'list_requirements',
+  'list_shared_preconditions',
+  'get_shared_precondition',
+  'list_shared_steps',
+  'get_shared_step',
+];
+
+type CallResult = { content: Array<{ type: string; text: string }>; isError?: boolean };
+
+describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
+  let url: URL;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = new URL('/api/mcp', address);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+  });
+
+  /** A client configured as QA Sphere's instructions say: the address and an Authorization header. */
+  async function connect(key: string, scheme = 'Bearer'): Promise<Client> {
+    const client = new Client({ name: 'casebook-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { Authorization: `${scheme} ${key}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  async function call(client: Client, name: string, args: Record<string, unknown>) {
+    const res = (await client.callTool({ name, arguments: args })) as CallResult;
+    const body = JSON.parse(res.content[0]!.text);
+    return { isError: res.isError === true, body };
+  }
+
+  it('lists the qasphere-mcp tools under their names, and the run tools', async () => {
+    const client = await connect(t.ownerKey);
+    const { tools } = await client.listTools();
+    const names = tools.map((x) => x.name);
+    expect(names).toEqual(expect.arrayContaining(QASPHERE_MCP_TOOLS));
+    expect(names).toEqual(expect.arrayContaining(['create_run', 'add_test_result', 'add_test_results']));
+    const create = tools.find((x) => x.name === 'create_test_case')!;
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['projectCode', 'title', 'folderId']));
+    expect(client.getServerVersion()?.name).toBe('casebook');
+  });
+
+  it('drives a whole run: cases, a run from a query plan, single and batch results, the report', async () => {
+    const project = await createProject(t);
+    const client = await connect(t.ownerKey);
+    const folder = await call(client, 'upsert_folders', {
+      projectCode: project.code,
+      folders: [{ path: ['Checkout', 'Payments'], comment: null }],
+    });
+    expect(folder.isError).toBe(false);
+    const folderId = folder.body.ids[0][1];
+    const seqs: number[] = [];
+    for (const title of ['Pay by card', 'Pay by invoice', 'Refund']) {
+      const created = await call(client, 'create_test_case', {
+        projectCode: project.code,
+        title,
+        type: 'standalone',
+        folderId,
+        priority: 'high',
+        steps: [{ description: 'Do it', expected: 'It is done' }],
+      });
+      expect(created.isError, JSON.stringify(created.body)).toBe(false);
+      seqs.push(created.body.seq);
+    }
+    const got = await call(client, 'get_test_case', { marker: `${project.code}-${seqs[0]}` });
+    expect(got.body).toMatchObject({ title: 'Pay by card', folderId });
+
+    const run = await call(client, 'create_run', {
+      projectCode: project.code,
+      title: 'Release 1.0',
+      type: 'static',
+      queryPlans: [{ folderIds: [folderId] }],
+    });
+    expect(run.isError, JSON.stringify(run.body)).toBe(false);
+    const runId = run.body.id;
+
+    const single = await call(client, 'add_test_result', {
+      projectCode: project.code,
+      runId,
+      tcaseId: String(seqs[0]),
+      status: 'passed',
+      timeTaken: 1200,
+    });
+    expect(single.isError, JSON.stringify(single.body)).toBe(false);
+    const batch = await call(client, 'add_test_results', {
+      projectCode: project.code,
+      runId,
+      items: [
+        { tcaseId: String(seqs[1]), status: 'failed', comment: 'timeout at the bank' },
+        { tcaseId: String(seqs[2]), status: 'blocked' },
+      ],
+    });
+    expect(batch.isError, JSON.stringify(batch.body)).toBe(false);
+    expect(batch.body.ids).toHaveLength(2);
+
+    const report = await call(client, 'get_run_report', { projectCode: project.code, runId });
+    expect(report.body.counts).toMatchObject({ all: 3, passed: 1, failed: 1, blocked: 1 });
+    expect(report.body.failures.map((f: { seq: number }) => f.seq).sort()).toEqual([seqs[1], seqs[2]].sort());
+
+    // What was stored is what the REST API shows.
+    const listed = await t.get(`/project/${project.code}/run/${runId}/tcase`);
+    const statuses = Object.fromEntries(
+      listed.body.tcases.map((c: { seq: number; status: string }) => [c.seq, c.status]),
+    );
+    expect(statuses).toEqual({ [seqs[0]!]: 'passed', [seqs[1]!]: 'failed', [seqs[2]!]: 'blocked' });
+  });
+
+  it('takes the key as "ApiKey <key>" too', async () => {
+    const client = await connect(t.ownerKey, 'ApiKey');
+    const projects = await call(client, 'list_projects', {});
+    expect(projects.isError).toBe(false);
+    expect(Array.isArray(projects.body.projects)).toBe(true);
+  });
+
+  it('refuses a request without a valid key with the API’s 401', async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('UNAUTHORIZED');
+    await expect(connect('not-a-key')).rejects.toThrow();
+  });
+
+  it("a viewer's key lists only reading tools and gets a tool error from a writing one, which writes nothing", async () => {
+    const project = await createProject(t);
+    const viewer = await userWithKey(t, 'viewer');
+    const client = await connect(viewer.key);
+    const names = (await client.listTools()).tools.map((x) => x.name);
+    expect(names).toContain('list_test_cases');
+    expect(names).not.toContain('create_run');
+    expect(names).not.toContain('create_test_case');
+
+    const refused = await call(client, 'create_run', {
+      projectCode: project.code,
+      title: 'Viewer run',
+      type: 'static',
+      queryPlans: [{ tcaseIds: [] }],
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.body).toMatchObject({ code: 'FORBIDDEN' });
+    expect(refused.body.message).toContain('test-runner');
+    const runs = await t.get(`/project/${project.code}/run`);
+    expect(runs.body.runs).toEqual([]);
+  });
+
+  it('answers bad arguments with the validation error naming the field, and changes nothing', async () => {
+    const project = await createProject(t);
+    const client = await connect(t.ownerKey);
+    const bad = await call(client, 'create_test_case', {
+      projectCode: project.code,
+      title: 'No folder',
+      type: 'standalone',
+      priority: 'urgent',
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(bad.body.details)).toMatch(/folderId|priority/);
+    const unknown = await call(client, 'list_projects', { surprise: 1 });
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const cases = await t.get(`/project/${project.code}/tcase`);
+    expect(cases.body.total).toBe(0);
+  });
+
+  it('answers a project the caller cannot see with the API’s not-found as a tool error', async () => {
+    const client = await connect(t.ownerKey);
+    const missing = await call(client, 'list_test_cases', { projectCode: 'NOPE9' });
+    expect(missing).toMatchObject({ isError: true, body: { code: 'NOT_FOUND' } });
+  });
+});
