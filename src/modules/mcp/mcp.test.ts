@@ -130,6 +130,100 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     expect(statuses).toEqual({ [seqs[0]!]: 'passed', [seqs[1]!]: 'failed', [seqs[2]!]: 'blocked' });
   });
 
+  /** A project with two cases tagged "smoke" in one folder, made through the tools. */
+  async function seeded(client: Client) {
+    const project = await createProject(t);
+    const folder = await call(client, 'upsert_folders', {
+      projectCode: project.code,
+      folders: [{ path: ['Smoke'], comment: null }],
+    });
+    const seqs: number[] = [];
+    for (const title of ['Sign in', 'Sign out']) {
+      const created = await call(client, 'create_test_case', {
+        projectCode: project.code,
+        title,
+        type: 'standalone',
+        folderId: folder.body.ids[0][0],
+        priority: 'medium',
+        tags: ['smoke'],
+      });
+      seqs.push(created.body.seq);
+    }
+    return { project, seqs };
+  }
+
+  it('takes arguments as qasphere-mcp sent them: one include value for a list, offset and limit', async () => {
+    const client = await connect(t.ownerKey);
+    const { project } = await seeded(client);
+    const tags = await call(client, 'list_test_cases_tags', {
+      projectCode: project.code,
+      include: 'tcaseCount',
+    });
+    expect(tags.body.tags).toEqual([expect.objectContaining({ title: 'smoke', tcaseCount: 2 })]);
+    const page = await call(client, 'list_test_cases', {
+      projectCode: project.code,
+      offset: 1,
+      limit: 1,
+      sortField: 'seq',
+      include: ['tags'],
+    });
+    expect(page.body).toMatchObject({ total: 2, offset: 1, limit: 1 });
+    expect(page.body.data.map((c: { title: string }) => c.title)).toEqual(['Sign out']);
+  });
+
+  it('serves test cases and runs as resources and offers the triage and requirement prompts', async () => {
+    const client = await connect(t.ownerKey);
+    const { project, seqs } = await seeded(client);
+    const run = await call(client, 'create_run', {
+      projectCode: project.code,
+      title: 'Nightly',
+      type: 'static',
+      queryPlans: [{ priorities: ['medium'] }],
+    });
+    await call(client, 'add_test_result', {
+      projectCode: project.code,
+      runId: run.body.id,
+      tcaseId: String(seqs[0]),
+      status: 'failed',
+    });
+
+    const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate);
+    expect(templates).toEqual([
+      'casebook://project/{projectCode}/tcase/{tcase}',
+      'casebook://project/{projectCode}/run/{runId}',
+    ]);
+    const tcase = await client.readResource({ uri: `casebook://project/${project.code}/tcase/${seqs[0]}` });
+    expect(JSON.parse((tcase.contents[0] as { text: string }).text)).toMatchObject({
+      title: 'Sign in',
+      seq: seqs[0],
+    });
+    const runRes = await client.readResource({
+      uri: `casebook://project/${project.code}/run/${run.body.id}`,
+    });
+    const shown = JSON.parse((runRes.contents[0] as { text: string }).text);
+    expect(shown.run.title).toBe('Nightly');
+    expect(shown.report.counts).toMatchObject({ all: 2, failed: 1 });
+    await expect(
+      client.readResource({ uri: `casebook://project/${project.code}/tcase/999` }),
+    ).rejects.toThrow(/not found/);
+
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toEqual(['triage_run_failures', 'write_test_cases_for_requirement']);
+    const triage = await client.getPrompt({
+      name: 'triage_run_failures',
+      arguments: { projectCode: project.code, runId: String(run.body.id) },
+    });
+    const text = (triage.messages[0]!.content as { text: string }).text;
+    expect(text).toContain(`runId ${run.body.id}`);
+    expect(text).toContain('get_run_report');
+    await expect(
+      client.getPrompt({
+        name: 'write_test_cases_for_requirement',
+        arguments: { projectCode: project.code },
+      }),
+    ).rejects.toThrow(/requirement/);
+  });
+
   it('takes the key as "ApiKey <key>" too', async () => {
     const client = await connect(t.ownerKey, 'ApiKey');
     const projects = await call(client, 'list_projects', {});

@@ -58,9 +58,6 @@ const limitOf = (max: number) =>
     description: `rows to return (0-${max}, default 20); 0 returns only the total`,
   });
 
-const tcaseFilters = { ...TcaseListQuery.properties };
-delete (tcaseFilters as Partial<typeof tcaseFilters>).page;
-
 export const repositoryTools: McpTool[] = [
   tool({
     name: 'list_projects',
@@ -99,7 +96,7 @@ export const repositoryTools: McpTool[] = [
     description:
       'List the test cases of a project with filters (folders, tags, priorities, types, search, custom fields), ' +
       'sorting and offset/limit. Call get_project first for the project context.',
-    input: args(tcaseFilters, {
+    input: args(TcaseListQuery, {
       projectCode: ProjectCode,
       limit: limitOf(5000),
       customFields: Type.Optional(
