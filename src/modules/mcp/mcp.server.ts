@@ -15,14 +15,15 @@ import { AppError } from '../../errors.js';
 import type { ToolSet, ToolEnv, ToolResult } from './mcp.tools.js';
 import { repositoryTools } from './tools/repository.tools.js';
 import { runTools } from './tools/runs.tools.js';
+import { importTools } from './tools/imports.tools.js';
 import { getPrompt, PROMPTS } from './mcp.prompts.js';
 import { readResource, RESOURCE_TEMPLATES } from './mcp.resources.js';
 
 /** The JSON-RPC error code MCP names for a resource that cannot be read. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** Every tool: QA Sphere's MCP server's first, then the runs'. */
-export const MCP_TOOLS = [...repositoryTools, ...runTools];
+/** Every tool: QA Sphere's MCP server's first, then the runs' and the imports'. */
+export const MCP_TOOLS = [...repositoryTools, ...runTools, ...importTools];
 
 const INSTRUCTIONS =
   'Casebook serves the QA Sphere API: projects hold test cases in folders; runs hold results. Name a project by ' +

@@ -122,6 +122,11 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     expect(report.body.counts).toMatchObject({ all: 3, passed: 1, failed: 1, blocked: 1 });
     expect(report.body.failures.map((f: { seq: number }) => f.seq).sort()).toEqual([seqs[1], seqs[2]].sort());
 
+    const failing = await call(client, 'list_failing_test_cases', { projectCode: project.code, last: 5 });
+    expect(failing.body.tcases.map((c: { seq: number }) => c.seq)).toContain(seqs[1]);
+    const trend = await call(client, 'get_pass_rate_trend', { projectCode: project.code });
+    expect(trend.body.points).toEqual([expect.objectContaining({ key: String(runId) })]);
+
     // What was stored is what the REST API shows.
     const listed = await t.get(`/project/${project.code}/run/${runId}/tcase`);
     const statuses = Object.fromEntries(
@@ -282,9 +287,13 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     expect(cases.body.total).toBe(0);
   });
 
-  it('answers a project the caller cannot see with the API’s not-found as a tool error', async () => {
+  it('answers a project or import that is not there with the API’s not-found as a tool error', async () => {
     const client = await connect(t.ownerKey);
     const missing = await call(client, 'list_test_cases', { projectCode: 'NOPE9' });
     expect(missing).toMatchObject({ isError: true, body: { code: 'NOT_FOUND' } });
+    const project = await createProject(t);
+    const noImport = await call(client, 'get_import_status', { projectCode: project.code, importId: 999 });
+    expect(noImport).toMatchObject({ isError: true, body: { code: 'NOT_FOUND' } });
+    expect(noImport.body.message).toContain('import 999');
   });
 });

@@ -24,6 +24,8 @@ import {
   RunReport,
   RunReportQuery,
   SlowestReport,
+  TrendQuery,
+  TrendReport,
 } from '../../reports/reports.schemas.js';
 import * as reports from '../../reports/reports.service.js';
 import { args, IdNumber, MessageBody, ProjectCode, tool, type McpTool } from '../mcp.tools.js';
@@ -182,6 +184,26 @@ export const runTools: McpTool[] = [
     SlowestReport,
     reports.slowestReport,
   ),
+  tool({
+    name: 'get_pass_rate_trend',
+    description:
+      "The project's pass rate over its last N runs (or days), optionally for one milestone or configuration.",
+    input: args({
+      projectCode: ProjectCode,
+      by: TrendQuery.properties.by,
+      last,
+      milestoneId: TrendQuery.properties.milestoneId,
+      configurationId: TrendQuery.properties.configurationId,
+    }),
+    minRole: 'viewer',
+    argsLike: 'query',
+    output: TrendReport,
+    run: ({ db, actor }, a) =>
+      reports.trendReport(db, actor, a.projectCode, a.by ?? 'run', a.last ?? DEFAULT_LAST, {
+        milestoneId: a.milestoneId,
+        configurationId: a.configurationId,
+      }),
+  }),
   tool({
     name: 'get_requirement_coverage',
     description: 'Requirement coverage: each requirement with its test cases and their latest status.',
