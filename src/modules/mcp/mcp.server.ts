@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -18,6 +19,11 @@ import { runTools } from './tools/runs.tools.js';
 import { importTools } from './tools/imports.tools.js';
 import { getPrompt, PROMPTS } from './mcp.prompts.js';
 import { readResource, RESOURCE_TEMPLATES } from './mcp.resources.js';
+
+/** The service's version, as the initialize answer names it (src/ and dist/ both sit three levels below it). */
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** The JSON-RPC error code MCP names for a resource that cannot be read. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -42,7 +48,7 @@ const internalError = (): ToolResult => ({
  */
 export function buildMcpServer(mcpTools: ToolSet, env: ToolEnv, log: FastifyBaseLogger): Server {
   const server = new Server(
-    { name: 'casebook', title: 'Casebook (QA Sphere API)', version: '0.1.0' },
+    { name: 'casebook', title: 'Casebook (QA Sphere API)', version: VERSION },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -62,7 +62,10 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     expect(names).toEqual(expect.arrayContaining(['create_run', 'add_test_result', 'add_test_results']));
     const create = tools.find((x) => x.name === 'create_test_case')!;
     expect(create.inputSchema.required).toEqual(expect.arrayContaining(['projectCode', 'title', 'folderId']));
-    expect(client.getServerVersion()?.name).toBe('casebook');
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'casebook',
+      version: expect.stringMatching(/^\d+\.\d+/),
+    });
   });
 
   it('drives a whole run: cases, a run from a query plan, single and batch results, the report', async () => {
@@ -283,6 +286,8 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     expect(JSON.stringify(bad.body.details)).toMatch(/folderId|priority/);
     const unknown = await call(client, 'list_projects', { surprise: 1 });
     expect(unknown.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const noTool = await call(client, 'delete_everything', {});
+    expect(noTool).toMatchObject({ isError: true, body: { code: 'NOT_FOUND' } });
     const cases = await t.get(`/project/${project.code}/tcase`);
     expect(cases.body.total).toBe(0);
   });
