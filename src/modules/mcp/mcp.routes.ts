@@ -39,12 +39,8 @@ export const mcpRoutes: FastifyPluginAsync = async (app) => {
 
   app.post(
     '/mcp',
-    {
-      schema: {
-        tags: ['mcp'],
-        summary: 'MCP (streamable HTTP, stateless): JSON-RPC requests of an MCP client',
-      },
-    },
+    // JSON-RPC, not a REST shape: out of the OpenAPI document (docs/routes.md still lists it).
+    { schema: { hide: true } },
     async (req, reply) => {
       const server = buildMcpServer(tools, { db, ctx, actor: req.actor }, req.log);
       // Stateless with JSON answers: no session to keep between requests, so any process can answer any call.
