@@ -136,6 +136,10 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
       listed.body.tcases.map((c: { seq: number; status: string }) => [c.seq, c.status]),
     );
     expect(statuses).toEqual({ [seqs[0]!]: 'passed', [seqs[1]!]: 'failed', [seqs[2]!]: 'blocked' });
+
+    const closed = await call(client, 'close_run', { projectCode: project.code, runId });
+    expect(closed.isError, JSON.stringify(closed.body)).toBe(false);
+    expect((await t.get(`/project/${project.code}/run/${runId}`)).body.closed).toBe(true);
   });
 
   /** A project with two cases tagged "smoke" in one folder, made through the tools. */
@@ -160,7 +164,7 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     return { project, seqs };
   }
 
-  it('takes arguments as qasphere-mcp sent them: one include value for a list, offset and limit', async () => {
+  it('takes arguments as qasphere-mcp sent them: one include value, offset and limit, a case by sequence number', async () => {
     const client = await connect(t.ownerKey);
     const { project } = await seeded(client);
     const tags = await call(client, 'list_test_cases_tags', {
@@ -177,6 +181,16 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
     });
     expect(page.body).toMatchObject({ total: 2, offset: 1, limit: 1 });
     expect(page.body.data.map((c: { title: string }) => c.title)).toEqual(['Sign out']);
+
+    const updated = await call(client, 'update_test_case', {
+      projectCode: project.code,
+      tcaseOrLegacyId: String(page.body.data[0].seq),
+      title: 'Sign out everywhere',
+      priority: 'high',
+    });
+    expect(updated.isError, JSON.stringify(updated.body)).toBe(false);
+    const stored = await t.get(`/project/${project.code}/tcase/${page.body.data[0].seq}`);
+    expect(stored.body).toMatchObject({ title: 'Sign out everywhere', priority: 'high' });
   });
 
   it('serves test cases and runs as resources and offers the triage and requirement prompts', async () => {
