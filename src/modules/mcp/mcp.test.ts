@@ -143,8 +143,8 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
   });
 
   /** A project with two cases tagged "smoke" in one folder, made through the tools. */
-  async function seeded(client: Client) {
-    const project = await createProject(t);
+  async function seeded(client: Client, members: number[] = []) {
+    const project = await createProject(t, {}, members);
     const folder = await call(client, 'upsert_folders', {
       projectCode: project.code,
       folders: [{ path: ['Smoke'], comment: null }],
@@ -265,8 +265,9 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
   });
 
   it("a viewer's key lists only reading tools and gets a tool error from a writing one, which writes nothing", async () => {
-    const project = await createProject(t);
+    // A member of the project: only the role stands between the viewer and the write.
     const viewer = await userWithKey(t, 'viewer');
+    const { project } = await seeded(await connect(t.ownerKey), [viewer.user.id]);
     const client = await connect(viewer.key);
     const names = (await client.listTools()).tools.map((x) => x.name);
     expect(names).toContain('list_test_cases');
@@ -277,7 +278,7 @@ describeEachDb('MCP endpoint: the SDK client over /api/mcp', (t) => {
       projectCode: project.code,
       title: 'Viewer run',
       type: 'static',
-      queryPlans: [{ tcaseIds: [] }],
+      queryPlans: [{ priorities: ['medium'] }],
     });
     expect(refused.isError).toBe(true);
     expect(refused.body).toMatchObject({ code: 'FORBIDDEN' });
