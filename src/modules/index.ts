@@ -40,6 +40,7 @@ import { importsRoutes } from './imports/imports.routes.js';
 import { archiveRoutes } from './imports/archive/archive.routes.js';
 import { projectImportJob } from './imports/archive/archive.job.js';
 import { viewsRoutes } from './views/views.routes.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -75,13 +76,17 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   viewsRoutes,
 ];
 
-/** Route plugins of the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api`. */
+/**
+ * Route plugins under `/api`: the web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api)
+ * and QA Sphere's MCP endpoint (`/api/mcp`).
+ */
 export const privateApiRoutes: FastifyPluginAsync[] = [
   authRoutes,
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,
   reportSharesPrivateRoutes,
+  mcpRoutes,
 ];
 
 /**

@@ -243,6 +243,19 @@ const newUserCode = async (c: MatrixCtx): Promise<string> => {
 };
 
 export const ROUTE_TABLE: Record<string, RouteRow> = {
+  // ---- MCP (JSON-RPC; each tool checks its route's role: src/modules/mcp/mcp.test.ts) ----
+  'POST /api/mcp': {
+    auth: 'viewer',
+    prepare: () => ({
+      path: '/api/mcp',
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      headers: { accept: 'application/json, text/event-stream' },
+    }),
+    ok: 200,
+  },
+  // Stateless: no stream to open and no session to end.
+  'GET /api/mcp': { auth: 'viewer', prepare: () => ({ path: '/api/mcp' }), ok: 405 },
+  'DELETE /api/mcp': { auth: 'viewer', prepare: () => ({ path: '/api/mcp' }), ok: 405 },
   // ---- web application (private API) ----
   'POST /api/auth/login': {
     auth: 'public',

@@ -11,6 +11,14 @@ import {
 } from '../test-cases/test-cases.schemas.js';
 import { TrackerComment } from './results/results.schemas.js';
 
+// The result bodies, for modules that record results as the routes do (the MCP tools).
+export {
+  BatchResultsBody,
+  CreateResultBody,
+  ResultIdResponse,
+  ResultIdsResponse,
+} from './results/results.schemas.js';
+
 export const RUN_TYPES = ['static', 'static_struct', 'live'] as const;
 export type RunType = (typeof RUN_TYPES)[number];
 export const PRIORITIES = ['high', 'medium', 'low'] as const;
