@@ -10,7 +10,7 @@ import {
   installErrorHandling,
   StorageHealth,
 } from './http/error-handler.js';
-import { Drain, readiness } from './http/readiness.js';
+import { Drain, installDrain, readiness } from './http/readiness.js';
 import { installMetrics } from './http/metrics.js';
 import { createMetrics } from './metrics/metrics.js';
 import { clusterMetricsReader } from './metrics/cluster.js';
@@ -85,6 +85,8 @@ export async function buildApp({
     // One line per request instead of Fastify's two (http/request-log.ts).
     logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
+    // A closing server's refusals get the D7 body (http/readiness.ts: installDrain), not Fastify's own.
+    return503OnClosing: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : newUuid();
@@ -104,6 +106,7 @@ export async function buildApp({
   app.decorate('ctx', ctx);
   const drain = new Drain();
   app.decorate('drain', drain);
+  installDrain(app, drain);
   app.addHook('onClose', async () => {
     ctx.mailer?.close();
     ctx.files.storages.close();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LATEST_MIGRATION } from '../src/db/migrator.js';
+import { readSetting, writeSetting } from '../src/db/instance-settings.js';
+import { COMPATIBLE_FROM, LATEST_MIGRATION } from '../src/db/migrator.js';
 import { describeEachDb } from './helpers/test-app.js';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -40,12 +41,22 @@ describeEachDb('readiness', (t) => {
     expect((await t.get('/readyz', { key: null })).status).toBe(200);
   });
 
-  it('answers 503 naming this version as behind when the database has a newer migration', async () => {
+  /** A newer version's migration in the database, recorded as breaking or additive as that version would. */
+  async function withNewerMigration(additive: boolean, check: (newer: string) => Promise<void>) {
     const newer = '9999_from_a_newer_version';
-    await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${new Date().toISOString()})`.execute(
-      t.db,
-    );
+    const now = new Date().toISOString();
+    await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${now})`.execute(t.db);
+    await writeSetting(t.db, 'schema_compatible_from', additive ? COMPATIBLE_FROM : newer, now);
     try {
+      await check(newer);
+    } finally {
+      await sql`delete from kysely_migration where name = ${newer}`.execute(t.db);
+      await writeSetting(t.db, 'schema_compatible_from', COMPATIBLE_FROM, now);
+    }
+  }
+
+  it('answers 503 naming this version as behind when the database has a newer breaking migration', async () => {
+    await withNewerMigration(false, async (newer) => {
       const res = await t.get('/readyz', { key: null });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({
@@ -54,9 +65,17 @@ describeEachDb('readiness', (t) => {
         databaseMigration: newer,
         codeMigration: LATEST_MIGRATION,
       });
-    } finally {
-      await sql`delete from kysely_migration where name = ${newer}`.execute(t.db);
-    }
+    });
+  });
+
+  it('stays ready on a database ahead of this version by additive migrations only', async () => {
+    // What this version's own start recorded: the schema serves code from its newest breaking migration on.
+    expect(await readSetting(t.db, 'schema_compatible_from')).toBe(COMPATIBLE_FROM);
+    await withNewerMigration(true, async () => {
+      const res = await t.get('/readyz', { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'ready' });
+    });
   });
 
   it('answers 503 while the process drains, and still serves other requests', async () => {

@@ -1,9 +1,9 @@
 import fsp from 'node:fs/promises';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/create-db.js';
 import { isStorageFull } from '../db/dialect.js';
 import { writeSetting } from '../db/instance-settings.js';
-import { LATEST_MIGRATION, latestAppliedMigration } from '../db/migrator.js';
+import { LATEST_MIGRATION, latestAppliedMigration, runsOnNewerSchema } from '../db/migrator.js';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -16,10 +16,35 @@ export const MIN_FREE_BYTES = 1024 * 1024;
 
 /**
  * Whether this process drains: set at SIGTERM (main.ts), after which `/readyz` answers 503 while requests are still
- * served, so the load balancer takes the instance out before it closes.
+ * served, so the load balancer takes the instance out before it closes. `closing`: the drain is over and the
+ * server closes; a request still arriving on an open connection is refused.
  */
 export class Drain {
   draining = false;
+  closing = false;
+}
+
+/** Seconds a request refused by a closing server is asked to wait: another instance takes it at once. */
+export const CLOSING_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * While draining, every answer says `Connection: close`, so no kept-alive connection is left for a balancer to
+ * reuse once the server closes (nginx does not resend a POST that met a closed connection). A request that
+ * reaches a closing server anyway gets the D7 body with `Retry-After`. First of the app's hooks.
+ */
+export function installDrain(app: FastifyInstance, drain: Drain): void {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!drain.draining && !drain.closing) return done();
+    reply.header('connection', 'close');
+    if (!drain.closing) return done();
+    reply.header('retry-after', String(CLOSING_RETRY_AFTER_SECONDS));
+    send(
+      reply,
+      'NOT_READY',
+      'The service is shutting down: nothing of this request was done. Send it again.',
+    );
+  });
 }
 
 /** Free bytes for this process in `dir`'s file system; undefined when it cannot be told (no such folder). */
@@ -34,7 +59,8 @@ async function freeBytes(dir: string): Promise<number | undefined> {
 
 /**
  * `GET /readyz` for load balancers: 200 `{status: "ready"}`; 503 NOT_READY while the process drains (SIGTERM) or
- * when the database's newest migration is not the code's (the body says which is behind); 503
+ * when the database's newest migration is not the code's (the body says which is behind), unless the database is
+ * ahead by additive migrations only; 503
  * DATABASE_UNAVAILABLE when the database does not answer; 507 STORAGE_FULL when the data directory's disk (files,
  * SQLite) has under 1 MiB free, or when a write met a full disk in the last 30 s and no write has succeeded since:
  * then a probe write to the database (whose disk, on PostgreSQL, is not visible from here) tells whether it takes
@@ -64,9 +90,11 @@ export async function readiness(
     reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return send(reply, 'DATABASE_UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
   }
-  if (applied !== LATEST_MIGRATION) {
-    // Names sort in order (0001_…): the smaller one is behind.
-    const behind = applied === undefined || applied < LATEST_MIGRATION ? 'database' : 'code';
+  // Names sort in order (0001_…): the smaller one is behind. Code behind a schema whose newer migrations only add
+  // stays ready, so a rolling upgrade keeps the old instances serving until they are stopped.
+  const codeBehind = applied !== undefined && applied > LATEST_MIGRATION;
+  if (applied !== LATEST_MIGRATION && !(codeBehind && (await runsOnNewerSchema(db)))) {
+    const behind = codeBehind ? 'code' : 'database';
     return reply.code(503).send({
       code: 'NOT_READY',
       message:
