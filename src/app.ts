@@ -85,7 +85,8 @@ export async function buildApp({
     // One line per request instead of Fastify's two (http/request-log.ts).
     logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
-    // A closing server's refusals get the D7 body (http/readiness.ts: installDrain), not Fastify's own.
+    // A request reaching the server while it closes is served, not refused with Fastify's own 503
+    // (http/readiness.ts: installDrain).
     return503OnClosing: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

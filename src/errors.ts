@@ -17,7 +17,7 @@ export const ERROR_STATUS = {
   INTERNAL: 500,
   /** The database cannot be reached (restart, failover, connection lost): nothing was written; retry shortly. */
   DATABASE_UNAVAILABLE: 503,
-  /** `/readyz`: the process drains after SIGTERM, or the migrations differ; any request refused by a closing server. */
+  /** `/readyz` only: the process drains after SIGTERM, or the database's migrations and the code's differ. */
   NOT_READY: 503,
   /** The disk under the database or the file store is full: nothing was written. */
   STORAGE_FULL: 507,

@@ -65,7 +65,6 @@ export async function startServer(
         await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
       }
       app.log.info('closing: no new connections, finishing requests in flight');
-      app.drain.closing = true;
       // Stop accepting connections, let in-flight requests finish, then release the database.
       await app.close();
       await stopJobs();

@@ -16,34 +16,23 @@ export const MIN_FREE_BYTES = 1024 * 1024;
 
 /**
  * Whether this process drains: set at SIGTERM (main.ts), after which `/readyz` answers 503 while requests are still
- * served, so the load balancer takes the instance out before it closes. `closing`: the drain is over and the
- * server closes; a request still arriving on an open connection is refused.
+ * served, so the load balancer takes the instance out before it closes.
  */
 export class Drain {
   draining = false;
-  closing = false;
 }
-
-/** Seconds a request refused by a closing server is asked to wait: another instance takes it at once. */
-export const CLOSING_RETRY_AFTER_SECONDS = 1;
 
 /**
  * While draining, every answer says `Connection: close`, so no kept-alive connection is left for a balancer to
- * reuse once the server closes (nginx does not resend a POST that met a closed connection). A request that
- * reaches a closing server anyway gets the D7 body with `Retry-After`. First of the app's hooks.
+ * reuse once the server closes (nginx does not resend a POST that met a closed connection). First of the app's
+ * hooks. A request that reaches the server while it closes, on a connection accepted before, is served the same
+ * way: the server closes before the app's own close hooks run and before the database is released.
  */
 export function installDrain(app: FastifyInstance, drain: Drain): void {
   // A callback hook, not an async one: no promise per request.
   app.addHook('onRequest', (_request, reply, done) => {
-    if (!drain.draining && !drain.closing) return done();
-    reply.header('connection', 'close');
-    if (!drain.closing) return done();
-    reply.header('retry-after', String(CLOSING_RETRY_AFTER_SECONDS));
-    send(
-      reply,
-      'NOT_READY',
-      'The service is shutting down: nothing of this request was done. Send it again.',
-    );
+    if (drain.draining) reply.header('connection', 'close');
+    done();
   });
 }
 
