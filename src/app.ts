@@ -154,7 +154,7 @@ export async function buildApp({
     status: 'ok',
   }));
   app.get('/readyz', { config: { access: { public: true } }, schema: { hide: true } }, async (req, reply) =>
-    readiness(db, config.dataDir, storage, drain, req, reply),
+    readiness(db, config.dataDir, storage, drain, req, reply, () => ctx.files.storages.reachable()),
   );
   const registry = ctx.metrics.registry;
   installMetrics(

@@ -53,7 +53,7 @@ async function freeBytes(dir: string): Promise<number | undefined> {
  * DATABASE_UNAVAILABLE when the database does not answer; 507 STORAGE_FULL when the data directory's disk (files,
  * SQLite) has under 1 MiB free, or when a write met a full disk in the last 30 s and no write has succeeded since:
  * then a probe write to the database (whose disk, on PostgreSQL, is not visible from here) tells whether it takes
- * writes again.
+ * writes again. 503 STORAGE_UNAVAILABLE after a request met the file store (S3) away, until it answers again.
  */
 export async function readiness(
   db: Db,
@@ -62,6 +62,7 @@ export async function readiness(
   drain: Drain,
   req: FastifyRequest,
   reply: FastifyReply,
+  fileStoreReachable: () => Promise<boolean> = async () => true,
 ) {
   if (drain.draining) {
     return send(
@@ -117,6 +118,18 @@ export async function readiness(
         "The service's storage is full: the database refuses writes for want of space. Free space on the database's disk.",
       );
     }
+  }
+  if (storage.fileStoreRecentlyDown()) {
+    if (!(await fileStoreReachable())) {
+      storage.markFileStoreDown();
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return send(
+        reply,
+        'STORAGE_UNAVAILABLE',
+        'The file store cannot be reached: uploads and downloads fail until it answers again.',
+      );
+    }
+    storage.clearFileStore();
   }
   return { status: 'ready' };
 }
