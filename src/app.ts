@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -12,7 +13,7 @@ import {
 } from './http/error-handler.js';
 import { Drain, installDrain, readiness } from './http/readiness.js';
 import { installMetrics } from './http/metrics.js';
-import { createMetrics } from './metrics/metrics.js';
+import { addServerMetrics, createMetrics } from './metrics/metrics.js';
 import { clusterMetricsReader } from './metrics/cluster.js';
 import { queuedJobKinds } from './jobs/index.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
@@ -62,6 +63,12 @@ const REDACT = [
   '*.token',
   '*.key',
 ];
+
+/** The version in package.json: one folder up from this file, in src/ as in the build. */
+function packageVersion(): string {
+  const text = fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
 
 /** Builds the whole HTTP application without listening: tests call `inject`, `main.ts` calls `listen`. */
 export async function buildApp({
@@ -157,6 +164,9 @@ export async function buildApp({
     readiness(db, config.dataDir, storage, drain, req, reply, () => ctx.files.storages.reachable()),
   );
   const registry = ctx.metrics.registry;
+  if (config.metricsToken) {
+    addServerMetrics(ctx.metrics, { version: packageVersion(), draining: () => drain.draining });
+  }
   installMetrics(
     app,
     config,

@@ -155,6 +155,31 @@ describeEachDb(
       expect(res.text.includes('casebook_db_pool_connections')).toBe(t.dbName === 'postgres');
     });
 
+    it('shows no query waiting on an idle pool, the version, the drain, runtime metrics and errors per code', async () => {
+      expect((await t.get('/project/NOSUCH')).status).toBe(404);
+      t.app.drain.draining = true;
+      let text: string;
+      try {
+        text = (await scrape(`Bearer ${TOKEN}`)).text;
+      } finally {
+        t.app.drain.draining = false;
+      }
+      // The scrape's own queries (the job queues) are not counted as waiting for a connection.
+      if (t.dbName === 'postgres') expect(text).toMatch(/^casebook_db_pool_waiting 0$/m);
+      expect(text).toMatch(/^casebook_build_info\{version="\d+\.\d+\.\d+[^"]*"\} 1$/m);
+      expect(text).toMatch(/^casebook_draining 1$/m);
+      expect(text).toMatch(/^casebook_errors_total\{code="NOT_FOUND"\} [1-9]\d*$/m);
+      for (const name of [
+        'process_cpu_seconds_total',
+        'process_resident_memory_bytes',
+        'nodejs_eventloop_lag_seconds',
+        'nodejs_gc_duration_seconds',
+      ]) {
+        expect(text).toContain(`# TYPE ${name} `);
+      }
+      expect((await scrape(`Bearer ${TOKEN}`)).text).toMatch(/^casebook_draining 0$/m);
+    });
+
     it('measures the size of group commits of single results', async () => {
       expect((await t.post('/project', { code: 'GRP', title: 'Groups' })).status).toBe(201);
       const bulk = await t.post('/project/GRP/tcase/bulk', { folderPath: ['f'], tcases: [{ title: 'one' }] });

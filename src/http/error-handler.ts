@@ -24,7 +24,12 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
 };
 
+/** The D7 code each error answer carried, for the error counts of `/metrics`. */
+const sentCodes = new WeakMap<FastifyReply, ErrorCode>();
+export const errorCodeOf = (reply: FastifyReply): ErrorCode | undefined => sentCodes.get(reply);
+
 export function send(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  sentCodes.set(reply, code);
   const body: Record<string, unknown> = { message, code };
   if (code === 'INTERNAL') body.requestId = reply.request.id;
   if (details && details.length > 0) body.details = details;

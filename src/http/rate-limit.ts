@@ -66,6 +66,7 @@ async function storeOptions(
     // Once a minute at most: the client fails every reconnection attempt while Redis is away.
     let warnedAt = -Infinity;
     redis.on('error', (err) => {
+      app.ctx.metrics.redisErrors.inc();
       if (Date.now() - warnedAt < REDIS_WARNING_EVERY_MS) return;
       warnedAt = Date.now();
       app.log.warn({ err }, 'Redis (rate limits) unavailable: requests are served uncounted');
