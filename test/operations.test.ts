@@ -197,7 +197,23 @@ describeEachDb(
         ),
       );
       expect(posted.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      // A batch of two, sent twice with one Idempotency-Key: the replay records nothing, so counts nothing.
+      for (let i = 0; i < 2; i++) {
+        const batch = await t.post(
+          `/project/GRP/run/${run.body.id}/result/batch`,
+          {
+            items: [
+              { tcaseId, status: 'failed' },
+              { tcaseId, status: 'passed' },
+            ],
+          },
+          { headers: { 'idempotency-key': 'metrics-batch' } },
+        );
+        expect(batch.status).toBe(201);
+      }
       const text = (await scrape(`Bearer ${TOKEN}`)).text;
+      // Every result acknowledged, counted once: four single ones and a batch of two.
+      expect(text).toMatch(/^casebook_results_recorded_total 6$/m);
       const sum = Number(/casebook_result_group_commit_size_sum (\d+)/.exec(text)?.[1]);
       expect(sum).toBe(4);
     });

@@ -23,6 +23,8 @@ export interface Metrics {
   errors: Counter<'code'>;
   /** Failed attempts to reach the rate limits' Redis (requests are then served uncounted). */
   redisErrors: Counter;
+  /** Results acknowledged to a client: single, batch and JUnit uploads (replays of a stored answer not again). */
+  resultsRecorded: Counter;
 }
 
 /**
@@ -147,6 +149,11 @@ export function createMetrics(db: Db, jobKinds: readonly string[]): Metrics {
       name: 'casebook_errors_total',
       help: 'Error answers per D7 code (DATABASE_UNAVAILABLE, STORAGE_UNAVAILABLE, STORAGE_FULL, INTERNAL, ...).',
       labelNames: ['code'],
+      registers,
+    }),
+    resultsRecorded: new Counter({
+      name: 'casebook_results_recorded_total',
+      help: 'Results recorded: single, batch and JUnit uploads, counted once each.',
       registers,
     }),
     redisErrors: new Counter({

@@ -94,6 +94,7 @@ export const junitRoutes: FastifyPluginAsyncTypebox = async (app) => {
         claim,
         tcasesChanged: ctx.tcasesChanged,
       });
+      ctx.metrics.resultsRecorded.inc(answer.results);
       return reply.code(201).send(answer);
     },
   );
