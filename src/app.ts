@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -10,9 +11,9 @@ import {
   installErrorHandling,
   StorageHealth,
 } from './http/error-handler.js';
-import { Drain, readiness } from './http/readiness.js';
+import { Drain, installDrain, readiness } from './http/readiness.js';
 import { installMetrics } from './http/metrics.js';
-import { createMetrics } from './metrics/metrics.js';
+import { addServerMetrics, createMetrics } from './metrics/metrics.js';
 import { clusterMetricsReader } from './metrics/cluster.js';
 import { queuedJobKinds } from './jobs/index.js';
 import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
@@ -63,6 +64,12 @@ const REDACT = [
   '*.key',
 ];
 
+/** The version in package.json: one folder up from this file, in src/ as in the build. */
+function packageVersion(): string {
+  const text = fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
 /** Builds the whole HTTP application without listening: tests call `inject`, `main.ts` calls `listen`. */
 export async function buildApp({
   config,
@@ -85,6 +92,9 @@ export async function buildApp({
     // One line per request instead of Fastify's two (http/request-log.ts).
     logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
+    // A request reaching the server while it closes is served, not refused with Fastify's own 503
+    // (http/readiness.ts: installDrain).
+    return503OnClosing: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : newUuid();
@@ -104,6 +114,7 @@ export async function buildApp({
   app.decorate('ctx', ctx);
   const drain = new Drain();
   app.decorate('drain', drain);
+  installDrain(app, drain);
   app.addHook('onClose', async () => {
     ctx.mailer?.close();
     ctx.files.storages.close();
@@ -150,9 +161,12 @@ export async function buildApp({
     status: 'ok',
   }));
   app.get('/readyz', { config: { access: { public: true } }, schema: { hide: true } }, async (req, reply) =>
-    readiness(db, config.dataDir, storage, drain, req, reply),
+    readiness(db, config.dataDir, storage, drain, req, reply, () => ctx.files.storages.reachable()),
   );
   const registry = ctx.metrics.registry;
+  if (config.metricsToken) {
+    addServerMetrics(ctx.metrics, { version: packageVersion(), draining: () => drain.draining });
+  }
   installMetrics(
     app,
     config,

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   DATABASE_UNAVAILABLE: 503,
   /** `/readyz` only: the process drains after SIGTERM, or the database's migrations and the code's differ. */
   NOT_READY: 503,
+  /** The file store (S3) cannot be reached or fails: nothing was stored or read; retry shortly. */
+  STORAGE_UNAVAILABLE: 503,
   /** The disk under the database or the file store is full: nothing was written. */
   STORAGE_FULL: 507,
 } as const;

@@ -56,9 +56,11 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const close = (drainSeconds = 0) =>
     (closing ??= (async () => {
+      // Not ready at once, so the balancer stops sending here; requests that still come are served meanwhile,
+      // each on a connection that ends with its answer, and kept-alive connections now idle are closed.
+      app.drain.draining = true;
+      app.server.closeIdleConnections();
       if (drainSeconds > 0) {
-        // Not ready at once, so the balancer stops sending here; requests that still come are served meanwhile.
-        app.drain.draining = true;
         app.log.info({ seconds: drainSeconds }, 'draining: /readyz answers 503, requests are still served');
         await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
       }

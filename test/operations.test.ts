@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LATEST_MIGRATION } from '../src/db/migrator.js';
+import { readSetting, writeSetting } from '../src/db/instance-settings.js';
+import { COMPATIBLE_FROM, LATEST_MIGRATION } from '../src/db/migrator.js';
 import { describeEachDb } from './helpers/test-app.js';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -40,12 +41,22 @@ describeEachDb('readiness', (t) => {
     expect((await t.get('/readyz', { key: null })).status).toBe(200);
   });
 
-  it('answers 503 naming this version as behind when the database has a newer migration', async () => {
+  /** A newer version's migration in the database, recorded as breaking or additive as that version would. */
+  async function withNewerMigration(additive: boolean, check: (newer: string) => Promise<void>) {
     const newer = '9999_from_a_newer_version';
-    await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${new Date().toISOString()})`.execute(
-      t.db,
-    );
+    const now = new Date().toISOString();
+    await sql`insert into kysely_migration (name, timestamp) values (${newer}, ${now})`.execute(t.db);
+    await writeSetting(t.db, 'schema_compatible_from', additive ? COMPATIBLE_FROM : newer, now);
     try {
+      await check(newer);
+    } finally {
+      await sql`delete from kysely_migration where name = ${newer}`.execute(t.db);
+      await writeSetting(t.db, 'schema_compatible_from', COMPATIBLE_FROM, now);
+    }
+  }
+
+  it('answers 503 naming this version as behind when the database has a newer breaking migration', async () => {
+    await withNewerMigration(false, async (newer) => {
       const res = await t.get('/readyz', { key: null });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({
@@ -54,9 +65,17 @@ describeEachDb('readiness', (t) => {
         databaseMigration: newer,
         codeMigration: LATEST_MIGRATION,
       });
-    } finally {
-      await sql`delete from kysely_migration where name = ${newer}`.execute(t.db);
-    }
+    });
+  });
+
+  it('stays ready on a database ahead of this version by additive migrations only', async () => {
+    // What this version's own start recorded: the schema serves code from its newest breaking migration on.
+    expect(await readSetting(t.db, 'schema_compatible_from')).toBe(COMPATIBLE_FROM);
+    await withNewerMigration(true, async () => {
+      const res = await t.get('/readyz', { key: null });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'ready' });
+    });
   });
 
   it('answers 503 while the process drains, and still serves other requests', async () => {
@@ -136,6 +155,31 @@ describeEachDb(
       expect(res.text.includes('casebook_db_pool_connections')).toBe(t.dbName === 'postgres');
     });
 
+    it('shows no query waiting on an idle pool, the version, the drain, runtime metrics and errors per code', async () => {
+      expect((await t.get('/project/NOSUCH')).status).toBe(404);
+      t.app.drain.draining = true;
+      let text: string;
+      try {
+        text = (await scrape(`Bearer ${TOKEN}`)).text;
+      } finally {
+        t.app.drain.draining = false;
+      }
+      // The scrape's own queries (the job queues) are not counted as waiting for a connection.
+      if (t.dbName === 'postgres') expect(text).toMatch(/^casebook_db_pool_waiting 0$/m);
+      expect(text).toMatch(/^casebook_build_info\{version="\d+\.\d+\.\d+[^"]*"\} 1$/m);
+      expect(text).toMatch(/^casebook_draining 1$/m);
+      expect(text).toMatch(/^casebook_errors_total\{code="NOT_FOUND"\} [1-9]\d*$/m);
+      for (const name of [
+        'process_cpu_seconds_total',
+        'process_resident_memory_bytes',
+        'nodejs_eventloop_lag_seconds',
+        'nodejs_gc_duration_seconds',
+      ]) {
+        expect(text).toContain(`# TYPE ${name} `);
+      }
+      expect((await scrape(`Bearer ${TOKEN}`)).text).toMatch(/^casebook_draining 0$/m);
+    });
+
     it('measures the size of group commits of single results', async () => {
       expect((await t.post('/project', { code: 'GRP', title: 'Groups' })).status).toBe(201);
       const bulk = await t.post('/project/GRP/tcase/bulk', { folderPath: ['f'], tcases: [{ title: 'one' }] });
@@ -153,7 +197,23 @@ describeEachDb(
         ),
       );
       expect(posted.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+      // A batch of two, sent twice with one Idempotency-Key: the replay records nothing, so counts nothing.
+      for (let i = 0; i < 2; i++) {
+        const batch = await t.post(
+          `/project/GRP/run/${run.body.id}/result/batch`,
+          {
+            items: [
+              { tcaseId, status: 'failed' },
+              { tcaseId, status: 'passed' },
+            ],
+          },
+          { headers: { 'idempotency-key': 'metrics-batch' } },
+        );
+        expect(batch.status).toBe(201);
+      }
       const text = (await scrape(`Bearer ${TOKEN}`)).text;
+      // Every result acknowledged, counted once: four single ones and a batch of two.
+      expect(text).toMatch(/^casebook_results_recorded_total 6$/m);
       const sum = Number(/casebook_result_group_commit_size_sum (\d+)/.exec(text)?.[1]);
       expect(sum).toBe(4);
     });

@@ -1,5 +1,6 @@
 import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
+import { readSetting, writeSetting } from './instance-settings.js';
 import { migrations } from './migrations/index.js';
 
 function migrator(db: Db): Migrator {
@@ -11,9 +12,34 @@ function unwrap(result: MigrationResultSet): string[] {
   return (result.results ?? []).map((r) => `${r.direction} ${r.migrationName}`);
 }
 
-/** Brings the schema to the newest version; safe to run on every start and from several processes. */
+/** The newest migration that is not additive: code that knows it runs on the schema of any later additive one. */
+export const COMPATIBLE_FROM = Object.keys(migrations)
+  .sort()
+  .filter((name) => migrations[name].additive !== true)
+  .at(-1)!;
+
+/** The instance setting where the database tells older code which version it still serves (see below). */
+const COMPATIBLE_FROM_SETTING = 'schema_compatible_from';
+
+/**
+ * Brings the schema to the newest version; safe to run on every start and from several processes. It then
+ * records the oldest code the schema still serves, so instances of the version before stay ready while the new
+ * version's migrations only add.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  return unwrap(await migrator(db).migrateToLatest());
+  const applied = unwrap(await migrator(db).migrateToLatest());
+  const now = new Date().toISOString();
+  await writeSetting(db, COMPATIBLE_FROM_SETTING, COMPATIBLE_FROM, now);
+  return applied;
+}
+
+/**
+ * Whether this code runs on a database whose migrations are ahead of it: true when every migration it lacks is
+ * additive, as recorded by the version that applied them. Unrecorded means unknown: not compatible.
+ */
+export async function runsOnNewerSchema(db: Db): Promise<boolean> {
+  const from = await readSetting(db, COMPATIBLE_FROM_SETTING);
+  return from !== undefined && from <= LATEST_MIGRATION;
 }
 
 /** Undoes every migration (used by the up/down/up test). */

@@ -24,7 +24,12 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
 };
 
+/** The D7 code each error answer carried, for the error counts of `/metrics`. */
+const sentCodes = new WeakMap<FastifyReply, ErrorCode>();
+export const errorCodeOf = (reply: FastifyReply): ErrorCode | undefined => sentCodes.get(reply);
+
 export function send(reply: FastifyReply, code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  sentCodes.set(reply, code);
   const body: Record<string, unknown> = { message, code };
   if (code === 'INTERNAL') body.requestId = reply.request.id;
   if (details && details.length > 0) body.details = details;
@@ -71,7 +76,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 /** Seconds a client is asked to wait before retrying when the database is unavailable (restart, failover). */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
-/** How long a full disk keeps `/readyz` answering "storage full" after the last write that met it. */
+/** How long a full disk (or a file store away) keeps `/readyz` asking after the last request that met it. */
 const STORAGE_FULL_HOLD_MS = 30_000;
 
 /**
@@ -92,6 +97,21 @@ export class StorageHealth {
   recentlyFull(now = Date.now()): boolean {
     return this.fullAt !== undefined && now - this.fullAt < STORAGE_FULL_HOLD_MS;
   }
+
+  private fileStoreDownAt: number | undefined;
+
+  /** A request met the file store (S3) away: `/readyz` asks it until it answers or the hold runs out. */
+  markFileStoreDown(now = Date.now()): void {
+    this.fileStoreDownAt = now;
+  }
+
+  clearFileStore(): void {
+    this.fileStoreDownAt = undefined;
+  }
+
+  fileStoreRecentlyDown(now = Date.now()): boolean {
+    return this.fileStoreDownAt !== undefined && now - this.fileStoreDownAt < STORAGE_FULL_HOLD_MS;
+  }
 }
 
 export const STORAGE_FULL_MESSAGE =
@@ -108,7 +128,14 @@ export function installErrorHandling(app: FastifyInstance, storage = new Storage
   });
   app.setErrorHandler(
     (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
-      if (error instanceof AppError) return send(reply, error.code, error.message, error.details);
+      if (error instanceof AppError) {
+        if (error.code === 'STORAGE_UNAVAILABLE') {
+          storage.markFileStoreDown();
+          request.log.warn({ err: error.cause ?? error }, 'file store unavailable');
+          reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        }
+        return send(reply, error.code, error.message, error.details);
+      }
       const fe = error as FastifyError;
       if (fe.validation) {
         const details = toErrorDetails(

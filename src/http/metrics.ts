@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { send } from './error-handler.js';
+import { errorCodeOf, send } from './error-handler.js';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest();
 
@@ -45,6 +45,8 @@ export function installMetrics(
     const method = req.method;
     metrics.httpRequests.inc({ method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ method, route }, reply.elapsedTime / 1000);
+    const code = errorCodeOf(reply);
+    if (code) metrics.errors.inc({ code });
     done();
   });
 }

@@ -40,6 +40,10 @@ function databaseStore(count: RateLimitCounter) {
   };
 }
 
+/** How long a connection to Redis, or one of its commands, may take before the request goes on uncounted. */
+const REDIS_TIMEOUT_MS = 500;
+const REDIS_WARNING_EVERY_MS = 60_000;
+
 /** Where the counters live: Redis when configured, the database on PostgreSQL, else (SQLite) this process. */
 async function storeOptions(
   app: FastifyInstance,
@@ -50,12 +54,23 @@ async function storeOptions(
     // Loaded only here: a service without Redis does not carry its client (about 20 MB resident).
     const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, {
-      // A request waits for Redis at most one reconnection, then goes on uncounted (skipOnError below).
-      maxRetriesPerRequest: 1,
-      connectTimeout: 5_000,
+      // Fail fast while Redis is away: a command fails at once (nothing queued, no retry) and the request goes
+      // on uncounted (skipOnError below), while the client reconnects in the background.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: REDIS_TIMEOUT_MS,
+      commandTimeout: REDIS_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
       lazyConnect: false,
     });
-    redis.on('error', (err) => app.log.warn({ err }, 'Redis (rate limits) unavailable'));
+    // Once a minute at most: the client fails every reconnection attempt while Redis is away.
+    let warnedAt = -Infinity;
+    redis.on('error', (err) => {
+      app.ctx.metrics.redisErrors.inc();
+      if (Date.now() - warnedAt < REDIS_WARNING_EVERY_MS) return;
+      warnedAt = Date.now();
+      app.log.warn({ err }, 'Redis (rate limits) unavailable: requests are served uncounted');
+    });
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });

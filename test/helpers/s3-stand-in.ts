@@ -9,17 +9,16 @@ import S3rver from 's3rver';
  * test stand-in only: it speaks the protocol (signatures, multipart uploads, path-style addresses) but is no
  * store to run Casebook on. It accepts the access key S3RVER with the secret S3RVER.
  */
-export async function startS3StandIn(bucket = 'casebook') {
+export async function startS3StandIn(bucket = 'casebook', port = 0) {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-s3-'));
   const server = new S3rver({
-    port: 0,
+    port,
     address: '127.0.0.1',
     silent: true,
     directory,
     configureBuckets: [{ name: bucket }],
   });
-  const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const endpoint = `http://127.0.0.1:${(await server.run()).port}`;
   const env = {
     CASEBOOK_S3_ENDPOINT: endpoint,
     CASEBOOK_S3_BUCKET: bucket,

@@ -8,6 +8,7 @@ import { loadConfig, type FileStorageName } from '../../src/config.js';
 import { describeEachDb, type TestEnv } from '../helpers/test-app.js';
 import { file, multipart, upload } from '../helpers/multipart.js';
 import { startS3StandIn } from '../helpers/s3-stand-in.js';
+import { freePort } from './servers.js';
 
 /**
  * One suite every file storage backend passes (src/modules/files/files.storages.ts): local disk, chunks in
@@ -201,6 +202,47 @@ for (const backend of BACKENDS) {
     },
   );
 }
+
+/** Where the S3 store of the outage suite listens once it is back; nothing listens there before. */
+const awayPort = await freePort();
+
+describeEachDb(
+  'file storage: s3 away',
+  (t) => {
+    it('answers 503 STORAGE_UNAVAILABLE with Retry-After, not "database unavailable", and /readyz says so until the store is back', async () => {
+      const up = await upload(t, '/file', multipart([{ ...file('trace', 'a.txt'), name: 'file' }]));
+      expect(up.status).toBe(503);
+      expect(up.headers['retry-after']).toBe('2');
+      expect(up.body).toEqual({ code: 'STORAGE_UNAVAILABLE', message: expect.stringMatching(/file store/) });
+      expect(await t.db.selectFrom('files').select('id').execute()).toEqual([]);
+
+      const ready = await t.get('/readyz', { key: null });
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ code: 'STORAGE_UNAVAILABLE' });
+      // The rest of the service is served meanwhile.
+      expect((await t.get('/project')).status).toBe(200);
+
+      const back = await startS3StandIn('casebook', awayPort);
+      try {
+        expect((await t.get('/readyz', { key: null })).status).toBe(200);
+        const again = await upload(t, '/file', multipart([{ ...file('trace', 'a.txt'), name: 'file' }]));
+        expect(again.status).toBe(201);
+      } finally {
+        await back.stop();
+      }
+    });
+  },
+  {
+    only: 'sqlite',
+    databaseUrlInConfig: true,
+    env: {
+      CASEBOOK_FILE_STORAGE: 's3',
+      CASEBOOK_DATA_DIR: dataDir,
+      ...s3.env,
+      CASEBOOK_S3_ENDPOINT: `http://127.0.0.1:${awayPort}`,
+    },
+  },
+);
 
 describe('the CASEBOOK_FILE_STORAGE setting', () => {
   const pg = { CASEBOOK_DATABASE_URL: 'postgres://db.example/casebook' };

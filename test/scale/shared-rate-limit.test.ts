@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { newId } from '../../src/lib/ids.js';
 import { createPostgresDatabase, POSTGRES_URL, type TestDatabase } from '../helpers/databases.js';
+import { startRedis } from './machines.js';
 
 /**
  * D14 across instances: two apps, each with its own connection pool (two processes or machines would be no
@@ -218,4 +221,93 @@ describe('rate limits when Redis cannot be reached', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  const redisServer = (() => {
+    try {
+      execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  (redisServer ? it : it.skip)(
+    'adds at most 20 ms at p99 once Redis stops, and warns once rather than at every reconnection',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-rl-stop-'));
+      const url = `sqlite:${path.join(dataDir, 'casebook.db')}`;
+      // A Redis of this test's own, stopped below: the machine's Redis serves other tests.
+      const redis = await startRedis('127.0.0.1');
+      const log = new PassThrough();
+      let logged = '';
+      log.on('data', (d: Buffer) => (logged += d.toString()));
+      const env = {
+        CASEBOOK_LOG_LEVEL: 'warn',
+        CASEBOOK_DATA_DIR: dataDir,
+        CASEBOOK_DATABASE_URL: url,
+        CASEBOOK_PUBLIC_URL: 'http://casebook.test',
+        CASEBOOK_SECRET_KEY: 'test-secret-key-0123456789',
+        CASEBOOK_RATE_LIMIT: '100000',
+      };
+      const db = createDb(url, { poolSize: 1 });
+      const apps: FastifyInstance[] = [];
+      try {
+        await migrateToLatest(db);
+        const first = await firstStart(db, loadConfig(env));
+        // The same service counting in memory: what a request costs without Redis at all.
+        const alone = await buildApp({ config: loadConfig(env), db, webRoot: null });
+        const withRedis = await buildApp({
+          config: loadConfig({ ...env, CASEBOOK_REDIS_URL: redis.url }),
+          db,
+          webRoot: null,
+          logStream: log,
+        });
+        apps.push(alone, withRedis);
+        const get = (app: FastifyInstance) =>
+          app.inject({
+            method: 'GET',
+            url: '/api/public/v0/project',
+            headers: { authorization: `ApiKey ${first!.apiKey}` },
+          });
+        // Counted in Redis while it runs.
+        await waitFor(async () => (await get(withRedis)).headers['x-ratelimit-remaining'] !== '100000');
+        await redis.stop();
+        // Time for the client to see the connection gone, as it would between requests of a real server.
+        await new Promise((r) => setTimeout(r, 300));
+        for (let i = 0; i < 30; i++) await Promise.all([get(alone), get(withRedis)]);
+        // Turn about, so that whatever else the machine does weighs on both alike.
+        const ms: [number[], number[]] = [[], []];
+        for (let i = 0; i < 600; i++) {
+          // Timers and sockets get their turn between requests (reconnection attempts), as on a server.
+          await new Promise((r) => setImmediate(r));
+          const which = i % 2;
+          const started = performance.now();
+          const res = await get(which === 0 ? alone : withRedis);
+          ms[which].push(performance.now() - started);
+          expect(res.statusCode).toBe(200);
+        }
+        const [base, down] = ms.map((m) => m.sort((x, y) => x - y)[Math.floor(m.length * 0.99)]);
+        const [base50, down50] = ms.map((m) => m[Math.floor(m.length / 2)]);
+        console.log(
+          `[casebook] Redis stopped: p99 ${down.toFixed(1)} ms (p50 ${down50.toFixed(2)}) against ${base.toFixed(1)} ms (p50 ${base50.toFixed(2)}) counting in memory`,
+        );
+        expect(down - base).toBeLessThanOrEqual(20);
+        const warnings = logged.split('\n').filter((l) => l.includes('Redis (rate limits) unavailable'));
+        expect(warnings).toHaveLength(1);
+      } finally {
+        for (const app of apps) await app.close();
+        await redis.stop();
+        await db.destroy();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Redis did not count a request in 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

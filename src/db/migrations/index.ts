@@ -32,8 +32,15 @@ import * as m0031 from './0031_project_imports.js';
 import * as m0032 from './0032_import_rollback.js';
 import * as m0033 from './0033_live_folder_counts.js';
 
+/**
+ * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns, indexes), so the
+ * code of the version before it still runs on the schema it leaves. A new migration says so with
+ * `export const additive = true`; one that does not is taken as breaking (old instances become unready).
+ */
+export type CasebookMigration = Migration & { additive?: boolean };
+
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
-export const migrations: Record<string, Migration> = {
+export const migrations: Record<string, CasebookMigration> = {
   '0001_foundation': m0001,
   '0002_test_cases': m0002,
   '0003_repository': m0003,

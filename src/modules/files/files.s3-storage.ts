@@ -1,7 +1,49 @@
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.js';
+import { AppError } from '../../errors.js';
 import { checkStorageKey, type FileStorage } from './files.storage.js';
+
+/** Errors of the network or of the store itself (5xx, throttling): the store is away, not the request wrong. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+interface StoreError {
+  code?: string;
+  name?: string;
+  $metadata?: { httpStatusCode?: number };
+  /** A refused connection to every address of a name comes as an AggregateError. */
+  errors?: unknown[];
+}
+
+function isUnavailable(err: unknown, depth = 0): boolean {
+  const e = err as StoreError | undefined;
+  if (!e || depth > 3) return false;
+  if (e.code && NETWORK_CODES.has(e.code)) return true;
+  if (e.name === 'TimeoutError' || e.name === 'RequestTimeout') return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined && (status >= 500 || status === 429)) return true;
+  return (e.errors ?? []).some((inner) => isUnavailable(inner, depth + 1));
+}
+
+/** The D7 error for a store that is away, with the store's own error kept for the log. */
+function unavailable(err: unknown): unknown {
+  if (!isUnavailable(err)) return err;
+  const error = new AppError(
+    'STORAGE_UNAVAILABLE',
+    'The file store cannot be reached: nothing of this request was stored. Retry shortly.',
+  );
+  error.cause = err;
+  return error;
+}
 
 interface Sdk {
   s3: typeof import('@aws-sdk/client-s3');
@@ -79,7 +121,7 @@ export class S3Storage implements FileStorage {
     try {
       await upload.done();
     } catch (err) {
-      throw sourceError ?? err;
+      throw sourceError ?? unavailable(err);
     }
   }
 
@@ -93,13 +135,32 @@ export class S3Storage implements FileStorage {
       return out.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
+      throw unavailable(err);
     }
   }
 
   async delete(key: string): Promise<void> {
     const { client, s3 } = await this.load();
-    await client.send(new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+    try {
+      await client.send(
+        new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+      );
+    } catch (err) {
+      throw unavailable(err);
+    }
+  }
+
+  /** One HEAD of an object that need not exist: any answer of the store but a 5xx says it is there. */
+  async reachable(): Promise<boolean> {
+    try {
+      const { client, s3 } = await this.load();
+      await client.send(
+        new s3.HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey('readiness-probe') }),
+      );
+      return true;
+    } catch (err) {
+      return !isUnavailable(err);
+    }
   }
 
   close(): void {

@@ -17,6 +17,8 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Lets go of connections the backend holds (S3's sockets); the database and disk hold none. */
   close?(): void;
+  /** Whether a remote store answers (`/readyz` after it failed); stores in this process or the database have none. */
+  reachable?(): Promise<boolean>;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

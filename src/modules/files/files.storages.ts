@@ -16,6 +16,8 @@ export interface FileStorages {
   current: FileStorageName;
   /** The backend called `name`; an error naming the missing setting when this installation cannot reach it. */
   of(name: string): FileStorage;
+  /** Whether every remote backend in use answers (`/readyz`). */
+  reachable(): Promise<boolean>;
   close(): void;
 }
 
@@ -47,6 +49,10 @@ export function openFileStorages(config: StorageSettings, db: Db): FileStorages 
       let storage = made.get(key);
       if (!storage) made.set(key, (storage = make(key)));
       return storage;
+    },
+    async reachable() {
+      const answers = await Promise.all([...made.values()].map((s) => s.reachable?.() ?? true));
+      return answers.every(Boolean);
     },
     close() {
       for (const s of made.values()) s.close?.();

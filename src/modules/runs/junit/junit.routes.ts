@@ -95,6 +95,7 @@ export const junitRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tcasesChanged: ctx.tcasesChanged,
         parsers: ctx.parsers,
       });
+      ctx.metrics.resultsRecorded.inc(answer.results);
       return reply.code(201).send(answer);
     },
   );

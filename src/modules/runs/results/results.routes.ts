@@ -29,8 +29,8 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      withIdempotency(db, req, reply, 201, (claim) =>
-        service.recordResult(
+      withIdempotency(db, req, reply, 201, async (claim) => {
+        const out = await service.recordResult(
           db,
           ctx.resultGroupCommit,
           req.actor,
@@ -39,8 +39,10 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           req.params.tcase,
           req.body,
           claim,
-        ),
-      ),
+        );
+        ctx.metrics.resultsRecorded.inc();
+        return out;
+      }),
   );
 
   app.post(
@@ -57,9 +59,18 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) =>
-      withIdempotency(db, req, reply, 201, (claim) =>
-        service.recordResultBatch(db, req.actor, req.params.project, req.params.run, req.body, claim),
-      ),
+      withIdempotency(db, req, reply, 201, async (claim) => {
+        const out = await service.recordResultBatch(
+          db,
+          req.actor,
+          req.params.project,
+          req.params.run,
+          req.body,
+          claim,
+        );
+        ctx.metrics.resultsRecorded.inc(out.ids.length);
+        return out;
+      }),
   );
 
   app.get(
