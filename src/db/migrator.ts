@@ -1,6 +1,5 @@
 import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { Db } from './create-db.js';
-import { readSetting, writeSetting } from './instance-settings.js';
 import { migrations } from './migrations/index.js';
 
 function migrator(db: Db): Migrator {
@@ -12,34 +11,23 @@ function unwrap(result: MigrationResultSet): string[] {
   return (result.results ?? []).map((r) => `${r.direction} ${r.migrationName}`);
 }
 
-/** The newest migration that is not additive: code that knows it runs on the schema of any later additive one. */
-export const COMPATIBLE_FROM = Object.keys(migrations)
-  .sort()
-  .filter((name) => migrations[name].additive !== true)
-  .at(-1)!;
+/** A migration that only adds (tables, nullable or defaulted columns, indexes) says so in its name. */
+export const ADDITIVE_SUFFIX = '_additive';
 
-/** The instance setting where the database tells older code which version it still serves (see below). */
-const COMPATIBLE_FROM_SETTING = 'schema_compatible_from';
-
-/**
- * Brings the schema to the newest version; safe to run on every start and from several processes. It then
- * records the oldest code the schema still serves, so instances of the version before stay ready while the new
- * version's migrations only add.
- */
+/** Brings the schema to the newest version; safe to run on every start and from several processes. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const applied = unwrap(await migrator(db).migrateToLatest());
-  const now = new Date().toISOString();
-  await writeSetting(db, COMPATIBLE_FROM_SETTING, COMPATIBLE_FROM, now);
-  return applied;
+  return unwrap(await migrator(db).migrateToLatest());
 }
 
 /**
- * Whether this code runs on a database whose migrations are ahead of it: true when every migration it lacks is
- * additive, as recorded by the version that applied them. Unrecorded means unknown: not compatible.
+ * Whether this code runs on a database whose migrations are ahead of it: true when every applied migration it does
+ * not know is additive, which the migration's name says (`…_additive`), so no newer version need record anything
+ * (a row it wrote would travel with `casebook copy` and meet the target's own).
  */
 export async function runsOnNewerSchema(db: Db): Promise<boolean> {
-  const from = await readSetting(db, COMPATIBLE_FROM_SETTING);
-  return from !== undefined && from <= LATEST_MIGRATION;
+  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const unknown = rows.rows.map((r) => r.name).filter((name) => !(name in migrations));
+  return unknown.length > 0 && unknown.every((name) => name.endsWith(ADDITIVE_SUFFIX));
 }
 
 /** Undoes every migration (used by the up/down/up test). */

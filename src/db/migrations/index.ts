@@ -33,11 +33,11 @@ import * as m0032 from './0032_import_rollback.js';
 import * as m0033 from './0033_live_folder_counts.js';
 
 /**
- * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns, indexes), so the
- * code of the version before it still runs on the schema it leaves. A new migration says so with
- * `export const additive = true`; one that does not is taken as breaking (old instances become unready).
+ * A migration. One that only adds (tables, nullable or defaulted columns, indexes), so that the code of the version
+ * before it still runs on the schema it leaves, ends its name in `_additive` (db/migrator.ts ADDITIVE_SUFFIX); any
+ * other is taken as breaking (instances of older code become unready).
  */
-export type CasebookMigration = Migration & { additive?: boolean };
+export type CasebookMigration = Migration;
 
 /** Every migration, in order. Names are frozen once shipped; add new files at the end. */
 export const migrations: Record<string, CasebookMigration> = {
