@@ -132,8 +132,13 @@ describeEachDb('hostile-input fuzzing of every route', (t) => {
           expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode >= 400) {
             const body = res.json();
-            expect(typeof body.message, where).toBe('string');
-            expect(typeof body.code, where).toBe('string');
+            // The MCP endpoint speaks JSON-RPC: past authentication (a D7 401 like any route), what its transport
+            // refuses is a JSON-RPC error, which is what MCP clients read (docs/api-decisions.md, MCP).
+            const error = op.path === '/api/mcp' && body.jsonrpc === '2.0' ? body.error : body;
+            expect(typeof error.message, where).toBe('string');
+            expect(typeof error.code, where).toBe(
+              op.path === '/api/mcp' && body.jsonrpc ? 'number' : 'string',
+            );
             if (write) expect(await snapshot(), `refused write changed the tables: ${where}`).toBe(before);
           }
         };
