@@ -74,6 +74,18 @@ async function storeOptions(
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
+    // A starting instance waits for its first connection, at most the timeout: its first requests are counted
+    // (without the offline queue they would pass uncounted until the connection is up).
+    await new Promise<void>((resolve) => {
+      if (redis.status === 'ready') return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, REDIS_TIMEOUT_MS);
+      redis.once('ready', done);
+    });
     // Fail open: a limit protects the service, so Redis being away must not take the API down with it (logged).
     return { redis, nameSpace: `${config.redisPrefix}rate-limit:`, skipOnError: true };
   }
