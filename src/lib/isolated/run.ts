@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CrossedError, FromWorker, ToWorker, WorkerStart } from './protocol.js';
+import { AppError } from '../../errors.js';
 import { ParseSlots, type Slot } from './slots.js';
 
 /*
@@ -35,6 +36,19 @@ export function createParsers(o: {
     slots: new ParseSlots(o.parsers, o.parsersPerTenant),
     budget: { heapMb: o.parserMemoryMb, workMs: o.parserSeconds * 1000 },
   };
+}
+
+/** How long a request waits for a parser before it answers 429: someone is waiting for the answer. */
+const REQUEST_WAIT_MS = 30_000;
+
+/**
+ * A slot of the tenant's for a request (a preview, an upload): waited for at most REQUEST_WAIT_MS, then a 429 that
+ * says what to send again. Jobs wait for as long as it takes instead.
+ */
+export async function requestSlot(parsers: Parsers, tenantId: string, again: string): Promise<Slot> {
+  const slot = await parsers.slots.acquire(tenantId, REQUEST_WAIT_MS);
+  if (!slot) throw new AppError('RATE_LIMITED', `other files are being read right now; ${again} in a minute`);
+  return slot;
 }
 
 /** The parse went past its budget; `limit` says which. The worker is gone, nothing else was touched. */

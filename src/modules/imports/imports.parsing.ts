@@ -1,6 +1,12 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
-import { IsolatedError, IsolationLimit, runIsolated, type Parsers } from '../../lib/isolated/run.js';
+import {
+  IsolatedError,
+  IsolationLimit,
+  requestSlot,
+  runIsolated,
+  type Parsers,
+} from '../../lib/isolated/run.js';
 import type { Slot } from '../../lib/isolated/slots.js';
 import { UnreadableFile, type CsvRecord } from './formats/csv-read.js';
 import type { ParseOptions } from './formats/parse.worker.js';
@@ -63,9 +69,6 @@ export async function* parseIsolated(
   }
 }
 
-/** How long a preview waits for a parser before it answers 429: a preview is someone waiting at the page. */
-const PREVIEW_WAIT_MS = 30_000;
-
 /** The first `rows` rows of an .xlsx (zip guard first), for a person at the Import page: a 429 when all are busy. */
 export async function previewXlsxRows(
   parsers: Parsers,
@@ -73,12 +76,7 @@ export async function previewXlsxRows(
   open: () => Promise<Readable>,
   rows: number,
 ): Promise<CsvRecord[]> {
-  const slot = await parsers.slots.acquire(tenantId, PREVIEW_WAIT_MS);
-  if (!slot)
-    throw new AppError(
-      'RATE_LIMITED',
-      'other files are being read right now; try the preview again in a minute',
-    );
+  const slot = await requestSlot(parsers, tenantId, 'try the preview again');
   try {
     const run = async (task: string) =>
       runIsolated<CsvRecord>({ script: WORKER, task, input: await open(), budget: parsers.budget });

@@ -2,7 +2,13 @@ import type { Db } from '../../../db/create-db.js';
 import type { Actor } from '../../../auth/actor.js';
 import { Readable } from 'node:stream';
 import { AppError, badRequest, conflict, validationFailed, type ErrorDetail } from '../../../errors.js';
-import { IsolatedError, IsolationLimit, runIsolated, type Parsers } from '../../../lib/isolated/run.js';
+import {
+  IsolatedError,
+  IsolationLimit,
+  requestSlot,
+  runIsolated,
+  type Parsers,
+} from '../../../lib/isolated/run.js';
 import { chunks } from '../../../lib/chunks.js';
 import { XmlFileError } from '../../../lib/xml.js';
 import {
@@ -52,8 +58,6 @@ export interface JUnitOptions {
 /** A report this small is read on the request's thread: a few milliseconds, a few MiB at most (no DOCTYPE). */
 const INLINE_BYTES = 1024 * 1024;
 const WORKER = new URL('./junit.worker.js', import.meta.url);
-/** How long an upload waits for a parser before it answers 429. */
-const SLOT_WAIT_MS = 30_000;
 
 /**
  * The report's test cases. A large report is parsed in a worker thread (junit.worker.ts) with a slot of the
@@ -62,12 +66,7 @@ const SLOT_WAIT_MS = 30_000;
 async function readReport(parsers: Parsers, tenantId: string, xml: string): Promise<JUnitTest[]> {
   try {
     if (xml.length <= INLINE_BYTES) return parseJUnitXml(xml);
-    const slot = await parsers.slots.acquire(tenantId, SLOT_WAIT_MS);
-    if (!slot)
-      throw new AppError(
-        'RATE_LIMITED',
-        'other files are being read right now; send the report again in a minute',
-      );
+    const slot = await requestSlot(parsers, tenantId, 'send the report again');
     try {
       const tests: JUnitTest[] = [];
       const input = Readable.from([Buffer.from(xml)]);
