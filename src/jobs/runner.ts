@@ -54,6 +54,7 @@ export class JobRunner {
   private readonly batchKinds: string[];
   private readonly singleKinds: string[];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly batchesInFlight = new Map<string, number>();
   private stopped = true;
   private loopDone: Promise<void> = Promise.resolve();
   private wakeUp: (() => void) | undefined;
@@ -212,9 +213,35 @@ export class JobRunner {
           this.o.log?.error({ err, kind }, 'jobs failed in their claim; running them one claim at a time');
         }
       }
-      const jobs = await claimJobs(this.db, claim);
+      if (handler.inClaim) {
+        // Its claim failed in the transaction: run the batch here, still in order, before claiming more.
+        const jobs = await claimJobs(this.db, claim);
+        claimed += jobs.length;
+        if (jobs.length > 0) await this.execute(handler, jobs);
+        continue;
+      }
+      // Other batches (webhook deliveries) wait on the network: each runs in flight in one of the slots, so a
+      // slow receiver holds up neither the claims nor the other kinds, and a kind's batches never take more than
+      // half the slots. A tenant past half a batch running gets more only when no other tenant's job is due.
+      const running = this.batchesInFlight.get(kind) ?? 0;
+      if (
+        this.inFlight.size >= this.o.concurrency ||
+        running >= Math.max(1, Math.floor(this.o.concurrency / 2))
+      )
+        continue;
+      const jobs = await claimJobs(this.db, {
+        ...claim,
+        tenantShare: Math.max(1, Math.ceil(handler.batch! / 2)),
+        beyondShareUpTo: handler.batch!,
+      });
       claimed += jobs.length;
-      if (jobs.length > 0) await this.execute(handler, jobs);
+      if (jobs.length === 0) continue;
+      this.batchesInFlight.set(kind, running + 1);
+      this.track(
+        this.execute(handler, jobs).finally(() =>
+          this.batchesInFlight.set(kind, (this.batchesInFlight.get(kind) ?? 1) - 1),
+        ),
+      );
     }
     const free = this.o.concurrency - this.inFlight.size;
     if (free > 0 && this.singleKinds.length > 0) {
@@ -229,19 +256,20 @@ export class JobRunner {
         beyondShareUpTo: free - (this.o.concurrency > 1 ? 1 : 0),
       });
       claimed += jobs.length;
-      for (const job of jobs) {
-        const p = this.execute(this.o.handlers[job.kind], [job]);
-        this.inFlight.add(p);
-        // A finished job frees a slot and may be the head of a queue whose next job is due: look again. Through
-        // wake(), which also counts when the loop is not asleep yet (a job ending while the loop reads what is
-        // due next would otherwise be missed until the slow poll: 30 s on PostgreSQL).
-        void p.finally(() => {
-          this.inFlight.delete(p);
-          this.wake();
-        });
-      }
+      for (const job of jobs) this.track(this.execute(this.o.handlers[job.kind], [job]));
     }
     return claimed;
+  }
+
+  private track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    // A finished job frees a slot and may be the head of a queue whose next job is due: look again. Through
+    // wake(), which also counts when the loop is not asleep yet (a job ending while the loop reads what is
+    // due next would otherwise be missed until the slow poll: 30 s on PostgreSQL).
+    void p.finally(() => {
+      this.inFlight.delete(p);
+      this.wake();
+    });
   }
 
   /** Jobs a claim failed because their lease expired on their last attempt: their modules end what they track. */

@@ -58,8 +58,9 @@ export interface JobContext {
 }
 
 /**
- * One kind of job. `batch`: claimed up to `batch` at a time and given to one call (cheap jobs such as fanning
- * an event out, done in one transaction); otherwise one job per call, up to the runner's concurrency at once.
+ * One kind of job. `batch`: claimed up to `batch` at a time and given to one call: in the claim (`inClaim`,
+ * fanning events out), or in flight in one of the runner's slots, a kind's calls in at most half of them
+ * (webhook deliveries, sent side by side); otherwise one job per call, up to the runner's concurrency at once.
  * A handler that returns without finishing its job has it marked done; one that throws has it retried.
  */
 export interface JobHandler {

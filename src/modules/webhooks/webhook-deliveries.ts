@@ -3,14 +3,14 @@ import { notFound } from '../../errors.js';
 import { newUuid } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { enqueueJobs } from '../../outbox/outbox.js';
-import { attemptDelivery, DELIVERY_JOB } from './webhook-delivery.job.js';
+import { attemptDelivery, DELIVERY_JOB, deliveryQueue } from './webhook-delivery.job.js';
 import * as repo from './webhooks.repository.js';
 import { getDelivery, type WebhookSettings } from './webhooks.service.js';
 import type { Delivery } from './webhooks.schemas.js';
 
 /**
  * Redelivers a delivery (admin): a new delivery (its own id) of the same event (same event id and body),
- * queued behind the webhook's others and retried like them. This is also how an admin retries a delivery
+ * queued like the event's first delivery (docs/api-decisions.md, "Delivery order") and retried like the others. This is also how an admin retries a delivery
  * that failed for good.
  */
 export async function redeliver(
@@ -41,7 +41,12 @@ export async function redeliver(
       },
     ]);
     await enqueueJobs(trx, [
-      { tenantId, kind: DELIVERY_JOB, queueKey: webhookId, payload: { deliveryId: id } },
+      {
+        tenantId,
+        kind: DELIVERY_JOB,
+        queueKey: deliveryQueue(webhookId, old.event_type, id),
+        payload: { deliveryId: id },
+      },
     ]);
   });
   return { id };

@@ -5,7 +5,8 @@ import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/jobs
 import { failureWords, retryAfterMs, sendOutbound, type OutboundResponse } from '../../lib/outbound-http.js';
 import { redactCredentials } from '../../lib/redact.js';
 import { OutboundRefused, type OutboundGuard } from '../../lib/ssrf.js';
-import type { JobHandler, QueuedJob } from '../../outbox/handler.js';
+import type { JobContext, JobHandler, QueuedJob } from '../../outbox/handler.js';
+import type { ClaimedJob } from '../../outbox/outbox.js';
 import * as repo from './webhooks.repository.js';
 import { openWebhookSecrets } from './webhooks.service.js';
 
@@ -112,34 +113,94 @@ export async function attemptDelivery(
   }
 }
 
+/** Queues a webhook's result deliveries are spread over: how many of them may be in flight at once. */
+export const RESULT_LANES = 8;
+
 /**
- * `webhook.deliver`: sends one delivery (payload `{deliveryId}`), then, in one transaction, records the outcome
- * on the delivery and moves the job on: done; back with back-off (network errors, 429 honouring a short
- * Retry-After, 5xx); or failed (another 4xx, a redirect, a refused address, attempts used up). A webhook whose
- * attempts have all failed for 24 hours is disabled with the reason.
+ * The queue a delivery waits in (claim.ts runs a queue's jobs one at a time, in order). Run, plan and case events
+ * tell what became of one thing, so a receiver sees a webhook's such events in order: they share the webhook's
+ * queue. Results only add to what was there: they are spread over RESULT_LANES queues of the webhook, so a busy
+ * run's results keep up with the requests that record them, while a receiver never has more than the lanes and
+ * the ordered queue of one webhook in flight (a broken one holds up no one else's).
+ */
+export function deliveryQueue(webhookId: string, eventType: string, deliveryId: string): string {
+  if (eventType !== 'result_created' && eventType !== 'results_created') return webhookId;
+  let h = 0;
+  for (let i = 0; i < deliveryId.length; i++) h = (h * 31 + deliveryId.charCodeAt(i)) >>> 0;
+  return `${webhookId}/results/${h % RESULT_LANES}`;
+}
+
+/** Deliveries claimed by one batch: the heads of their queues that are due (claim.ts). */
+export const DELIVERIES_PER_BATCH = 64;
+
+type Webhook = Selectable<WebhooksTable>;
+type Work = { job: ClaimedJob; delivery: Selectable<WebhookDeliveriesTable> };
+
+/**
+ * `webhook.deliver`: sends the claimed deliveries (payload `{deliveryId}` each) side by side. Each webhook's
+ * share is recorded in one transaction as soon as its own requests have answered (a slow receiver delays only
+ * its own): each outcome on its delivery, and its job moved on: done; back with back-off (network errors, 429
+ * honouring a short Retry-After, 5xx); or failed (another 4xx, a redirect, a refused address, attempts used
+ * up). A webhook whose attempts have all failed for 24 hours is disabled with the reason.
  */
 export function webhookDelivery(settings: { guard: OutboundGuard; secretKey: string }): JobHandler {
   return {
-    async run(db: Db, [job], ctx) {
-      const { deliveryId } = job.payload as { deliveryId: string };
-      const delivery = await repo.findDeliveryById(db, deliveryId);
-      const webhook = delivery && (await repo.findWebhook(db, delivery.tenant_id, delivery.webhook_id));
-      if (!delivery || !webhook) return; // deleted with its webhook: nothing to send
-      const nowMs = ctx.now();
-      const now = new Date(nowMs).toISOString();
-      if (webhook.enabled !== 1) {
-        await db.transaction().execute(async (trx) => {
-          await repo.updateDelivery(trx, delivery.id, {
-            status: 'failed',
-            error: `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
-            next_attempt_at: null,
-            finished_at: now,
-          });
-          await ctx.fail(trx, job, 'webhook disabled');
+    batch: DELIVERIES_PER_BATCH,
+    async run(db: Db, jobs, ctx) {
+      const ids = jobs.map((job) => (job.payload as { deliveryId: string }).deliveryId);
+      const deliveries = new Map((await repo.findDeliveriesByIds(db, ids)).map((d) => [d.id, d]));
+      const hookIds = [...new Set([...deliveries.values()].map((d) => d.webhook_id))];
+      const webhooks = new Map((await repo.findWebhooksByIds(db, hookIds)).map((w) => [w.id, w]));
+      // A delivery deleted with its webhook has nothing to send: its job is simply done.
+      const groups = new Map<string, Work[]>();
+      jobs.forEach((job, i) => {
+        const delivery = deliveries.get(ids[i]);
+        const webhook = delivery && webhooks.get(delivery.webhook_id);
+        if (!delivery || !webhook || webhook.tenant_id !== delivery.tenant_id) return;
+        groups.set(webhook.id, [...(groups.get(webhook.id) ?? []), { job, delivery }]);
+      });
+      await Promise.all(
+        [...groups].map(([id, work]) => deliverGroup(db, settings, ctx, webhooks.get(id)!, work)),
+      );
+    },
+  };
+}
+
+async function deliverGroup(
+  db: Db,
+  settings: { guard: OutboundGuard; secretKey: string },
+  ctx: JobContext,
+  webhook: Webhook,
+  work: Work[],
+): Promise<void> {
+  const nowMs = ctx.now();
+  const now = new Date(nowMs).toISOString();
+  const outcomes =
+    webhook.enabled === 1
+      ? await Promise.all(
+          work.map(({ delivery }) =>
+            attemptDelivery(settings.guard, settings.secretKey, webhook, delivery, nowMs),
+          ),
+        )
+      : undefined;
+  await db.transaction().execute(async (trx) => {
+    if (outcomes === undefined) {
+      for (const { job, delivery } of work) {
+        await repo.updateDelivery(trx, delivery.id, {
+          status: 'failed',
+          error: `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
+          next_attempt_at: null,
+          finished_at: now,
         });
-        return;
+        await ctx.fail(trx, job, 'webhook disabled');
       }
-      const outcome = await attemptDelivery(settings.guard, settings.secretKey, webhook, delivery, nowMs);
+      return;
+    }
+    const done: ClaimedJob[] = [];
+    let failingSince = webhook.failing_since;
+    let disabledReason: string | undefined;
+    for (const [i, { job, delivery }] of work.entries()) {
+      const outcome = outcomes[i];
       const record = {
         attempts: job.attempt,
         response_code: outcome.response?.status ?? null,
@@ -148,48 +209,39 @@ export function webhookDelivery(settings: { guard: OutboundGuard; secretKey: str
         duration_ms: outcome.durationMs,
         last_attempt_at: now,
       };
-      await db.transaction().execute(async (trx) => {
-        if (outcome.ok) {
-          await repo.updateDelivery(trx, delivery.id, {
-            ...record,
-            status: 'succeeded',
-            next_attempt_at: null,
-            finished_at: now,
-          });
-          if (webhook.failing_since !== null)
-            await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, { failing_since: null });
-          await ctx.complete(trx, [job]);
-          return;
-        }
-        const nextAt = outcome.retryable ? ctx.nextAttemptAt(job, outcome.retryAfterMs) : undefined;
-        if (nextAt !== undefined) {
-          await repo.updateDelivery(trx, delivery.id, {
-            ...record,
-            status: 'pending',
-            next_attempt_at: new Date(nextAt).toISOString(),
-          });
-          await ctx.retry(trx, job, outcome.error ?? 'failed', nextAt - nowMs);
-        } else {
-          await repo.updateDelivery(trx, delivery.id, {
-            ...record,
-            status: 'failed',
-            next_attempt_at: null,
-            finished_at: now,
-          });
-          await ctx.fail(trx, job, outcome.error ?? 'failed');
-        }
-        const since = webhook.failing_since ?? now;
-        if (nowMs - Date.parse(since) >= DISABLE_AFTER_MS) {
-          await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, {
-            enabled: 0,
-            disabled_reason: `disabled at ${now}: every delivery attempt since ${since} failed (last: ${outcome.error ?? 'failed'})`,
-          });
-        } else if (webhook.failing_since === null) {
-          await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, { failing_since: now });
-        }
+      if (outcome.ok) {
+        await repo.updateDelivery(trx, delivery.id, {
+          ...record,
+          status: 'succeeded',
+          next_attempt_at: null,
+          finished_at: now,
+        });
+        done.push(job);
+        failingSince = null;
+        continue;
+      }
+      const nextAt = outcome.retryable ? ctx.nextAttemptAt(job, outcome.retryAfterMs) : undefined;
+      await repo.updateDelivery(trx, delivery.id, {
+        ...record,
+        status: nextAt === undefined ? 'failed' : 'pending',
+        next_attempt_at: nextAt === undefined ? null : new Date(nextAt).toISOString(),
+        ...(nextAt === undefined ? { finished_at: now } : {}),
       });
-    },
-  };
+      if (nextAt === undefined) await ctx.fail(trx, job, outcome.error ?? 'failed');
+      else await ctx.retry(trx, job, outcome.error ?? 'failed', nextAt - nowMs);
+      failingSince ??= now;
+      if (nowMs - Date.parse(failingSince) >= DISABLE_AFTER_MS)
+        disabledReason = `disabled at ${now}: every delivery attempt since ${failingSince} failed (last: ${outcome.error ?? 'failed'})`;
+    }
+    if (done.length > 0) await ctx.complete(trx, done);
+    if (disabledReason !== undefined)
+      await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, {
+        enabled: 0,
+        disabled_reason: disabledReason,
+      });
+    else if (failingSince !== webhook.failing_since)
+      await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, { failing_since: failingSince });
+  });
 }
 
 export const webhookDeliveryJob: QueuedJob = {

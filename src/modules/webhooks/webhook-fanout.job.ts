@@ -3,7 +3,7 @@ import { newUuid } from '../../lib/ids.js';
 import { parseJson } from '../../lib/json.js';
 import type { JobHandler, QueuedJob } from '../../outbox/handler.js';
 import { enqueueJobs, type NewJob } from '../../outbox/outbox.js';
-import { DELIVERY_JOB } from './webhook-delivery.job.js';
+import { DELIVERY_JOB, deliveryQueue } from './webhook-delivery.job.js';
 import { EVENT_JOB } from './webhook-events.service.js';
 import { defaultPayload, renderTemplate, type OutboxEvent } from './webhook-payload.js';
 import * as repo from './webhooks.repository.js';
@@ -71,11 +71,10 @@ export const webhookFanout: JobHandler = {
             next_attempt_at: now,
             finished_at: null,
           });
-          // One queue per webhook: its deliveries go out one at a time, in event order.
           deliveryJobs.push({
             tenantId: event.tenantId,
             kind: DELIVERY_JOB,
-            queueKey: w.row.id,
+            queueKey: deliveryQueue(w.row.id, event.type, id),
             payload: { deliveryId: id },
           });
         }

@@ -65,8 +65,16 @@ export const findDelivery = (db: Db, tenantId: string, webhookId: string, id: st
     .where('id', '=', id)
     .executeTakeFirst();
 
-export const findDeliveryById = (db: Db, id: string) =>
-  db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+/** A batch's deliveries and their webhooks, each read once (the delivery job). */
+export const findDeliveriesByIds = (db: Db, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).execute();
+
+export const findWebhooksByIds = (db: Db, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
 
 export const updateDelivery = (db: Db, id: string, values: Updateable<WebhookDeliveriesTable>) =>
   db.updateTable('webhook_deliveries').set(values).where('id', '=', id).execute();
