@@ -167,6 +167,16 @@ describe.skipIf(!hasChromium)('administration pages, part C, in Chromium', () =>
     await list.getByText('Webhook delivery').waitFor();
     await list.getByText(/400/).waitFor();
     await look('admin-jobs');
+    // The row names the webhook and the event; its link opens the delivery log, where "Failed only" finds it.
+    await list.getByText(/tcases_created to/).waitFor();
+    await list.getByRole('link', { name: 'CI dashboard' }).click();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Failed only' }).check();
+    const failed = page.getByRole('list', { name: 'Deliveries' }).getByRole('listitem');
+    await expect.poll(() => failed.count()).toBe(1);
+    await failed.getByText('Failed', { exact: true }).waitFor();
+    await page.goto(url('/admin/jobs'));
+    await list.getByText('Webhook delivery').waitFor();
     const before = receiver.requests.length;
     receiver.respond = () => ({ status: 200, body: 'ok' });
     await page.getByRole('button', { name: `Retry job ${job!.id}` }).click();

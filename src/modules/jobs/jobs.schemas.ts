@@ -38,7 +38,7 @@ export const Job = Type.Object({
   finishedAt: Type.Union([Type.String(), Type.Null()]),
   subject: Type.Record(Type.String(), Type.Unknown(), {
     description:
-      'what the job is about, by id: {deliveryId} (webhook.deliver), {linkId} (tracker.comment), {eventId, type} (webhook.event)',
+      'what the job is about: {deliveryId, webhookId, webhookName, eventType} (webhook.deliver; the last three while the delivery is kept), {linkId} (tracker.comment), {eventId, type} (webhook.event)',
   }),
 });
 export type Job = Static<typeof Job>;

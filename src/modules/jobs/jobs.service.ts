@@ -9,6 +9,8 @@ import {
   shownCommentError,
   TRACKER_COMMENT_JOB,
 } from '../runs/tracker-comments.service.js';
+import { DELIVERY_JOB } from '../webhooks/webhook-delivery.job.js';
+import { describeDeliveries } from '../webhooks/webhooks.service.js';
 import type { Job, JobListQuery } from './jobs.schemas.js';
 
 /** What a job is about, by id: never its whole payload (an event's object may be large). */
@@ -19,6 +21,14 @@ function subjectOf(kind: string, payload: string): Record<string, unknown> {
   return deliveryId !== undefined ? { deliveryId } : linkId !== undefined ? { linkId } : {};
 }
 
+function withDelivery(
+  subject: Record<string, unknown>,
+  deliveries: Awaited<ReturnType<typeof describeDeliveries>>,
+): Record<string, unknown> {
+  const d = typeof subject.deliveryId === 'string' ? deliveries.get(subject.deliveryId) : undefined;
+  return d ? { ...subject, ...d } : subject;
+}
+
 /** The tenant's background jobs, newest first: an admin looks here for the ones that failed for good. */
 export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<Job[]> {
   const rows = await listJobRows(db, actor.tenantId, {
@@ -27,6 +37,13 @@ export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<J
     limit: q.limit ?? 100,
     beforeId: q.before,
   });
+  // A delivery job names its delivery by id only: the page says which webhook and event it is.
+  const deliveryIds = rows.flatMap((r) => {
+    const id =
+      r.kind === DELIVERY_JOB ? parseJson<{ deliveryId?: unknown }>(r.payload, {}).deliveryId : undefined;
+    return typeof id === 'string' ? [id] : [];
+  });
+  const deliveries = await describeDeliveries(db, actor.tenantId, deliveryIds);
   return rows.map((r) => ({
     id: Number(r.id),
     kind: r.kind,
@@ -40,7 +57,7 @@ export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<J
         : r.last_error,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
-    subject: subjectOf(r.kind, r.payload),
+    subject: withDelivery(subjectOf(r.kind, r.payload), deliveries),
   }));
 }
 

@@ -99,6 +99,51 @@ describeEachDb('webhooks: payload preview and delivery pages', (t) => {
     });
   });
 
+  it('lists only the failed deliveries when asked, newest first, paged by cursor like the rest', async () => {
+    const first = await t.get(`/webhook/${hook}/delivery`, { query: { status: 'failed', limit: 2 } });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.deliveries.map((d: { id: string }) => d.id)).toEqual(['d5', 'd3']);
+    const rest = await t.get(`/webhook/${hook}/delivery`, {
+      query: { status: 'failed', limit: 2, cursor: first.body.nextCursor },
+    });
+    expect(rest.body).toMatchObject({ deliveries: [{ id: 'd1', status: 'failed' }], nextCursor: null });
+    const bad = await t.get(`/webhook/${hook}/delivery`, { query: { status: 'broken' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('names the webhook and event of a failed delivery job on the jobs list', async () => {
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto('jobs')
+      .values({
+        tenant_id: t.tenantId,
+        kind: 'webhook.deliver',
+        queue_key: hook,
+        payload: JSON.stringify({ deliveryId: 'd5' }),
+        status: 'failed',
+        max_attempts: 10,
+        attempts: 10,
+        run_at: now,
+        created_at: now,
+        locked_by: null,
+        locked_until: null,
+        last_error: 'HTTP 500',
+        finished_at: now,
+      })
+      .execute();
+    const name = (await t.get(`/webhook/${hook}`)).body.name;
+    const res = await t.get('/job', { query: { status: 'failed', kind: 'webhook.deliver' } });
+    expect(res.status).toBe(200);
+    expect(res.body.jobs.map((j: { subject: unknown }) => j.subject)).toContainEqual({
+      deliveryId: 'd5',
+      webhookId: hook,
+      webhookName: name,
+      eventType: 'run_created',
+    });
+    await t.db.deleteFrom('jobs').where('kind', '=', 'webhook.deliver').execute();
+  });
+
   it('refuses a cursor that is not one, and a cursor with an offset', async () => {
     const bad = await t.get(`/webhook/${hook}/delivery`, { query: { cursor: 'garbage' } });
     expect(bad.status).toBe(400);

@@ -80,20 +80,27 @@ export const updateDelivery = (db: Db, id: string, values: Updateable<WebhookDel
   db.updateTable('webhook_deliveries').set(values).where('id', '=', id).execute();
 
 /**
- * A page of a webhook's deliveries, newest first. After a cursor (the last row's created_at and id) the page is
+ * A page of a webhook's deliveries (of one status, or all), newest first. After a cursor (the last row's created_at and id) the page is
  * read through webhook_deliveries_page_idx (0027) from that row on: as fast on page 2,000 as on page 1.
  */
 export const listDeliveries = (
   db: Db,
   tenantId: string,
   webhookId: string,
-  page: { limit: number; offset: number; after?: { createdAt: string; id: string } },
+  page: {
+    limit: number;
+    offset: number;
+    after?: { createdAt: string; id: string };
+    status?: 'pending' | 'succeeded' | 'failed';
+  },
 ) => {
   let q = db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('webhook_id', '=', webhookId);
+  // One status: webhook_deliveries_status_page_idx (0034) reads that status's range only.
+  if (page.status) q = q.where('status', '=', page.status);
   if (page.after) q = q.where(sql<boolean>`(created_at, id) < (${page.after.createdAt}, ${page.after.id})`);
   return q
     .orderBy('created_at', 'desc')

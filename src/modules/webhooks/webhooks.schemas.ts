@@ -167,6 +167,11 @@ export const DeliveryListQuery = Type.Object(
         description: "the previous page's nextCursor: the page after it, as fast at any depth",
       }),
     ),
+    status: Type.Optional(
+      Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+        description: 'only deliveries in this state (the log\'s "failed only")',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

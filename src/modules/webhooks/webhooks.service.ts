@@ -398,7 +398,7 @@ export async function listDeliveries(
   db: Db,
   tenantId: string,
   webhookId: string,
-  page: { limit?: number; offset?: number; cursor?: string },
+  page: { limit?: number; offset?: number; cursor?: string; status?: Delivery['status'] },
 ): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
   if (page.cursor !== undefined && (page.offset ?? 0) > 0)
     throw badRequest('cursor and offset do not mix: a cursor already says where the page starts', '/offset');
@@ -410,12 +410,36 @@ export async function listDeliveries(
     limit: limit + 1,
     offset: page.offset ?? 0,
     after,
+    status: page.status,
   });
   const deliveries = rows.slice(0, limit).map(toDelivery);
   return {
     deliveries,
     nextCursor: rows.length > limit ? cursorOf(deliveries[deliveries.length - 1]) : null,
   };
+}
+
+/** What the jobs page says of webhook.deliver jobs: each delivery's webhook (id and name) and event type. */
+export async function describeDeliveries(
+  db: Db,
+  tenantId: string,
+  deliveryIds: string[],
+): Promise<Map<string, { webhookId: string; webhookName: string; eventType: string }>> {
+  const deliveries = (await repo.findDeliveriesByIds(db, deliveryIds)).filter(
+    (d) => d.tenant_id === tenantId,
+  );
+  const names = new Map(
+    (await repo.findWebhooksByIds(db, [...new Set(deliveries.map((d) => d.webhook_id))])).map((w) => [
+      w.id,
+      w.name,
+    ]),
+  );
+  return new Map(
+    deliveries.map((d) => [
+      d.id,
+      { webhookId: d.webhook_id, webhookName: names.get(d.webhook_id) ?? '', eventType: d.event_type },
+    ]),
+  );
 }
 
 export async function getDelivery(

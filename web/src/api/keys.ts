@@ -29,6 +29,9 @@ export const queryKeys = {
   webhooks: () => ['admin', 'webhooks'] as const,
   webhook: (id: string) => ['admin', 'webhooks', id] as const,
   webhookDeliveries: (id: string) => ['admin', 'webhooks', id, 'deliveries'] as const,
+  /** The delivery log's pages, all or one status: under webhookDeliveries, so refreshing that refreshes them. */
+  webhookDeliveryPages: (id: string, status: string) =>
+    ['admin', 'webhooks', id, 'deliveries', 'pages', status] as const,
   webhookDelivery: (id: string, deliveryId: string) =>
     ['admin', 'webhooks', id, 'deliveries', deliveryId] as const,
   // Service administration (issue 27, part C): the audit log, background jobs, every key, the instance.

@@ -31881,6 +31881,8 @@ export interface paths {
                     offset?: number;
                     /** @description the previous page's nextCursor: the page after it, as fast at any depth */
                     cursor?: string;
+                    /** @description only deliveries in this state (the log's "failed only") */
+                    status?: "pending" | "succeeded" | "failed";
                 };
                 header?: never;
                 path: {
@@ -33019,7 +33021,7 @@ export interface paths {
                                 lastError: string | null;
                                 createdAt: string;
                                 finishedAt: string | null;
-                                /** @description what the job is about, by id: {deliveryId} (webhook.deliver), {linkId} (tracker.comment), {eventId, type} (webhook.event) */
+                                /** @description what the job is about: {deliveryId, webhookId, webhookName, eventType} (webhook.deliver; the last three while the delivery is kept), {linkId} (tracker.comment), {eventId, type} (webhook.event) */
                                 subject: {
                                     [key: string]: unknown;
                                 };

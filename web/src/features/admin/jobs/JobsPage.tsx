@@ -113,7 +113,7 @@ function Jobs() {
                     {KIND_NAMES[job.kind] ?? job.kind} <span className="muted">#{job.id}</span>
                   </span>
                   <span className="muted jobs-meta">
-                    {subjectText(job.subject)} · failed {job.finishedAt ? formatDateTime(job.finishedAt) : ''}{' '}
+                    <JobSubject job={job} /> · failed {job.finishedAt ? formatDateTime(job.finishedAt) : ''}{' '}
                     after {formatCountOf(job.attempts, 'attempt')}
                   </span>
                   <span className="jobs-reason">{job.lastError ?? 'No reason was recorded.'}</span>
@@ -150,5 +150,20 @@ function Jobs() {
         </p>
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** A delivery names its webhook (a link to its delivery log) and event; other jobs their ids. */
+function JobSubject({ job }: { job: Job }) {
+  const { webhookId, webhookName, eventType } = job.subject;
+  if (job.kind !== 'webhook.deliver' || typeof webhookId !== 'string' || typeof webhookName !== 'string')
+    return <>{subjectText(job.subject)}</>;
+  return (
+    <>
+      {String(eventType)} to{' '}
+      <Link to="/admin/webhooks/$webhookId" params={{ webhookId }}>
+        {webhookName}
+      </Link>
+    </>
   );
 }

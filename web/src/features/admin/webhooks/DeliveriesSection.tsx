@@ -20,10 +20,14 @@ const STATUS_WORDS: Record<Delivery['status'], string> = {
   failed: 'Failed',
 };
 
-/** The webhook's deliveries, newest first, a page at a time; send a test event; redeliver one. */
+/**
+ * The webhook's delivery log: newest first by when each was queued (the time shown), a page at a time, all or
+ * the failed ones only; send a test event; redeliver one.
+ */
 export function DeliveriesSection({ webhook }: { webhook: Webhook }) {
   const queryClient = useQueryClient();
-  const list = useInfiniteQuery(deliveriesQuery(webhook.id));
+  const [failedOnly, setFailedOnly] = useState(false);
+  const list = useInfiniteQuery(deliveriesQuery(webhook.id, failedOnly));
   const [note, setNote] = useState<{ text: string; bad?: boolean }>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.webhookDeliveries(webhook.id) });
   const ping = useMutation({
@@ -55,6 +59,10 @@ export function DeliveriesSection({ webhook }: { webhook: Webhook }) {
           Deliveries
         </h2>
         <div className="adm-row-actions">
+          <label className="checkbox-field">
+            <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} />
+            Failed only
+          </label>
           <Button
             onPress={() => void list.refetch()}
             isPending={list.isRefetching && !list.isFetchingNextPage}
@@ -78,7 +86,9 @@ export function DeliveriesSection({ webhook }: { webhook: Webhook }) {
           onRetry={() => void list.refetch()}
         />
       ) : deliveries.length === 0 ? (
-        <p className="adm-note">No deliveries yet. Send a test event to try the endpoint.</p>
+        <p className="adm-note">
+          {failedOnly ? 'No failed deliveries.' : 'No deliveries yet. Send a test event to try the endpoint.'}
+        </p>
       ) : (
         <>
           <ul className="adm-deliveries" aria-label="Deliveries">
@@ -115,7 +125,8 @@ function DeliveryRow({
   redelivering: boolean;
 }) {
   const [open, setOpen] = useState(false);
-  const when = formatDateTime(d.lastAttemptAt ?? d.createdAt);
+  // When it was queued: the order of the log. The last attempt, when later, is in the details.
+  const when = formatDateTime(d.createdAt);
   return (
     <li className={`adm-delivery adm-delivery-${d.status}`}>
       <div className="adm-delivery-line">

@@ -18,16 +18,20 @@ export const webhookQuery = (webhookId: string) =>
 const PAGE = 25;
 
 /** The deliveries, newest first, a page at a time by cursor: as fast on the hundredth page as on the first. */
-export const deliveriesQuery = (webhookId: string) =>
+export const deliveriesQuery = (webhookId: string, failedOnly = false) =>
   infiniteQueryOptions({
-    queryKey: queryKeys.webhookDeliveries(webhookId),
+    queryKey: queryKeys.webhookDeliveryPages(webhookId, failedOnly ? 'failed' : 'all'),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/api/public/v0/webhook/{webhookId}/delivery', {
           params: {
             path: { webhookId },
-            query: pageParam === undefined ? { limit: PAGE } : { limit: PAGE, cursor: pageParam },
+            query: {
+              limit: PAGE,
+              ...(pageParam === undefined ? {} : { cursor: pageParam }),
+              ...(failedOnly ? { status: 'failed' as const } : {}),
+            },
           },
         }),
       ),
