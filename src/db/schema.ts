@@ -27,6 +27,8 @@ export interface TenantsTable {
   suspended_at: string | null;
   /** JSON array of feature names, e.g. `["advanced-auth"]` (D6). */
   features: string;
+  /** 1: new members join every project, those made later too (0035). */
+  members_join_all_projects: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -42,6 +44,8 @@ export interface UsersTable {
   password_hash: string | null;
   avatar: string | null;
   deactivated_at: string | null;
+  /** 1: a member of every project, those made later too (0035). */
+  joins_new_projects: Generated<number>;
   created_at: string;
   updated_at: string;
 }

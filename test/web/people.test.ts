@@ -119,17 +119,41 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
   });
 
   let inviteLink = '';
-  it('invites someone: the link is shown once, with a copy button; the invitation is pending', async () => {
+  it('invites someone into a chosen project: the link is shown once, with a copy button; the invitation is pending', async () => {
+    const api = sessionApi(page, service.baseUrl);
+    await api('POST', '/project', { code: 'NORA', title: "Nora's checkout" });
+    await api('POST', '/project', { code: 'ELSE', title: 'Somebody else' });
+    await page.reload();
     await page.getByLabel('E-mail').fill(nora.email);
     await page.getByLabel('Role', { exact: true }).selectOption('test-runner');
+    await page.getByRole('radio', { name: 'Only the projects ticked' }).check();
+    await page
+      .getByRole('list', { name: 'Projects to join' })
+      .getByRole('checkbox', { name: /Nora's checkout/ })
+      .check();
     await page.getByRole('button', { name: 'Send invitation' }).click();
     inviteLink = await takeLink(`Invitation link for ${nora.email}`, 'people-invitation-link');
     expect(inviteLink).toMatch(new RegExp(`^${service.baseUrl}/invite/[\\w-]{40,}$`));
     const pending = page.getByRole('list', { name: 'Pending invitations' });
     await pending.getByText(nora.email).waitFor();
-    expect(await pending.getByText(/Test runner · invited by Owner/).count()).toBe(1);
+    expect(await pending.getByText(/Test runner · NORA · invited by Owner/).count()).toBe(1);
     await look(page, 'people-pending');
     await wholePhonePage(page, 'people-pending');
+  });
+
+  it('makes every project the default for new members, and the invitation form follows', async () => {
+    await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).check();
+    await page.getByText('New members join every project unless their invitation names some.').waitFor();
+    await page.reload();
+    expect(
+      await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).isChecked(),
+    ).toBe(true);
+    expect(await page.getByRole('radio', { name: 'All projects, and the ones made later' }).isChecked()).toBe(
+      true,
+    );
+    await look(page, 'people-access-defaults');
+    await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).uncheck();
+    await page.getByText('New members join the projects their invitation names.').waitFor();
   });
 
   it('revokes an invitation', async () => {
@@ -152,6 +176,9 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
       await p.getByLabel('Repeat the password').fill(nora.password);
       await p.getByRole('button', { name: 'Create account' }).click();
       await expect.poll(() => new URL(p.url()).pathname).toBe('/');
+      // She lands on the project she was invited to, and only that one.
+      await p.getByText("Nora's checkout").first().waitFor();
+      expect(await p.getByText('Somebody else').count()).toBe(0);
     } finally {
       await ctx.close();
     }

@@ -48,6 +48,10 @@ export interface InvitationsTable {
   expires_at: string;
   accepted_at: string | null;
   cancelled_at: string | null;
+  /** JSON array of the project ids the invitation grants (0035); null: none named. */
+  project_ids: string | null;
+  /** 1: every project, those made later too (0035). */
+  all_projects: Generated<number>;
 }
 
 export interface PasswordResetsTable {

@@ -10,6 +10,7 @@ import {
   IssuedPasswordReset,
   EmailChangeBody,
   NameChangeBody,
+  AccessDefaults,
   InvitationIdParams,
   InvitationList,
   InviteBody,
@@ -90,6 +91,33 @@ export const accountsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) =>
       reply.code(201).send(await invitations.sendInvitation(db, req.actor, req.body, mail(req.log))),
+  );
+
+  app.get(
+    '/users/access-defaults',
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary: 'What new members are given (admin): whether they join every project by default',
+        response: { 200: AccessDefaults, ...errorResponses },
+      },
+    },
+    async (req) => invitations.accessDefaults(db, req.actor),
+  );
+
+  app.put(
+    '/users/access-defaults',
+    {
+      config: ADMIN,
+      schema: {
+        tags,
+        summary: 'Set what new members are given (admin); audited as access_defaults.updated',
+        body: AccessDefaults,
+        response: { 200: AccessDefaults, ...errorResponses },
+      },
+    },
+    async (req) => invitations.setAccessDefaults(db, req.actor, req.body),
   );
 
   app.delete(

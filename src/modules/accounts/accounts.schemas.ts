@@ -39,6 +39,11 @@ export const Invitation = Type.Object({
   invitedBy: Type.Integer({ description: 'id of the user who sent the invitation' }),
   createdAt: Type.String(),
   expiresAt: Type.String(),
+  allProjects: Type.Boolean({ description: 'the invitee joins every project, those made later too' }),
+  projects: Type.Array(Type.Object({ id: Type.String(), code: Type.String(), title: Type.String() }), {
+    description:
+      'the projects the invitee joins (when not allProjects); admins and owners see every project anyway',
+  }),
 });
 
 export const CreatedInvitation = Type.Object({
@@ -55,10 +60,34 @@ export const CreatedInvitation = Type.Object({
 export const InvitationList = Type.Object({ invitations: Type.Array(Invitation) });
 
 export const InviteBody = Type.Object(
-  { email: Type.String({ maxLength: 255 }), role: RoleName },
+  {
+    email: Type.String({ maxLength: 255 }),
+    role: RoleName,
+    projects: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        maxItems: 500,
+        description: 'projects (ids or codes) the invitee joins on accepting',
+      }),
+    ),
+    allProjects: Type.Optional(
+      Type.Boolean({
+        description:
+          "every project, those made later too; neither this nor projects: the tenant's default for new members",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type InviteBody = Static<typeof InviteBody>;
+
+export const AccessDefaults = Type.Object(
+  {
+    newMembersJoinAllProjects: Type.Boolean({
+      description: 'invitations that name no projects grant every project, those made later too',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const InvitationIdParams = Type.Object({ invitationId: Type.String({ minLength: 1, maxLength: 64 }) });
 

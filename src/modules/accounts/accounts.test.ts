@@ -69,6 +69,8 @@ describeEachDb('accounts', (t) => {
         invitedBy: t.ownerId,
         createdAt: expect.any(String),
         expiresAt: expect.any(String),
+        allProjects: false,
+        projects: [],
         emailed: false,
         link: expect.stringMatching(/^http:\/\/casebook\.test\/invite\/[\w-]{40,}$/),
       });
@@ -97,6 +99,8 @@ describeEachDb('accounts', (t) => {
         invitedBy: t.ownerId,
         createdAt: res.body.createdAt,
         expiresAt: res.body.expiresAt,
+        allProjects: false,
+        projects: [],
       });
     });
 

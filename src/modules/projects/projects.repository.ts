@@ -60,6 +60,56 @@ export const insertMember = (db: Db, tenantId: string, projectId: string, userId
     .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
     .execute();
 
+/** Makes a user a member of every project of the tenant (an invitation to all projects, D3). */
+export const insertMemberOfAll = (db: Db, tenantId: string, userId: number, at: string) =>
+  db
+    .insertInto('project_members')
+    .columns(['tenant_id', 'project_id', 'user_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('projects')
+        .select((e) => ['tenant_id', 'id', e.val(userId).as('user_id'), e.val(at).as('created_at')])
+        .where('tenant_id', '=', tenantId),
+    )
+    .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
+    .execute();
+
+/** Makes the active people who join every project members of a new one. */
+export const insertMembersJoiningNew = (db: Db, tenantId: string, projectId: string, at: string) =>
+  db
+    .insertInto('project_members')
+    .columns(['tenant_id', 'project_id', 'user_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .select((e) => ['tenant_id', e.val(projectId).as('project_id'), 'id', e.val(at).as('created_at')])
+        .where('tenant_id', '=', tenantId)
+        .where('joins_new_projects', '=', 1)
+        .where('deactivated_at', 'is', null),
+    )
+    .onConflict((oc) => oc.columns(['project_id', 'user_id']).doNothing())
+    .execute();
+
+/** The projects of the tenant among `refs` (ids, or codes in any case). */
+export const findProjectsByRefs = (db: Db, tenantId: string, refs: string[]) =>
+  refs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('projects')
+        .select(['id', 'code', 'title'])
+        .where('tenant_id', '=', tenantId)
+        .where((eb) =>
+          eb.or([
+            eb('id', 'in', refs),
+            eb(
+              'code_norm',
+              'in',
+              refs.map((r) => r.toUpperCase()),
+            ),
+          ]),
+        )
+        .execute();
+
 export const findConflicting = (db: Db, tenantId: string, codeNorm: string, title: string) =>
   db
     .selectFrom('projects')

@@ -18,7 +18,7 @@ import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { atLeast } from '../../auth/roles.js';
-import { getUser } from '../users/users.service.js';
+import { getUser, setJoinsNewProjects } from '../users/users.service.js';
 import * as repo from './projects.repository.js';
 import type {
   CreateProjectBody,
@@ -165,6 +165,8 @@ export async function createProject(db: Db, actor: Actor, input: CreateProjectBo
         archived_at: null,
       });
       await repo.insertMember(trx, actor.tenantId, id, actor.userId, now);
+      // People who join every project (invited to all of them) are members of this one too.
+      await repo.insertMembersJoiningNew(trx, actor.tenantId, id, now);
     });
   } catch (err) {
     // Two creators raced past the check above; the unique constraint decided.
@@ -225,6 +227,34 @@ export async function updateProject(
 export async function addMember(db: Db, tenantId: string, projectId: string, userId: number): Promise<void> {
   await repo.insertMember(db, tenantId, projectId, userId, nowIso());
 }
+
+/** Makes a user a member of every project, those made later too (an invitation to all projects). */
+export async function joinAllProjects(db: Db, tenantId: string, userId: number): Promise<void> {
+  await repo.insertMemberOfAll(db, tenantId, userId, nowIso());
+  await setJoinsNewProjects(db, tenantId, userId, true);
+}
+
+/** The projects named by id or code, in the order named; 400 naming the first that is not one (at `path`). */
+export async function projectsByRefs(
+  db: Db,
+  tenantId: string,
+  refs: string[],
+  path: string,
+): Promise<{ id: string; code: string; title: string }[]> {
+  const found = await repo.findProjectsByRefs(db, tenantId, refs);
+  return refs.map((ref, i) => {
+    const p = found.find((f) => f.id === ref || f.code.toUpperCase() === ref.toUpperCase());
+    if (!p) throw badRequest(`project "${ref}" not found`, `${path}/${i}`);
+    return p;
+  });
+}
+
+/** The projects among `ids` that exist (in no particular order). */
+export const projectsByIds = (
+  db: Db,
+  tenantId: string,
+  ids: string[],
+): Promise<{ id: string; code: string; title: string }[]> => repo.findProjectsByRefs(db, tenantId, ids);
 
 /** Hands out `count` consecutive sequence numbers of the project; call inside the creating transaction. */
 export const allocateTcaseSeqs = (db: Db, projectId: string, count: number): Promise<number> =>

@@ -16,6 +16,8 @@ export interface Tenant {
   suspended: boolean;
   suspendedAt: string | null;
   features: string[];
+  /** New members join every project, those made later too (an invitation may still name projects). */
+  membersJoinAllProjects: boolean;
   createdAt: string;
 }
 
@@ -27,6 +29,7 @@ export function toTenant(row: repo.TenantRow): Tenant {
     suspended: row.suspended_at !== null,
     suspendedAt: row.suspended_at,
     features: parseJson<string[]>(row.features, []),
+    membersJoinAllProjects: row.members_join_all_projects === 1,
     createdAt: row.created_at,
   };
 }
@@ -61,6 +64,7 @@ export async function createTenant(
     host: input.host == null ? null : hostName(input.host),
     suspended_at: null,
     features: JSON.stringify([...FEATURES]),
+    members_join_all_projects: 0,
     created_at: now,
     updated_at: now,
   };
@@ -117,6 +121,12 @@ export async function setFeature(db: Db, id: string, feature: string, on: boolea
   if (on) features.add(feature);
   else features.delete(feature);
   await repo.updateTenant(db, id, { features: JSON.stringify([...features].sort()), updated_at: nowIso() });
+  return getTenant(db, id);
+}
+
+/** Whether new members join every project by default (admin setting; invitations say so unless they name projects). */
+export async function setMembersJoinAllProjects(db: Db, id: string, on: boolean): Promise<Tenant> {
+  await repo.updateTenant(db, id, { members_join_all_projects: on ? 1 : 0, updated_at: nowIso() });
   return getTenant(db, id);
 }
 

@@ -76,6 +76,16 @@ export async function createUser(
   }
 }
 
+/** Whether the user joins every project made from now on (an invitation to all projects). */
+export async function setJoinsNewProjects(
+  db: Db,
+  tenantId: string,
+  userId: number,
+  on: boolean,
+): Promise<void> {
+  await repo.updateUser(db, tenantId, userId, { joins_new_projects: on ? 1 : 0 });
+}
+
 /**
  * D3: the owner of a tenant that has none yet (one made by `tenant create`); once there is an owner, ownership
  * only moves by a transfer. The tenant's row is written first, which locks it on both databases, so two

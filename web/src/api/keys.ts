@@ -23,6 +23,7 @@ export const queryKeys = {
   users: () => ['users'] as const,
   accounts: () => ['people', 'accounts'] as const,
   invitations: () => ['people', 'invitations'] as const,
+  accessDefaults: () => ['people', 'access-defaults'] as const,
   // Administration (issue 27): integrations and webhooks of the tenant. A change to an integration also
   // refreshes the projects' links (their names), which sit under `projects()`.
   adminIntegrations: () => ['admin', 'integrations'] as const,

@@ -11,6 +11,9 @@ import { invitationMail } from '../../../mail/mailer.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import type { RequestSource } from '../../auth/auth.service.js';
 import * as users from '../../users/users.service.js';
+import * as projects from '../../projects/projects.service.js';
+import { getTenant, setMembersJoinAllProjects } from '../../tenants/tenants.service.js';
+import { parseJson } from '../../../lib/json.js';
 import { mailOrShowLink, type AccountMail } from '../accounts.common.js';
 import * as repo from '../accounts.repository.js';
 
@@ -25,26 +28,60 @@ export interface Invitation {
   invitedBy: number;
   createdAt: string;
   expiresAt: string;
+  /** Every project, those made later too; else `projects`. */
+  allProjects: boolean;
+  projects: { id: string; code: string; title: string }[];
 }
 
-const toInvitation = (row: Selectable<InvitationsTable>): Invitation => ({
+type ProjectRef = Invitation['projects'][number];
+
+/** The invitation as answered: its projects that still exist (a project deleted since is simply not granted). */
+const toInvitation = (row: Selectable<InvitationsTable>, projects: Map<string, ProjectRef>): Invitation => ({
   id: row.id,
   email: row.email,
   role: row.role as Role,
   invitedBy: row.invited_by,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
+  allProjects: row.all_projects === 1,
+  projects: projectIdsOf(row).flatMap((id) => projects.get(id) ?? []),
 });
+
+const projectIdsOf = (row: Selectable<InvitationsTable>) => parseJson<string[]>(row.project_ids ?? '[]', []);
+
+async function projectsOf(db: Db, tenantId: string, rows: Selectable<InvitationsTable>[]) {
+  const ids = [...new Set(rows.flatMap(projectIdsOf))];
+  return new Map((await projects.projectsByIds(db, tenantId, ids)).map((p) => [p.id, p]));
+}
 
 const inviteLink = (publicUrl: string, token: string) => `${publicUrl}/invite/${token}`;
 
-/** D3 (admin): invites someone by e-mail with a role no higher than the inviter's (never owner); the one-time link is returned once. Audits `invite_user`. */
+export interface InviteInput {
+  email: string;
+  role: Role;
+  /** Projects (ids or codes) the invitee joins; or `allProjects`. Neither: the tenant's default. */
+  projects?: string[];
+  allProjects?: boolean;
+}
+
+/**
+ * D3 (admin): invites someone by e-mail with a role no higher than the inviter's (never owner), into the projects
+ * named, or all of them (those made later too), or, when neither is said, as the tenant's default for new members
+ * says; the one-time link is returned once. Audits `invite_user` (its meta as the contract says) and, beside it,
+ * `invitation.projects` with what it grants.
+ */
 async function inviteUser(
   db: Db,
   actor: Actor,
-  input: { email: string; role: Role },
+  input: InviteInput,
   publicUrl: string,
 ): Promise<Invitation & { link: string }> {
+  if (input.allProjects === true && input.projects !== undefined && input.projects.length > 0)
+    throw badRequest('name projects or ask for all of them, not both', '/projects');
+  const named = await projects.projectsByRefs(db, actor.tenantId, input.projects ?? [], '/projects');
+  const allProjects =
+    input.allProjects ??
+    (input.projects === undefined && (await getTenant(db, actor.tenantId)).membersJoinAllProjects);
   const email = input.email.trim();
   if (!users.isEmailAddress(email))
     throw badRequest(`"${input.email}" is not a valid e-mail address`, '/email');
@@ -75,19 +112,47 @@ async function inviteUser(
     expires_at: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
     accepted_at: null,
     cancelled_at: null,
+    project_ids:
+      allProjects || named.length === 0 ? null : JSON.stringify([...new Set(named.map((p) => p.id))]),
+    all_projects: allProjects ? 1 : 0,
   };
   await db.transaction().execute(async (trx) => {
     await repo.insertInvitation(trx, row);
     await recordAudit(trx, actor, 'invite_user', { invited_email: email, invited_role: input.role });
+    await recordAudit(trx, actor, 'invitation.projects', {
+      invited_email: email,
+      all_projects: allProjects,
+      project_codes: allProjects ? [] : named.map((p) => p.code),
+    });
   });
-  return { ...toInvitation(row), link: inviteLink(publicUrl, token) };
+  return { ...toInvitation(row, new Map(named.map((p) => [p.id, p]))), link: inviteLink(publicUrl, token) };
+}
+
+/** What new members are given: whether invitations that name no projects grant them all. */
+export async function accessDefaults(db: Db, actor: Actor): Promise<{ newMembersJoinAllProjects: boolean }> {
+  return { newMembersJoinAllProjects: (await getTenant(db, actor.tenantId)).membersJoinAllProjects };
+}
+
+/** Sets it (admin); audited as the Casebook event `access_defaults.updated`. */
+export async function setAccessDefaults(
+  db: Db,
+  actor: Actor,
+  input: { newMembersJoinAllProjects: boolean },
+): Promise<{ newMembersJoinAllProjects: boolean }> {
+  await db.transaction().execute(async (trx) => {
+    await setMembersJoinAllProjects(trx, actor.tenantId, input.newMembersJoinAllProjects);
+    await recordAudit(trx, actor, 'access_defaults.updated', {
+      new_members_join_all_projects: input.newMembersJoinAllProjects,
+    });
+  });
+  return input;
 }
 
 /** inviteUser, and the link mailed to the invitee (or, without mail, in the admin's answer, once). */
 export async function sendInvitation(
   db: Db,
   actor: Actor,
-  input: { email: string; role: Role },
+  input: InviteInput,
   mail: AccountMail,
 ): Promise<Invitation & { emailed: boolean; link?: string }> {
   const { link, ...invitation } = await inviteUser(db, actor, input, mail.publicUrl);
@@ -119,9 +184,11 @@ const VOID_INVITATION =
 /** Invitations that can still be accepted, oldest first (void ones left out: their inviter can no longer grant them). */
 export async function listInvitations(db: Db, actor: Actor): Promise<Invitation[]> {
   const byId = new Map((await users.listUsers(db, actor.tenantId)).map((u) => [u.id, u]));
-  return (await repo.listPendingInvitations(db, actor.tenantId, nowIso()))
-    .filter((row) => inviterCanGrant(byId.get(row.invited_by), row.role))
-    .map(toInvitation);
+  const rows = (await repo.listPendingInvitations(db, actor.tenantId, nowIso())).filter((row) =>
+    inviterCanGrant(byId.get(row.invited_by), row.role),
+  );
+  const named = await projectsOf(db, actor.tenantId, rows);
+  return rows.map((row) => toInvitation(row, named));
 }
 
 /** Cancels an invitation that was not accepted: its link stops working. 404 unknown, 409 already closed. Audits `cancel_invite`. */
@@ -180,6 +247,11 @@ export async function acceptInvitation(
       role: row.role,
       password: input.password,
     });
+    // What the invitation grants: every project (those made later too), or the ones it named that still exist.
+    if (row.all_projects === 1) await projects.joinAllProjects(trx, source.tenantId, user.id);
+    else
+      for (const p of await projects.projectsByIds(trx, source.tenantId, projectIdsOf(row)))
+        await projects.addMember(trx, source.tenantId, p.id, user.id);
     await recordAudit(trx, { ...source, userId: user.id }, 'register');
     return { id: user.id, email: user.email };
   });

@@ -46,8 +46,14 @@ export function InvitationsSection() {
               <div className="people-who">
                 <span className="people-name">{inv.email}</span>
                 <span className="muted people-meta">
-                  {ROLE_NAMES[inv.role]} · invited by {inviter(inv.invitedBy)} on {day(inv.createdAt)} ·
-                  expires {moment(inv.expiresAt)}
+                  {ROLE_NAMES[inv.role]} ·{' '}
+                  {inv.allProjects
+                    ? 'all projects'
+                    : inv.projects.length === 0
+                      ? 'no projects'
+                      : inv.projects.map((p) => p.code).join(', ')}{' '}
+                  · invited by {inviter(inv.invitedBy)} on {day(inv.createdAt)} · expires{' '}
+                  {moment(inv.expiresAt)}
                 </span>
               </div>
               <div className="people-actions">

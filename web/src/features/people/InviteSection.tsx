@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
 import { Button } from '../../components/Button';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { sentence, useForm, type FormErrors } from '../../lib/useForm';
-import { invite, ROLE_NAMES, type Role } from './api';
+import { accessDefaultsQuery, invite, ROLE_NAMES, type Role } from './api';
+import { InviteProjects, type ProjectChoice } from './InviteProjects';
 import type { OneTimeLink } from './OneTimeLinkDialog';
 import { words } from './people-text';
 import { RoleSelect } from './RoleSelect';
@@ -42,12 +43,23 @@ export function InviteSection({ onLink }: { onLink: (l: OneTimeLink) => void }) 
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.invitations() }),
   });
+  // Until the admin chooses, the invitation grants what the tenant gives new members by default.
+  const defaults = useQuery(accessDefaultsQuery).data;
+  const [chosen, setChosen] = useState<ProjectChoice>();
+  const projects: ProjectChoice = chosen ?? {
+    mode: defaults?.newMembersJoinAllProjects ? 'all' : 'chosen',
+    codes: [],
+  };
   const form = useForm({
     initial: { email: '', role: 'user' as Role },
     errors: inviteErrorsOf,
     submit: ({ email, role }) => {
       setSent(undefined);
-      return send.mutateAsync({ email: email.trim(), role });
+      return send.mutateAsync({
+        email: email.trim(),
+        role,
+        ...(projects.mode === 'all' ? { allProjects: true } : { projects: projects.codes }),
+      });
     },
   });
   const { email, role } = form.values;
@@ -78,6 +90,7 @@ export function InviteSection({ onLink }: { onLink: (l: OneTimeLink) => void }) 
           onChange={(v) => form.set('role', v)}
           error={fieldErrors.role}
         />
+        <InviteProjects value={projects} onChange={setChosen} error={fieldErrors.projects} />
         <Button type="submit" variant="primary" isPending={form.submitting}>
           Send invitation
         </Button>

@@ -5,6 +5,7 @@ import { Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { meQuery } from '../../session/session';
 import { canManagePeople, ROLE_NAMES, type Role } from './api';
+import { AccessDefaultsSection } from './AccessDefaultsSection';
 import { InvitationsSection } from './InvitationsSection';
 import { InviteSection } from './InviteSection';
 import { OneTimeLinkDialog, type OneTimeLink } from './OneTimeLinkDialog';
@@ -42,6 +43,7 @@ function People({ me }: { me: { id: number; role: Role } }) {
       <h1 className="page-title">People</h1>
       <InviteSection onLink={setShown} />
       <InvitationsSection />
+      <AccessDefaultsSection />
       <UsersSection me={me} onLink={setShown} />
       <OneTimeLinkDialog shown={shown} onClose={() => setShown(undefined)} />
     </div>

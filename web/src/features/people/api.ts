@@ -56,3 +56,12 @@ export const ROLE_NAMES: Record<Role, string> = {
 
 // Who may manage people is the session's one rule (session/session.ts).
 export { canManagePeople } from '../../session/session';
+
+/** What new members are given: whether invitations naming no projects grant every one. */
+export const accessDefaultsQuery = queryOptions({
+  queryKey: queryKeys.accessDefaults(),
+  queryFn: () => unwrap(api.GET('/api/public/v0/users/access-defaults')),
+});
+
+export const setAccessDefaults = (newMembersJoinAllProjects: boolean) =>
+  unwrap(api.PUT('/api/public/v0/users/access-defaults', { body: { newMembersJoinAllProjects } }));
