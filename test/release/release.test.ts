@@ -35,7 +35,7 @@ beforeAll(() => {
 }, 600_000);
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the release tarball', { timeout: 300_000 }, () => {
   let app: string;
