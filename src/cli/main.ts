@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
@@ -17,7 +18,7 @@ import { newSecret } from '../lib/ids.js';
 import { moveFiles } from '../modules/files/files.move.js';
 import { openFileStorages } from '../modules/files/files.storages.js';
 
-const USAGE = `casebook <command> [options]
+const USAGE = `casebook <command> [options]     (casebook --version prints the release)
 
   serve [--port N] [--host H] [--database URL] [--workers N]
                                                    run the server; N processes share the
@@ -83,6 +84,7 @@ const OPTIONS = {
   file: { type: 'string' },
   code: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -141,6 +143,14 @@ async function run(argv: string[]): Promise<void> {
   const [command, sub] = positionals;
   if (values.help || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // `casebook --version`: the installed release (package.json, one folder up from dist/ as from src/).
+  if (values.version || command === 'version') {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    process.stdout.write(`${pkg.version}\n`);
     return;
   }
   // No command prints the usage rather than starting a server on every address (`serve` says so).
