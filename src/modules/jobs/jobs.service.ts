@@ -9,7 +9,6 @@ import {
   shownCommentError,
   TRACKER_COMMENT_JOB,
 } from '../runs/tracker-comments.service.js';
-import { DELIVERY_JOB } from '../webhooks/webhook-delivery.job.js';
 import { describeDeliveries } from '../webhooks/webhooks.service.js';
 import type { Job, JobListQuery } from './jobs.schemas.js';
 
@@ -40,7 +39,9 @@ export async function listJobs(db: Db, actor: Actor, q: JobListQuery): Promise<J
   // A delivery job names its delivery by id only: the page says which webhook and event it is.
   const deliveryIds = rows.flatMap((r) => {
     const id =
-      r.kind === DELIVERY_JOB ? parseJson<{ deliveryId?: unknown }>(r.payload, {}).deliveryId : undefined;
+      r.kind === 'webhook.deliver'
+        ? parseJson<{ deliveryId?: unknown }>(r.payload, {}).deliveryId
+        : undefined;
     return typeof id === 'string' ? [id] : [];
   });
   const deliveries = await describeDeliveries(db, actor.tenantId, deliveryIds);
