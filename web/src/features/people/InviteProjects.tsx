@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { projectsQuery } from '../projects/api';
+import { projectsQuery } from '../projects';
 
 export type ProjectChoice = { mode: 'all' | 'chosen'; codes: string[] };
 
