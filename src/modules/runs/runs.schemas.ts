@@ -9,7 +9,7 @@ import {
   TcaseRequirement,
   TcaseTag,
 } from '../test-cases/test-cases.schemas.js';
-import { TrackerComment } from './results/results.schemas.js';
+import { BackdatedAt, TrackerComment } from './results/results.schemas.js';
 
 // The result bodies, for modules that record results as the routes do (the MCP tools).
 export {
@@ -86,6 +86,7 @@ export const CreateRunBody = Type.Object(
       description:
         'non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only',
     }),
+    createdAt: Type.Optional(BackdatedAt),
   },
   { additionalProperties: false },
 );
