@@ -9,7 +9,7 @@ import {
   TcaseRequirement,
   TcaseTag,
 } from '../test-cases/test-cases.schemas.js';
-import { BackdatedAt, TrackerComment } from './results/results.schemas.js';
+import { BackdatedAt, ResultStep, TrackerComment } from './results/results.schemas.js';
 
 // The result bodies, for modules that record results as the routes do (the MCP tools).
 export {
@@ -331,7 +331,10 @@ export const Result = Type.Object({
   timeTaken: Type.Union([Type.Number(), Type.Null()]),
   apiKeyId: Type.Union([Type.String(), Type.Null()]),
   internal: Type.Boolean(),
-  createdAt: Type.String(),
+  createdAt: Type.String({ description: 'may be backdated (extensions.md §7a)' }),
+  steps: Type.Optional(
+    Type.Array(ResultStep, { description: 'per-step outcomes, present when recorded (extensions.md §8)' }),
+  ),
 });
 export type Result = Static<typeof Result>;
 

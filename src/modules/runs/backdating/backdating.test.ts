@@ -126,7 +126,9 @@ describeEachDb('backdated history', (t) => {
       const before = await t.post(result, { status: 'passed', createdAt: '2023-12-31T23:59:59Z' });
       expect(before.status).toBe(400);
       expect(before.body.message).toMatch(
-        new RegExp(`createdAt 2023-12-31T23:59:59Z is before run ${runId}, created at 2024-01-01T00:00:00.000Z`),
+        new RegExp(
+          `createdAt 2023-12-31T23:59:59Z is before run ${runId}, created at 2024-01-01T00:00:00.000Z`,
+        ),
       );
       const batch = await t.post(`/project/${p.code}/run/${runId}/result/batch`, {
         items: [
