@@ -170,6 +170,7 @@ export async function purgeProject(db: Db, tenantId: string, projectId: string):
   const sharedPres = db.selectFrom('shared_preconditions').select('id').where('project_id', '=', projectId);
   await db.deleteFrom('run_tcases').where('run_id', 'in', runs).execute();
   await db.deleteFrom('result_links').where('run_id', 'in', runs).execute();
+  await db.deleteFrom('result_steps').where('run_id', 'in', runs).execute();
   await db.deleteFrom('results').where('run_id', 'in', runs).execute();
   await db.deleteFrom('run_logs').where('run_id', 'in', runs).execute();
   await db.deleteFrom('runs').where('project_id', '=', projectId).execute();

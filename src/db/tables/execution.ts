@@ -117,6 +117,20 @@ export interface ResultLinksTable {
   comment_at: OptionalText;
 }
 
+/** A result's outcome of one step of its case version (extensions.md §8, migration 0034). */
+export interface ResultStepsTable {
+  tenant_id: string;
+  result_id: number;
+  run_id: number;
+  /** 1-based place of the step in the version's steps. */
+  position: number;
+  /** The step's id there: a standalone step's or a shared step's (its `type` follows from the version). */
+  step_id: number;
+  status: string;
+  /** Sanitised HTML (D22); "" when none. */
+  comment: string;
+}
+
 export interface RunLogsTable {
   id: string;
   tenant_id: string;
@@ -132,5 +146,6 @@ export interface ExecutionTables {
   run_tcases: RunTcasesTable;
   results: ResultsTable;
   result_links: ResultLinksTable;
+  result_steps: ResultStepsTable;
   run_logs: RunLogsTable;
 }

@@ -60,15 +60,16 @@ export async function flakyReport(
   limit: number,
 ): Promise<FlakyReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const held = new Map<string, { runId: number; status: string }[]>();
+  const held = new Map<string, { runId: number; at: string; status: string }[]>();
   for (const r of await repo.listRecentRunStatuses(db, actor.tenantId, project.id, last)) {
     const runs = held.get(r.tcase_id) ?? [];
-    runs.push({ runId: r.run_id, status: r.status });
+    runs.push({ runId: r.run_id, at: r.run_created_at, status: r.status });
     held.set(r.tcase_id, runs);
   }
   const flaky: { tcaseId: string; flips: number; runs: number; lastStatus: string }[] = [];
   for (const [tcaseId, runs] of held) {
-    runs.sort((a, b) => a.runId - b.runId);
+    // Runs in time order (extensions.md §6: by createdAt, which may be backdated, then id).
+    runs.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.runId - b.runId));
     let flips = 0;
     let prev: boolean | undefined;
     for (const { status } of runs) {

@@ -29,11 +29,26 @@ export const trendCsv = (r: TrendReport) =>
 
 /**
  * The run report's CSV: one row per case of the run with its latest result (extensions.md §7), the figures of the
- * JSON answer (counts, folders, since) being sums of these rows. An open case has empty result cells.
+ * JSON answer (counts, folders, since) being sums of these rows. An open case has empty result cells. A `steps`
+ * column (`<position>:<status>`, space-separated) is added only when some latest result has step outcomes
+ * (extensions.md §8), so a run without them gives the same file as before.
  */
-export const runCsv = (lines: RunCaseLine[]) =>
-  toCsv(
-    ['seq', 'tcaseId', 'title', 'folderPath', 'status', 'comment', 'links', 'author', 'at', 'timeTakenMs'],
+export const runCsv = (lines: RunCaseLine[]) => {
+  const withSteps = lines.some((l) => l.steps !== undefined);
+  return toCsv(
+    [
+      'seq',
+      'tcaseId',
+      'title',
+      'folderPath',
+      'status',
+      'comment',
+      'links',
+      'author',
+      'at',
+      'timeTakenMs',
+      ...(withSteps ? ['steps'] : []),
+    ],
     lines.map((l) => [
       l.seq,
       l.tcaseId,
@@ -48,8 +63,10 @@ export const runCsv = (lines: RunCaseLine[]) =>
       l.author?.name,
       l.at,
       l.timeTaken,
+      ...(withSteps ? [joined((l.steps ?? []).map((st) => `${st.position}:${st.status}`))] : []),
     ]),
   );
+};
 
 export const flakyCsv = (r: FlakyReport) =>
   toCsv(

@@ -4,7 +4,7 @@ import { inFewIds } from '../../db/dialect.js';
 
 /*
  * The reports' reads. A deliberate cross-module read (docs/architecture.md, "Which module owns which table"):
- * every report is one or a few statements that join `runs`, `run_tcases`, `results`, `result_links`, `tcases`,
+ * every report is one or a few statements that join `runs`, `run_tcases`, `results`, `result_links`, `result_steps`, `tcases`,
  * `folders`, `requirements`, `tcase_requirements`, `milestones`, `plans` and `users` directly, because asking
  * each owner's service would cost a statement per row. Reports only read; this file imports no other module.
  * Speed by design: run figures come from the runs' counters (`cnt_<status>`, `time_spent`), a run's cases carry
@@ -150,6 +150,19 @@ export const listRunCaseLinks = (db: Db, tenantId: string, runId: number, status
   return query.orderBy('l.id').execute();
 };
 
+/** The step outcomes of the latest results of a run's cases (in `statuses`, when given), by result and position. */
+export const listRunCaseSteps = (db: Db, tenantId: string, runId: number, statuses?: readonly string[]) => {
+  let query = db
+    .selectFrom('run_tcases as rt')
+    .innerJoin('result_steps as s', 's.result_id', 'rt.latest_result_id')
+    .select(['s.result_id', 's.position', 's.step_id', 's.status', 's.comment'])
+    .where('rt.tenant_id', '=', tenantId)
+    .where('rt.run_id', '=', runId)
+    .where('rt.in_run', '=', 1);
+  if (statuses) query = query.where('rt.status', 'in', statuses);
+  return query.orderBy('s.result_id').orderBy('s.position').execute();
+};
+
 /** Seq, title and status of a run's cases in `statuses` (for new failures and fixes). */
 export const listRunStatuses = (db: Db, tenantId: string, runId: number, statuses: readonly string[]) =>
   db
@@ -171,7 +184,10 @@ export const listFolders = (db: Db, tenantId: string, projectId: string) =>
     .where('project_id', '=', projectId)
     .execute();
 
-/** The last `last` runs of the project (optionally of one milestone / configuration), newest first. */
+/**
+ * The last `last` runs of the project (optionally of one milestone / configuration), newest first: by `created_at`,
+ * which may be backdated (extensions.md §7a), then id (index runs_project_created_idx).
+ */
 export const listLastRuns = (
   db: Db,
   tenantId: string,
@@ -186,7 +202,7 @@ export const listLastRuns = (
     .where('project_id', '=', projectId);
   if (filter.milestoneId !== undefined) q = q.where('milestone_id', '=', filter.milestoneId);
   if (filter.configurationId !== undefined) q = q.where('configuration_id', '=', filter.configurationId);
-  return q.orderBy('id', 'desc').limit(last).execute();
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(last).execute();
 };
 
 /** A run with any result (its counters other than open). */
@@ -241,7 +257,7 @@ export const listRunsOfLastDays = async (
     .execute();
 };
 
-/** The runs of one milestone or one plan, by id. */
+/** The runs of one milestone or one plan, oldest first: by `created_at` (may be backdated), then id. */
 export const listRunsOf = (
   db: Db,
   tenantId: string,
@@ -255,6 +271,7 @@ export const listRunsOf = (
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
     .where(of, '=', id)
+    .orderBy('created_at')
     .orderBy('id')
     .execute();
 
@@ -276,19 +293,24 @@ export const findPlan = (db: Db, tenantId: string, projectId: string, id: number
     .where('id', '=', id)
     .executeTakeFirst();
 
-/** The ids of the project's last `last` runs: what every per-case report is bounded by. */
+/**
+ * The ids of the project's last `last` runs: what every per-case report is bounded by. Last by `created_at`, which
+ * may be backdated (extensions.md §7a), then id (index runs_project_created_idx).
+ */
 export const recentRuns = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
     .selectFrom('runs')
     .select('id')
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(last);
 
 /** The ids of the project's last `last` runs, as SQL (for the raw statements below). */
 const recentRunsSql = (tenantId: string, projectId: string, last: number) =>
-  sql`select id from runs where tenant_id = ${tenantId} and project_id = ${projectId} order by id desc limit ${last}`;
+  sql`select id from runs where tenant_id = ${tenantId} and project_id = ${projectId}
+      order by created_at desc, id desc limit ${last}`;
 
 const FAILING_SQL = sql`('failed', 'blocked')`;
 
@@ -300,7 +322,8 @@ const FAILING_SQL = sql`('failed', 'blocked')`;
 export const listRecentRunStatuses = (db: Db, tenantId: string, projectId: string, last: number) =>
   db
     .selectFrom('run_tcases as rt')
-    .select(['rt.tcase_id', 'rt.run_id', 'rt.status'])
+    .innerJoin('runs as ru', 'ru.id', 'rt.run_id')
+    .select(['rt.tcase_id', 'rt.run_id', 'rt.status', 'ru.created_at as run_created_at'])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.in_run', '=', 1)
     .where(inFewIds(db, 'rt.run_id', recentRuns(db, tenantId, projectId, last)))

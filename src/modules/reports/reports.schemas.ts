@@ -93,6 +93,15 @@ export type TrendReport = Static<typeof TrendReport>;
 const Author = Type.Object({ id: Type.Integer(), name: Type.String() });
 const Link = Type.Object({ text: Type.String(), url: Type.String() });
 
+/** A step outcome of a result (extensions.md §8), as the run report shows it. */
+export const ReportStep = Type.Object({
+  stepId: Type.Integer(),
+  position: Type.Integer({ description: '1-based' }),
+  status: Type.String(),
+  comment: Type.String(),
+});
+export type ReportStep = Static<typeof ReportStep>;
+
 export const RunFailure = Type.Object({
   tcaseId: Type.String(),
   seq: Type.Integer(),
@@ -103,6 +112,9 @@ export const RunFailure = Type.Object({
   links: Type.Array(Link),
   author: Type.Optional(Author),
   at: Type.String({ description: 'when the latest result was recorded' }),
+  steps: Type.Optional(
+    Type.Array(ReportStep, { description: "the latest result's step outcomes, when recorded" }),
+  ),
 });
 export type RunFailure = Static<typeof RunFailure>;
 

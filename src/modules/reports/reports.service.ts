@@ -10,6 +10,7 @@ import type {
   MilestoneReport,
   PlanReport,
   ReportCounts,
+  ReportStep,
   RunFailure,
   RunReport,
   TrendReport,
@@ -98,13 +99,22 @@ export interface RunCaseLine {
   author?: { id: number; name: string };
   at: string | null;
   timeTaken: number | null;
+  /** The latest result's step outcomes (extensions.md §8), when it has any. */
+  steps?: ReportStep[];
 }
 
 function toRunCases(
   rows: Awaited<ReturnType<typeof repo.listRunCases>>,
   links: Awaited<ReturnType<typeof repo.listRunCaseLinks>>,
+  steps: Awaited<ReturnType<typeof repo.listRunCaseSteps>>,
   pathOf: (folderId: number) => string[],
 ): RunCaseLine[] {
+  const stepsOf = new Map<number, ReportStep[]>();
+  for (const st of steps) {
+    const list = stepsOf.get(st.result_id) ?? [];
+    list.push({ stepId: st.step_id, position: st.position, status: st.status, comment: st.comment });
+    stepsOf.set(st.result_id, list);
+  }
   const linksOf = new Map<number, { text: string; url: string }[]>();
   for (const l of links) {
     const list = linksOf.get(l.result_id) ?? [];
@@ -125,6 +135,8 @@ function toRunCases(
     };
     if (f.author_id !== null && f.author_name !== null)
       line.author = { id: f.author_id, name: f.author_name };
+    const recorded = f.result_id === null ? undefined : stepsOf.get(f.result_id);
+    if (recorded) line.steps = recorded;
     return line;
   });
 }
@@ -141,12 +153,13 @@ export async function runCaseLines(
 ): Promise<RunCaseLine[]> {
   const project = await resolveProject(db, actor, projectRef);
   const run = await findRunOr404(db, actor.tenantId, project.id, project.code, runId);
-  const [pathOf, rows, links] = await Promise.all([
+  const [pathOf, rows, links, steps] = await Promise.all([
     folderPaths(db, actor.tenantId, project.id),
     repo.listRunCases(db, actor.tenantId, run.id),
     repo.listRunCaseLinks(db, actor.tenantId, run.id),
+    repo.listRunCaseSteps(db, actor.tenantId, run.id),
   ]);
-  return toRunCases(rows, links, pathOf);
+  return toRunCases(rows, links, steps, pathOf);
 }
 
 /** A run's report: counters, folders with whole paths, failures, and what changed since a comparable run. */
@@ -162,11 +175,12 @@ export async function runReport(
   const run = await findRunOr404(db, tenantId, project.id, project.code, runId);
   const sinceId = sinceRunId !== undefined ? sinceRunId : await defaultSince(db, tenantId, project.id, run);
   const since = sinceId === null ? null : await findRunOr404(db, tenantId, project.id, project.code, sinceId);
-  const [pathOf, byFolder, failureRows, links] = await Promise.all([
+  const [pathOf, byFolder, failureRows, links, steps] = await Promise.all([
     folderPaths(db, tenantId, project.id),
     repo.countRunCasesByFolder(db, tenantId, run.id),
     repo.listRunCases(db, tenantId, run.id, FAILING),
     repo.listRunCaseLinks(db, tenantId, run.id, FAILING),
+    repo.listRunCaseSteps(db, tenantId, run.id, FAILING),
   ]);
 
   const folderCounts = new Map<number, ReportCounts>();
@@ -179,11 +193,13 @@ export async function runReport(
   const folders = [...folderCounts].map(([id, counts]) => ({ path: pathOf(id), counts }));
   folders.sort((a, b) => comparePaths(a.path, b.path));
 
-  const failures = toRunCases(failureRows, links, pathOf).map(({ timeTaken: _, ...f }): RunFailure => ({
-    ...f,
-    comment: f.comment ?? '',
-    at: f.at ?? '',
-  }));
+  const failures = toRunCases(failureRows, links, steps, pathOf).map(
+    ({ timeTaken: _, ...f }): RunFailure => ({
+      ...f,
+      comment: f.comment ?? '',
+      at: f.at ?? '',
+    }),
+  );
 
   let sinceReport: RunReport['since'] = null;
   if (since !== null) {

@@ -232,6 +232,8 @@ export interface PreparedRun {
   configurationId: string | null;
   queryPlans: QueryPlan[];
   tcaseIds: string[];
+  /** A backdated creation time (extensions.md §7a), checked already; now when absent. */
+  createdAt?: string;
 }
 
 export interface RunInput extends RunRefsInput {
@@ -297,7 +299,7 @@ export async function insertPreparedRun(
     time_spent: null,
     query_plans: JSON.stringify(run.queryPlans),
     created_by: actor.userId,
-    created_at: now,
+    created_at: run.createdAt ?? now,
     updated_at: now,
     closed_at: null,
     closed_by: null,
@@ -332,11 +334,17 @@ export async function insertStandaloneRun(
   actor: Actor,
   projectId: string,
   run: PreparedRun,
+  /** Called in the run's transaction once it is inserted (the audit of a backdated run). */
+  onInserted?: (trx: Db, id: number) => Promise<void>,
 ): Promise<number> {
   const existing = await repo.findRunIdByTitle(db, actor.tenantId, projectId, 0, run.title);
   if (existing !== undefined) throw await titleConflict(db, actor.tenantId, projectId, run.title);
   try {
-    return await db.transaction().execute((trx) => insertPreparedRun(trx, actor, projectId, run));
+    return await db.transaction().execute(async (trx) => {
+      const id = await insertPreparedRun(trx, actor, projectId, run);
+      await onInserted?.(trx, id);
+      return id;
+    });
   } catch (err) {
     // A concurrent creator took the title after our check: the unique index decided (D10).
     if (isUniqueViolation(err)) throw await titleConflict(db, actor.tenantId, projectId, run.title);

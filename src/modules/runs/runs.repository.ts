@@ -29,7 +29,7 @@ export const findRunInfo = (db: Db, tenantId: string, projectId: string, id: num
 const runInfoQuery = (db: Db, tenantId: string, projectId: string, id: number) =>
   db
     .selectFrom('runs')
-    .select(['id', 'project_id', 'type', 'title', 'plan_id', 'closed_at'])
+    .select(['id', 'project_id', 'type', 'title', 'plan_id', 'closed_at', 'created_at'])
     .where('tenant_id', '=', tenantId)
     .where('project_id', '=', projectId)
     .where('id', '=', id);

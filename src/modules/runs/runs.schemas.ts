@@ -9,7 +9,7 @@ import {
   TcaseRequirement,
   TcaseTag,
 } from '../test-cases/test-cases.schemas.js';
-import { TrackerComment } from './results/results.schemas.js';
+import { BackdatedAt, ResultStep, TrackerComment } from './results/results.schemas.js';
 
 // The result bodies, for modules that record results as the routes do (the MCP tools).
 export {
@@ -86,6 +86,7 @@ export const CreateRunBody = Type.Object(
       description:
         'non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only',
     }),
+    createdAt: Type.Optional(BackdatedAt),
   },
   { additionalProperties: false },
 );
@@ -330,7 +331,10 @@ export const Result = Type.Object({
   timeTaken: Type.Union([Type.Number(), Type.Null()]),
   apiKeyId: Type.Union([Type.String(), Type.Null()]),
   internal: Type.Boolean(),
-  createdAt: Type.String(),
+  createdAt: Type.String({ description: 'may be backdated (extensions.md §7a)' }),
+  steps: Type.Optional(
+    Type.Array(ResultStep, { description: 'per-step outcomes, present when recorded (extensions.md §8)' }),
+  ),
 });
 export type Result = Static<typeof Result>;
 

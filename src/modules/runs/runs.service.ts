@@ -33,6 +33,7 @@ import {
   type RunType,
 } from './runs.schemas.js';
 import { enqueueEvent } from '../webhooks/webhook-events.service.js';
+import { auditBackdatedRun, backdatedRunTime } from './backdating/backdating.service.js';
 
 /** D17's reaction to test-case writes, for writers outside a request (the import job; the app's context.ts). */
 export { onTcasesChanged } from './propagation/propagation.service.js';
@@ -121,8 +122,13 @@ export async function createRun(
   input: CreateRunBody,
 ): Promise<{ id: number }> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
+  const createdAt = backdatedRunTime(actor, input.createdAt); // extensions.md §7a: refused before anything else
   const run = await prepareRun(db, actor.tenantId, project.id, { ...input, type: input.type as RunType });
-  return { id: await insertStandaloneRun(db, actor, project.id, run) };
+  const audit =
+    createdAt === undefined
+      ? undefined
+      : (trx: Db, id: number) => auditBackdatedRun(trx, actor, project, id, run.title);
+  return { id: await insertStandaloneRun(db, actor, project.id, { ...run, createdAt }, audit) };
 }
 
 /** Lists a project's runs, newest first, with `include` semantics of docs/api-decisions.md#shapes (unlisted relations are null). */
@@ -441,10 +447,11 @@ export interface RunInfo {
   title: string;
   planId: number | null;
   closedAt: string | null;
+  createdAt: string;
 }
 
 const toRunInfo = (
-  row: Pick<RunRow, 'id' | 'project_id' | 'type' | 'title' | 'plan_id' | 'closed_at'>,
+  row: Pick<RunRow, 'id' | 'project_id' | 'type' | 'title' | 'plan_id' | 'closed_at' | 'created_at'>,
 ): RunInfo => ({
   id: row.id,
   projectId: row.project_id,
@@ -452,6 +459,7 @@ const toRunInfo = (
   title: row.title,
   planId: row.plan_id,
   closedAt: row.closed_at,
+  createdAt: row.created_at,
 });
 
 /** For writes into a run (results, logs): 404 project/run, 403 non-member or archived project, 409 closed run. */

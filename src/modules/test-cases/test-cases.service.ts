@@ -37,9 +37,11 @@ export {
   getTcasesAtVersions,
   listTcaseKinds,
   listTcaseSummaries,
+  listVersionSteps,
   resolveTcaseRef,
   selectMatchingTcaseIds,
   type SelectionPlan,
+  type VersionStep,
 } from './lookups/lookups.service.js';
 export {
   bulkDeleteTestCases,

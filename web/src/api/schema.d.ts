@@ -14035,6 +14035,11 @@ export interface paths {
                             tagIds?: number[];
                             priorities?: ("high" | "medium" | "low")[];
                         }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
+                         */
+                        createdAt?: string;
                     };
                 };
             };
@@ -16483,7 +16488,16 @@ export interface paths {
                                 timeTaken: number | null;
                                 apiKeyId: string | null;
                                 internal: boolean;
+                                /** @description may be backdated (extensions.md §7a) */
                                 createdAt: string;
+                                /** @description per-step outcomes, present when recorded (extensions.md §8) */
+                                steps?: {
+                                    stepId: number;
+                                    /** @description 1-based */
+                                    position: number;
+                                    status: string;
+                                    comment: string;
+                                }[];
                             }[];
                         };
                     };
@@ -18112,6 +18126,25 @@ export interface paths {
                                 [key: string]: unknown;
                             };
                         }[];
+                        /** @description per-step outcomes (extensions.md §8): each step of the version at most once */
+                        steps?: {
+                            /** @description the step's id in the version (a standalone or shared step) */
+                            stepId?: number;
+                            /** @description the step's 1-based place in the version */
+                            position?: number;
+                            /**
+                             * @description passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)
+                             * @enum {string}
+                             */
+                            status: "open" | "passed" | "failed" | "blocked" | "skipped" | "custom1" | "custom2" | "custom3" | "custom4";
+                            /** @description HTML, sanitised on write (D22); "" when left out */
+                            comment?: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
+                         */
+                        createdAt?: string;
                     };
                 };
             };
@@ -18356,6 +18389,25 @@ export interface paths {
                                     [key: string]: unknown;
                                 };
                             }[];
+                            /** @description per-step outcomes (extensions.md §8): each step of the version at most once */
+                            steps?: {
+                                /** @description the step's id in the version (a standalone or shared step) */
+                                stepId?: number;
+                                /** @description the step's 1-based place in the version */
+                                position?: number;
+                                /**
+                                 * @description passed, failed, blocked, skipped, open, custom1–custom4 (a custom status must be active, D23)
+                                 * @enum {string}
+                                 */
+                                status: "open" | "passed" | "failed" | "blocked" | "skipped" | "custom1" | "custom2" | "custom3" | "custom4";
+                                /** @description HTML, sanitised on write (D22); "" when left out */
+                                comment?: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
+                             */
+                            createdAt?: string;
                         }[];
                     };
                 };
@@ -18587,7 +18639,7 @@ export interface paths {
                             total: number;
                             offset: number;
                             limit: number;
-                            /** @description the case's latest result in each run, newest first */
+                            /** @description the case's latest result in each run, newest first (by createdAt, then id) */
                             results: {
                                 /** @description the result id */
                                 id: number;
@@ -18611,7 +18663,16 @@ export interface paths {
                                 /** @description the version the result was recorded on */
                                 tcaseVersion: number;
                                 timeTaken: number | null;
+                                /** @description may be backdated (extensions.md §7a) */
                                 createdAt: string;
+                                /** @description per-step outcomes, when recorded (extensions.md §8) */
+                                steps?: {
+                                    stepId: number;
+                                    /** @description 1-based */
+                                    position: number;
+                                    status: string;
+                                    comment: string;
+                                }[];
                             }[];
                         };
                     };
@@ -34148,6 +34209,14 @@ export interface paths {
                                 };
                                 /** @description when the latest result was recorded */
                                 at: string;
+                                /** @description the latest result's step outcomes, when recorded */
+                                steps?: {
+                                    stepId: number;
+                                    /** @description 1-based */
+                                    position: number;
+                                    status: string;
+                                    comment: string;
+                                }[];
                             }[];
                             since: {
                                 runId: number;
@@ -43330,6 +43399,14 @@ export interface paths {
                                     };
                                     /** @description when the latest result was recorded */
                                     at: string;
+                                    /** @description the latest result's step outcomes, when recorded */
+                                    steps?: {
+                                        stepId: number;
+                                        /** @description 1-based */
+                                        position: number;
+                                        status: string;
+                                        comment: string;
+                                    }[];
                                 }[];
                                 since: {
                                     runId: number;

@@ -35,6 +35,8 @@ export const listLatestResultsOfTcase = (
     ])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.tcase_id', '=', tcaseId)
+    // Newest first by time (a backdated result, extensions.md §7a, sits where its time puts it), then id.
+    .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .offset(offset)
     .limit(limit)

@@ -1,3 +1,4 @@
+import { ResultStep } from '../results/results.schemas.js';
 import { Type, type Static } from 'typebox';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
@@ -51,9 +52,12 @@ export const TcaseHistoryResponse = Type.Object({
       ),
       tcaseVersion: Type.Integer({ description: 'the version the result was recorded on' }),
       timeTaken: Type.Union([Type.Number(), Type.Null()]),
-      createdAt: Type.String(),
+      createdAt: Type.String({ description: 'may be backdated (extensions.md §7a)' }),
+      steps: Type.Optional(
+        Type.Array(ResultStep, { description: 'per-step outcomes, when recorded (extensions.md §8)' }),
+      ),
     }),
-    { description: "the case's latest result in each run, newest first" },
+    { description: "the case's latest result in each run, newest first (by createdAt, then id)" },
   ),
 });
 export type TcaseHistoryResponse = Static<typeof TcaseHistoryResponse>;

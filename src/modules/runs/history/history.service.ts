@@ -4,6 +4,7 @@ import { notFound } from '../../../errors.js';
 import { resolveProject } from '../../projects/projects.service.js';
 import { resolveTcaseRef } from '../../test-cases/test-cases.service.js';
 import * as repo from './history.repository.js';
+import { stepsOfResults, withSteps } from '../result-steps/result-steps.service.js';
 import {
   HISTORY_DEFAULT_LIMIT,
   type TcaseHistoryQuery,
@@ -12,7 +13,8 @@ import {
 
 /**
  * A test case's result history across runs, for the run page's "latest results in other runs": its latest
- * result in every run (open or closed, also runs it has left), newest first, paged with offset/limit.
+ * result in every run (open or closed, also runs it has left), newest first (by the results' createdAt, which
+ * may be backdated, then id), paged with offset/limit.
  */
 export async function listTcaseResultHistory(
   db: Db,
@@ -30,6 +32,11 @@ export async function listTcaseResultHistory(
     limit === 0 ? [] : repo.listLatestResultsOfTcase(db, actor.tenantId, tcase.id, offset, limit),
     repo.countRunsWithResultsOfTcase(db, actor.tenantId, tcase.id),
   ]);
+  const steps = await stepsOfResults(
+    db,
+    actor.tenantId,
+    rows.map((r) => r.id),
+  );
   return {
     total,
     offset,
@@ -48,6 +55,7 @@ export async function listTcaseResultHistory(
       tcaseVersion: r.tcase_version,
       timeTaken: r.time_taken,
       createdAt: r.created_at,
+      ...withSteps(steps.get(r.id)),
     })),
   };
 }

@@ -39,6 +39,41 @@ export const ResultLinkInput = Type.Object(
 );
 export type ResultLinkInput = Static<typeof ResultLinkInput>;
 
+/** extensions.md §7a: a backdated creation time (admins and owners; docs/api-decisions.md#backdated-history). */
+export const BackdatedAt = Type.String({
+  format: 'date-time',
+  description:
+    'ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run',
+});
+
+/** extensions.md §8: the outcome of one step of the case version the result is recorded against. */
+export const ResultStepInput = Type.Object(
+  {
+    stepId: Type.Optional(
+      Type.Integer({ minimum: 1, description: "the step's id in the version (a standalone or shared step)" }),
+    ),
+    position: Type.Optional(
+      Type.Integer({ minimum: 1, description: "the step's 1-based place in the version" }),
+    ),
+    status: ResultStatusField,
+    comment: Type.Optional(Html({ description: 'HTML, sanitised on write (D22); "" when left out' })),
+  },
+  { additionalProperties: false, description: 'named by stepId or position (both: they must agree)' },
+);
+export type ResultStepInput = Static<typeof ResultStepInput>;
+
+/** A step outcome as answered (docs/api-decisions.md#per-step-results). */
+export const ResultStep = Type.Object({
+  stepId: Type.Integer(),
+  position: Type.Integer({ description: '1-based' }),
+  status: Type.String(),
+  comment: Type.String(),
+});
+export type ResultStep = Static<typeof ResultStep>;
+
+/** Most steps one result may carry. */
+export const MAX_RESULT_STEPS = 1000;
+
 const resultFields = {
   status: ResultStatusField,
   comment: Type.Optional(
@@ -50,6 +85,13 @@ const resultFields = {
     }),
   ),
   links: Type.Optional(Type.Array(ResultLinkInput)),
+  steps: Type.Optional(
+    Type.Array(ResultStepInput, {
+      maxItems: MAX_RESULT_STEPS,
+      description: 'per-step outcomes (extensions.md §8): each step of the version at most once',
+    }),
+  ),
+  createdAt: Type.Optional(BackdatedAt),
 };
 
 export const CreateResultBody = Type.Object(resultFields, { additionalProperties: false });
@@ -148,5 +190,6 @@ export const Result = Type.Object({
   apiKeyId: Type.Union([Type.String(), Type.Null()], { description: 'set when added through an API key' }),
   internal: Type.Boolean({ description: 'true when the system added the result' }),
   createdAt: Type.String(),
+  steps: Type.Optional(Type.Array(ResultStep, { description: 'present when step outcomes were recorded' })),
 });
 export type Result = Static<typeof Result>;

@@ -21,7 +21,10 @@ import type {
   CreateResultBody,
   ResultLinkInput,
   ResultStatus,
+  ResultStepInput,
 } from './results.schemas.js';
+import { insertResultSteps, resolveResultSteps } from '../result-steps/result-steps.service.js';
+import { auditBackdatedResults, checkBackdatedResults } from '../backdating/backdating.service.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../../lib/urls.js';
 import { seqOf } from '../../../lib/ids.js';
 import { enqueueResultEvents } from '../../webhooks/webhook-events.service.js';
@@ -38,6 +41,10 @@ export interface ResultInput {
   comment: string;
   timeTaken?: number | null;
   links?: ResultLinkInput[];
+  /** Per-step outcomes (extensions.md §8); such a result is never grouped (recordResult). */
+  steps?: ResultStepInput[];
+  /** Backdated (extensions.md §7a), checked and in stored form; such a result is never grouped. */
+  createdAt?: string;
 }
 
 /**
@@ -54,7 +61,8 @@ async function validateItems(
   const errors: ErrorDetail[] = [];
   // D23: built-in statuses are always active; only a custom one needs the tenant's settings.
   const active = new Set<string>(BUILT_IN_STATUS_IDS);
-  if (items.some((it) => !active.has(it.status))) {
+  const statusesOf = (it: ResultInput) => [it.status, ...(it.steps ?? []).map((st) => st.status)];
+  if (items.some((it) => statusesOf(it).some((st) => !active.has(st)))) {
     for (const id of await activeStatusIds(db, tenantId)) active.add(id);
   }
   const integrationIds = [
@@ -72,6 +80,10 @@ async function validateItems(
         message: `status ${item.status} is not active (activate it in the status settings first)`,
       });
     }
+    (item.steps ?? []).forEach((step, j) => {
+      if (active.has(step.status)) return;
+      errors.push({ path: `${at}/steps/${j}/status`, message: `status ${step.status} is not active` });
+    });
     (item.links ?? []).forEach((link, j) => {
       const linkAt = `${at}/links/${j}`;
       // D24: a plain link (no integrationId) needs only its http(s) url.
@@ -152,6 +164,8 @@ export interface WriteRunResultsOptions {
   /** Webhook events: one `result_created` per result (single results) or one `results_created` for all (a batch). */
   events: 'per-result' | 'per-batch';
   now?: string;
+  /** Where an item sits in the request, for the problems found under the lock (its steps); `/items/<i>` by default. */
+  pathOf?: (i: number) => string;
 }
 
 /**
@@ -182,7 +196,8 @@ export async function writeRunResults(
   if (kept.length === 0) return ids;
   const keptItems = notInRun.length === 0 ? items : kept.map((i) => items[i]);
   const resolved = keptItems.map((item) => found.get(item.ref)!);
-  const written = await applyResults(trx, tenantId, run, keptItems, resolved, now);
+  const pathOf = o.pathOf ?? ((i: number) => `/items/${i}`);
+  const written = await applyResults(trx, tenantId, run, keptItems, resolved, now, (j) => pathOf(kept[j]));
   kept.forEach((i, j) => (ids[i] = written[j]));
   await enqueueResultEvents(
     trx,
@@ -236,6 +251,7 @@ async function applyResults(
   items: ResultInput[],
   resolved: runTcasesRepo.RunTcaseStateRow[],
   now: string,
+  pathOf: (i: number) => string,
 ): Promise<number[]> {
   // D17/D18, applied item by item: a result records the version the run shows at that moment; in
   // static_struct and live runs a non-open status pins that version and `open` un-pins it.
@@ -266,10 +282,30 @@ async function applyResults(
       author_id: item.by.userId,
       api_key_id: item.by.apiKeyId,
       internal: 0,
-      created_at: now,
+      created_at: item.createdAt ?? now,
     };
   });
+  const steps = items.some((it) => it.steps !== undefined)
+    ? await resolveResultSteps(
+        trx,
+        tenantId,
+        run.id,
+        items.map((it, i) => ({
+          tcaseId: resultRows[i].tcase_id,
+          version: resultRows[i].tcase_version,
+          steps: it.steps ?? [],
+          path: pathOf(i),
+        })),
+      )
+    : undefined;
+  if (steps && steps.errors.length > 0) throw validationError(steps.errors, 'Invalid result steps');
   const resultIds = await repo.insertResults(trx, resultRows);
+  if (steps) {
+    await insertResultSteps(
+      trx,
+      steps.rows.flatMap((rows, i) => rows.map((row) => ({ ...row, result_id: resultIds[i] }))),
+    );
+  }
 
   const linkRows = items.flatMap((item, i) =>
     (item.links ?? []).map((link) => ({
@@ -354,9 +390,18 @@ export async function recordResult(
     ref: tcaseRef,
     by: actor,
   };
-  if ((item.links ?? []).length > 0 || !(BUILT_IN_STATUS_IDS as readonly string[]).includes(item.status)) {
+  // Backdated (§7a) and per-step (§8) results are checked and written alone, never grouped: the hot path stays as it was.
+  const alone = item.createdAt !== undefined || item.steps !== undefined;
+  if (
+    alone ||
+    (item.links ?? []).length > 0 ||
+    !(BUILT_IN_STATUS_IDS as readonly string[]).includes(item.status)
+  ) {
     const { project, run } = await getRunForResults(db, actor, projectRef, runId);
-    const errors = await validateItems(db, actor.tenantId, project.id, [item], () => '');
+    const errors = [
+      ...checkBackdatedResults(actor, run, [item], () => ''),
+      ...(await validateItems(db, actor.tenantId, project.id, [item], () => '')),
+    ];
     if (errors.length > 0) {
       // A test case that is not in the run is a 404, before anything wrong in the body.
       if (!(await resolveRunTcase(db, actor.tenantId, run, tcaseRef))) throw notFoundInRun(tcaseRef, run.id);
@@ -365,7 +410,7 @@ export async function recordResult(
   }
   const single: SingleResult = { projectRef, runId, item, claim };
   // Inside a transaction (tests) there is nothing to group with: the result is written there, directly.
-  return { id: db.isTransaction ? await recordAlone(db, single) : await group.submit(single) };
+  return { id: db.isTransaction || alone ? await recordAlone(db, single) : await group.submit(single) };
 }
 
 const notFoundInRun = (tcaseRef: string, runId: number) =>
@@ -373,15 +418,17 @@ const notFoundInRun = (tcaseRef: string, runId: number) =>
 
 /** One single result in its own transaction, with every check and its answer (404, 403, 409). */
 export async function recordAlone(db: Db, p: SingleResult): Promise<number> {
-  const { run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
+  const { project, run } = await getRunForResults(db, p.item.by, p.projectRef, p.runId);
   return inTransaction(db, async (trx) => {
     const [id] = await writeRunResults(trx, p.item.by.tenantId, run, [p.item], {
       events: 'per-result',
+      pathOf: () => '',
       // A single result's case that is not in the run is a 404 (a batch names the item in a 400).
       refuse: (notInRun) => {
         if (notInRun.length > 0) throw notFoundInRun(p.item.ref, run.id);
       },
     });
+    await auditBackdatedResults(trx, p.item.by, project, run, [p.item]);
     if (p.claim) await storeAnswers(trx, [{ claim: p.claim, status: 201, body: { id } }]);
     return id!;
   });
@@ -409,9 +456,14 @@ export async function recordResultBatch(
     comment: it.comment ?? '', // D26
     timeTaken: it.timeTaken,
     links: it.links,
+    steps: it.steps,
+    createdAt: it.createdAt,
   }));
   const pathOf = (i: number) => `/items/${i}`;
-  const invalid = await validateItems(db, actor.tenantId, project.id, items, pathOf);
+  const invalid = [
+    ...checkBackdatedResults(actor, run, items, pathOf),
+    ...(await validateItems(db, actor.tenantId, project.id, items, pathOf)),
+  ];
   return inTransaction(db, async (trx) => {
     const ids = await writeRunResults(trx, actor.tenantId, run, items, {
       events: 'per-batch',
@@ -429,6 +481,7 @@ export async function recordResultBatch(
         throw validationError(errors, 'Invalid result batch');
       },
     });
+    await auditBackdatedResults(trx, actor, project, run, items);
     if (claim) await storeAnswers(trx, [{ claim, status: 201, body: { ids } }]);
     return { ids: ids as number[] };
   });

@@ -9,6 +9,7 @@ import type { StoredCustomFieldValue } from '../../custom-fields/custom-fields.s
 import { getLinkedIntegration } from '../../integrations/integrations.service.js';
 import type { FilesContext } from '../../files/files.service.js';
 import { getTcaseAtVersion } from '../../test-cases/test-cases.service.js';
+import { stepsOfResults, withSteps } from '../result-steps/result-steps.service.js';
 import * as resultsRepo from '../results/results.repository.js';
 import type { RunListCache } from './run-list-cache.js';
 import * as listRepo from './run-tcases-list.repository.js';
@@ -243,6 +244,11 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     list.push(link);
     linksByResult.set(l.result_id, list);
   }
+  const steps = await stepsOfResults(
+    db,
+    tenantId,
+    rows.map((r) => r.id),
+  );
   return rows.map((r): Result => ({
     id: r.id,
     tcaseId: r.tcase_id,
@@ -256,6 +262,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     apiKeyId: r.api_key_id,
     internal: r.internal === 1,
     createdAt: r.created_at,
+    ...withSteps(steps.get(r.id)),
   }));
 }
 

@@ -9,6 +9,8 @@ import type { TcaseFilter, TcaseRow } from '../test-cases.repository.js';
 import { type TCase, type TcaseInclude } from '../test-cases.schemas.js';
 import type { FilesContext } from '../../files/files.service.js';
 import { toTcases } from '../content/content.view.js';
+import type { StepRef } from '../content/content.model.js';
+import { parseJson } from '../../../lib/json.js';
 
 /* Lookups other modules rely on (runs): a case by reference, query-plan selection, cases as of a version. */
 
@@ -147,4 +149,26 @@ export async function listTcaseSummaries(
     const r = byId.get(id);
     return r ? [{ id: r.id, seq: r.seq, title: r.title, folderId: r.folder_id, priority: r.priority }] : [];
   });
+}
+
+/** A step of a version as a result may name it (extensions.md §8): a standalone step or a shared step, by id. */
+export interface VersionStep {
+  id: number;
+  type: 'standalone' | 'shared';
+}
+
+/** The steps of each (case, version) pair, in the version's order, keyed `<tcaseId>@<version>`; pairs not found absent. */
+export async function listVersionSteps(
+  db: Db,
+  tenantId: string,
+  refs: { tcaseId: string; version: number }[],
+): Promise<Map<string, VersionStep[]>> {
+  if (refs.length === 0) return new Map();
+  const rows = await repo.listCasesAtVersions(db, tenantId, refs);
+  return new Map(
+    rows.map((r) => [
+      `${r.id}@${r.version}`,
+      parseJson<StepRef[]>(r.steps, []).map((s) => ({ id: s.id, type: s.type })),
+    ]),
+  );
 }
