@@ -36,7 +36,7 @@ export function ApiKeysPage() {
   return <ApiKeys />;
 }
 
-const KIND_NAMES = { key: 'API key', device: 'Device sign-in' } as const;
+const KIND_NAMES = { key: 'API key', device: 'Device sign-in', oauth: 'App sign-in (OAuth)' } as const;
 
 function ApiKeys() {
   const queryClient = useQueryClient();
@@ -145,9 +145,9 @@ function ApiKeys() {
       </section>
       {revoking && (
         <ConfirmDialog
-          title={revoking.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
+          title={revoking.kind !== 'key' ? 'Sign out this device?' : 'Revoke this key?'}
           onClose={() => setRevoking(undefined)}
-          confirmLabel={revoking.kind === 'device' ? 'Sign out device' : 'Revoke key'}
+          confirmLabel={revoking.kind !== 'key' ? 'Sign out device' : 'Revoke key'}
           onConfirm={() => revoke.mutate(revoking)}
           isPending={revoke.isPending}
           error={revoke.isError ? sentence(revoke.error.message) : undefined}
