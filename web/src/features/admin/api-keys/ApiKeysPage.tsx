@@ -12,6 +12,7 @@ import { formatCount, formatDate } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
 import { canManagePeople, meQuery } from '../../../session/session';
 import { revokeServiceKey, serviceApiKeysQuery, type ServiceApiKey } from './api';
+import { OAuthClientsSection } from './OAuthClientsSection';
 import '../audit-log/audit-log.css';
 import './api-keys.css';
 
@@ -143,6 +144,7 @@ function ApiKeys() {
           </ul>
         )}
       </section>
+      <OAuthClientsSection />
       {revoking && (
         <ConfirmDialog
           title={revoking.kind !== 'key' ? 'Sign out this device?' : 'Revoke this key?'}
