@@ -50,6 +50,9 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** What an api_keys row is: a key, a device sign-in, or an OAuth client's sign-in. */
+export type ApiKeyKind = 'key' | 'device' | 'oauth';
+
 export interface ApiKeysTable {
   /** The `<keyId>` part of `<tenantId>.<keyId>.<secret>` (D2). */
   id: string;
@@ -62,9 +65,12 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
-  /** 'key', or 'device': a device sign-in (`qasphere auth login`) whose secret rotates on refresh. */
-  kind: ColumnType<'key' | 'device', 'key' | 'device' | undefined, 'key' | 'device'>;
-  /** The OAuth client of a device sign-in; null for keys. */
+  /**
+   * 'key'; 'device': a device sign-in (`qasphere auth login`); 'oauth': a sign-in of an OAuth client (an MCP
+   * client, authorization code grant). The secret of the last two rotates on refresh.
+   */
+  kind: ColumnType<ApiKeyKind, ApiKeyKind | undefined, ApiKeyKind>;
+  /** The OAuth client of a device or OAuth sign-in; null for keys. */
   client_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

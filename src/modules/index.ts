@@ -24,6 +24,7 @@ import { accountsPrivateRoutes, accountsRoutes } from './accounts/accounts.route
 import { apiKeysRoutes } from './api-keys/api-keys.routes.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { oauthRoutes } from './oauth/oauth.routes.js';
+import { wellKnownRoutes } from './oauth/oauth-code.routes.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { jobsRoutes } from './jobs/jobs.routes.js';
 import { reportsRoutes } from './reports/reports.routes.js';
@@ -88,6 +89,9 @@ export const privateApiRoutes: FastifyPluginAsync[] = [
   reportSharesPrivateRoutes,
   mcpRoutes,
 ];
+
+/** Route plugins at the root, outside `/api`: the OAuth metadata MCP clients discover (`/.well-known/…`). */
+export const rootRoutes: FastifyPluginAsync[] = [wellKnownRoutes];
 
 /**
  * The one explicit list of background work, each declared by the module that owns its tables; src/jobs/ runs it

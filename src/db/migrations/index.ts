@@ -34,6 +34,7 @@ import * as m0033 from './0033_live_folder_counts.js';
 import * as m0034 from './0034_webhook_failed_deliveries_additive.js';
 import * as m0035 from './0035_project_access_defaults_additive.js';
 import * as m0037 from './0037_result_steps_additive.js';
+import * as m0038 from './0038_oauth_clients_additive.js';
 
 /**
  * A migration. One that only adds (tables, nullable or defaulted columns, indexes), so that the code of the version
@@ -79,4 +80,5 @@ export const migrations: Record<string, CasebookMigration> = {
   '0034_webhook_failed_deliveries_additive': m0034,
   '0035_project_access_defaults_additive': m0035,
   '0037_result_steps_additive': m0037,
+  '0038_oauth_clients_additive': m0038,
 };

@@ -22,7 +22,7 @@ export interface OAuthDeviceCodesTable {
 export interface OAuthRefreshTokensTable {
   id: string;
   tenant_id: string;
-  /** The device sign-in (api_keys row) the token refreshes. */
+  /** The device or OAuth sign-in (api_keys row) the token refreshes. */
   authorization_id: string;
   token_hash: string;
   created_at: string;
@@ -30,7 +30,46 @@ export interface OAuthRefreshTokensTable {
   used_at: string | null;
 }
 
+/** A client registered through RFC 7591 (migration 0034_oauth_clients_additive): public, no secret. */
+export interface OAuthClientsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  /** JSON array of the exact redirect URIs it registered. */
+  redirect_uris: string;
+  created_at: string;
+}
+
+/** An authorization code a person approved (authorization code grant with PKCE); used once, lives minutes. */
+export interface OAuthAuthorizationCodesTable {
+  id: string;
+  tenant_id: string;
+  client_id: string;
+  code_hash: string;
+  user_id: number;
+  redirect_uri: string;
+  /** base64url sha256 of the client's code_verifier (S256 only). */
+  code_challenge: string;
+  resource: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The api_keys row the code was redeemed for. */
+  authorization_id: string | null;
+}
+
+/** The tenant's rule for which registered clients may be approved. */
+export interface OAuthClientPoliciesTable {
+  tenant_id: string;
+  /** JSON array of origins; null: any registered client. */
+  allowed_origins: string | null;
+  updated_at: string;
+}
+
 export interface OAuthTables {
   oauth_device_codes: OAuthDeviceCodesTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_authorization_codes: OAuthAuthorizationCodesTable;
+  oauth_client_policies: OAuthClientPoliciesTable;
 }

@@ -136,14 +136,14 @@ export const revokeKey = (db: Db, tenantId: string, keyId: string, at: string) =
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
 
-/** Revokes every live device sign-in of a user (their refresh tokens die with them). */
+/** Revokes every live device and OAuth sign-in of a user (their refresh tokens die with them). */
 export const revokeDeviceKeysOf = (db: Db, tenantId: string, userId: number, at: string) =>
   db
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', userId)
-    .where('kind', '=', 'device')
+    .where('kind', 'in', ['device', 'oauth'])
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
 

@@ -10,12 +10,12 @@ export const ApiKey = Type.Object({
   expiresAt: Type.Optional(Type.String()),
   revokedAt: Type.Optional(Type.String()),
   lastUsedAt: Type.Optional(Type.String()),
-  kind: Type.Union([Type.Literal('key'), Type.Literal('device')], {
+  kind: Type.Union([Type.Literal('key'), Type.Literal('device'), Type.Literal('oauth')], {
     description:
-      "`device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out",
+      "`device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved). Its name is the client's; revoking it signs the client out",
   }),
   clientId: Type.Optional(
-    Type.String({ description: 'Of a device sign-in: the OAuth client (e.g. `qas-cli`)' }),
+    Type.String({ description: 'Of a device or OAuth sign-in: the OAuth client (e.g. `qas-cli`)' }),
   ),
 });
 

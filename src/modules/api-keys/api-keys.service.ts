@@ -1,4 +1,5 @@
 import type { Db } from '../../db/create-db.js';
+import type { ApiKeyKind } from '../../db/schema.js';
 import type { Actor, KnownProject } from '../../auth/actor.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
@@ -21,7 +22,7 @@ export interface ApiKeyInfo {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
-  kind: 'key' | 'device';
+  kind: ApiKeyKind;
   clientId: string | null;
 }
 
@@ -33,7 +34,13 @@ export interface ApiKeyInfo {
 export async function createDeviceKey(
   db: Db,
   tenantId: string,
-  input: { userId: number; clientId: string; clientName: string; expiresAt: string },
+  input: {
+    userId: number;
+    clientId: string;
+    clientName: string;
+    expiresAt: string;
+    kind?: 'device' | 'oauth';
+  },
 ): Promise<{ id: string; key: string }> {
   const id = newId(12);
   const secret = newSecret(32);
@@ -47,7 +54,7 @@ export async function createDeviceKey(
     expires_at: input.expiresAt,
     revoked_at: null,
     last_used_at: null,
-    kind: 'device',
+    kind: input.kind ?? 'device',
     client_id: input.clientId,
   });
   return { id, key: `${tenantId}.${id}.${secret}` };
@@ -65,17 +72,30 @@ export async function rotateDeviceKey(
   return Number(done.numUpdatedRows) === 1 ? `${tenantId}.${keyId}.${secret}` : undefined;
 }
 
-/** A device sign-in as its refresh needs it: undefined when there is none. */
+/** A device or OAuth sign-in as its refresh needs it: undefined when there is none. */
 export async function findDeviceKey(db: Db, tenantId: string, keyId: string) {
   const row = await repo.findKeyWithUser(db, tenantId, keyId);
-  if (!row || row.kind !== 'device') return undefined;
+  if (!row || row.kind === 'key') return undefined;
   return {
     id: row.id,
+    kind: row.kind,
     userId: row.user_id,
     clientId: row.client_id ?? '',
     revoked: row.revoked_at !== null,
     userActive: row.deactivated_at === null,
   };
+}
+
+/**
+ * The device or OAuth sign-in a raw access token belongs to (RFC 7009 revocation): undefined for anything else,
+ * a plain key included (a key is revoked through the key routes, not by a client that holds it).
+ */
+export async function findSignInByAccessToken(db: Db, tenantId: string, rawToken: string) {
+  const [tokenTenant, keyId, secret] = rawToken.split('.');
+  if (tokenTenant !== tenantId || !keyId || !secret) return undefined;
+  const row = await repo.findKey(db, tenantId, keyId);
+  if (!row || row.kind === 'key' || !safeEqualHex(row.secret_hash, sha256(secret))) return undefined;
+  return { id: row.id, userId: row.user_id, clientId: row.client_id ?? '' };
 }
 
 /** Revokes a key; true when this call revoked it (false when it was revoked already). */
@@ -254,9 +274,9 @@ export interface ApiKey {
   expiresAt?: string;
   revokedAt?: string;
   lastUsedAt?: string;
-  /** 'device': a device sign-in (`qasphere auth login`); its name is the client's. */
-  kind: 'key' | 'device';
-  /** Of a device sign-in: the OAuth client it was granted to. */
+  /** 'device': a device sign-in (`qasphere auth login`); 'oauth': an OAuth client's. Its name is the client's. */
+  kind: ApiKeyKind;
+  /** Of a device or OAuth sign-in: the OAuth client it was granted to. */
   clientId?: string;
 }
 
@@ -271,7 +291,7 @@ const toApiKey = (k: ApiKeyInfo): ApiKey => ({
   ...(k.revokedAt ? { revokedAt: k.revokedAt } : {}),
   ...(k.lastUsedAt ? { lastUsedAt: k.lastUsedAt } : {}),
   kind: k.kind,
-  ...(k.kind === 'device' && k.clientId ? { clientId: k.clientId } : {}),
+  ...(k.kind !== 'key' && k.clientId ? { clientId: k.clientId } : {}),
 });
 
 /** One's own keys, or (admin endpoints) every key of the tenant or of one user. */
@@ -313,8 +333,8 @@ export async function revokeKeyAs(db: Db, actor: Actor, keyId: string, ownOnly: 
   }
   await db.transaction().execute(async (trx) => {
     const revoked = await revokeKeyRow(trx, actor.tenantId, keyId);
-    // A device sign-in is an OAuth authorisation: its end is audited with the contract's own event.
-    if (revoked && key.kind === 'device') {
+    // A device or OAuth sign-in is an OAuth authorisation: its end is audited with the contract's own event.
+    if (revoked && key.kind !== 'key') {
       await recordAudit(trx, actor, 'oauth.authorization_revoked', {
         client_id: key.client_id,
         authorization_id: key.id,

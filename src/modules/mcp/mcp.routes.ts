@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { AppError } from '../../errors.js';
 import { hardenSchema } from '../../http/hostile-input.js';
 import { toErrorDetails, validatorCompiler } from '../../http/validation.js';
 import { buildMcpServer, MCP_TOOLS } from './mcp.server.js';
@@ -34,8 +35,22 @@ function webRequest(req: FastifyRequest): Request {
  * of the route it stands for.
  */
 export const mcpRoutes: FastifyPluginAsync = async (app) => {
-  const { db, ctx } = app;
+  const { db, ctx, config } = app;
   const tools = new ToolSet(MCP_TOOLS, compileArgs);
+
+  // MCP authorization (RFC 9728 §5.1): a 401 names where the client finds how to sign a person in. The body stays
+  // the API's JSON error. `invalid_token` when a token was sent and refused (expired, revoked).
+  app.addHook('onError', async (req, reply, error) => {
+    if (!(error instanceof AppError) || error.code !== 'UNAUTHORIZED') return;
+    const origin = req.host
+      ? new URL(`${req.protocol}://${req.host}`).origin
+      : new URL(config.publicUrl).origin;
+    const invalid = req.headers.authorization ? ', error="invalid_token"' : '';
+    reply.header(
+      'www-authenticate',
+      `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/api/mcp"${invalid}`,
+    );
+  });
 
   app.post(
     '/mcp',

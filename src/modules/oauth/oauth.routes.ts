@@ -1,11 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ErrorObject } from 'ajv';
 import type { Config } from '../../config.js';
-import { AppError } from '../../errors.js';
 import { addRetryAfterOnThrottle, requestTenant } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
-import { toErrorDetails } from '../../http/validation.js';
 import { onTenantHost } from '../../lib/urls.js';
 import {
   CheckTenantAnswer,
@@ -20,6 +17,9 @@ import {
   UserCodeQuery,
 } from './oauth.schemas.js';
 import * as service from './oauth.service.js';
+import * as codes from './oauth-code.service.js';
+import { oauthCodeRoutes } from './oauth-code.routes.js';
+import { acceptFormBodies, answerOAuthErrors, reachedOrigin } from './oauth-http.routes.js';
 
 const PUBLIC = { access: { public: true } };
 /** Approving a device is for a person signed in with the session cookie (src/http/auth.ts). */
@@ -44,57 +44,6 @@ export function serviceAddress(config: Config, req: FastifyRequest): string {
 function tenantAddress(config: Config, req: FastifyRequest, host: string | null): string {
   const base = serviceAddress(config, req);
   return config.multiTenant ? onTenantHost(base, host) : base;
-}
-
-/**
- * RFC 6749 §4.1.3 / RFC 8628 §3.1: OAuth clients may post `application/x-www-form-urlencoded`. Registered in
- * this plugin only, so the rest of the API stays JSON-only (D8). A parameter given twice is an error (RFC 6749
- * §3.2); one given without a value counts as absent.
- */
-function acceptFormBodies(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    const fields: Record<string, string> = {};
-    for (const [name, value] of new URLSearchParams(body as string)) {
-      if (Object.hasOwn(fields, name)) {
-        done(new service.OAuthError('invalid_request', `parameter "${name}" is repeated`), undefined);
-        return;
-      }
-      if (value !== '') fields[name] = value;
-    }
-    done(null, fields);
-  });
-}
-
-/** Errors of the two OAuth endpoints in the RFC's shape as well as D7's; anything else goes to the app's handler. */
-function answerOAuthErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | Error, _req, reply) => {
-    if (error instanceof service.OAuthError) return reply.code(400).send(error.body());
-    const fe = error as FastifyError;
-    if (fe.validation) {
-      const details = toErrorDetails(fe.validation as ErrorObject[], fe.validationContext ?? 'body');
-      const body = new service.OAuthError(
-        'invalid_request',
-        `Invalid body: ${details.map((d) => d.message).join('; ')}`,
-        details,
-      ).body();
-      return reply.code(400).send(body);
-    }
-    if (
-      error instanceof SyntaxError ||
-      fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-      fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-    ) {
-      return reply
-        .code(400)
-        .send(new service.OAuthError('invalid_request', `Malformed body: ${error.message}`).body());
-    }
-    // Any other 400 is a bad request too, and its body must still carry `error` (the 400 schema says so).
-    if (error instanceof AppError ? error.status === 400 : fe.statusCode === 400) {
-      const details = error instanceof AppError ? error.details : undefined;
-      return reply.code(400).send(new service.OAuthError('invalid_request', error.message, details).body());
-    }
-    throw error;
-  });
 }
 
 const oauthErrors = { ...errorResponses, 400: OAuthErrorBody };
@@ -134,7 +83,7 @@ const oauthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary:
-          'OAuth token endpoint: the device-code grant (poll until approved) and the refresh-token grant (rotates both tokens)',
+          'OAuth token endpoint: the device-code grant (poll until approved), the authorization-code grant (PKCE S256) and the refresh-token grant (rotates both tokens)',
         description:
           'Until a person approves: 400 `authorization_pending`, `slow_down` (polled sooner than `interval`; the interval grows by 5 s), `access_denied` or `expired_token`. Error bodies carry `error`, `error_description`, `message` and `code`.',
         consumes: ['application/json', 'application/x-www-form-urlencoded'],
@@ -158,7 +107,26 @@ const oauthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { clientId, deviceCode: req.body.device_code },
         );
       }
+      const mcpResource = `${reachedOrigin(config, req)}/api/mcp`;
+      const { resource } = req.body;
+      if (grant === codes.AUTHORIZATION_CODE_GRANT) {
+        return codes.exchangeCode(
+          db,
+          source,
+          {
+            clientId,
+            code: req.body.code,
+            redirectUri: req.body.redirect_uri,
+            codeVerifier: req.body.code_verifier,
+            resource,
+          },
+          mcpResource,
+        );
+      }
       if (grant === service.REFRESH_TOKEN_GRANT) {
+        if (resource !== undefined && !codes.resourceServed(resource, mcpResource)) {
+          throw new service.OAuthError('invalid_target', `this server's tokens are for ${mcpResource}`);
+        }
         return service.refreshTokens(db, source, { clientId, refreshToken: req.body.refresh_token });
       }
       throw new service.OAuthError('unsupported_grant_type', `unsupported grant_type "${grant}"`);
@@ -225,4 +193,5 @@ const deviceApprovalRoutes: FastifyPluginAsyncTypebox = async (app) => {
 export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(oauthTokenRoutes);
   await app.register(deviceApprovalRoutes);
+  await app.register(oauthCodeRoutes);
 };

@@ -28,16 +28,27 @@ export const DeviceCodeAnswer = Type.Object({
   interval: Type.Integer({ description: 'Seconds between polls (5)' }),
 });
 
-/** RFC 8628 §3.4 (device code) and RFC 6749 §6 (refresh); JSON or form-encoded. */
+/** RFC 8628 §3.4 (device code), RFC 6749 §4.1.3 with RFC 7636 (code + PKCE) and §6 (refresh); JSON or form. */
 export const TokenBody = Type.Object(
   {
     grant_type: Type.String({
       maxLength: 255,
-      description: '`urn:ietf:params:oauth:grant-type:device_code` or `refresh_token`',
+      description: '`urn:ietf:params:oauth:grant-type:device_code`, `authorization_code` or `refresh_token`',
     }),
-    client_id: Type.Optional(Type.String({ maxLength: 255, description: 'Required with the device code' })),
+    client_id: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        description: 'Required with the device code and the authorization code',
+      }),
+    ),
     device_code: Type.Optional(Type.String({ maxLength: 255 })),
     refresh_token: Type.Optional(Type.String({ maxLength: 255 })),
+    code: Type.Optional(Type.String({ maxLength: 255 })),
+    redirect_uri: Type.Optional(Type.String({ maxLength: 2000 })),
+    code_verifier: Type.Optional(Type.String({ maxLength: 255 })),
+    resource: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'RFC 8707: `<origin>/api/mcp` when given' }),
+    ),
     scope: Type.Optional(Type.String({ maxLength: 1000 })),
   },
   { additionalProperties: false },
@@ -57,7 +68,7 @@ export const TokenAnswer = Type.Object({
 export const OAuthErrorBody = Type.Object({
   error: Type.String({
     description:
-      'authorization_pending | slow_down | access_denied | expired_token | invalid_request | invalid_client | invalid_grant | unsupported_grant_type',
+      'authorization_pending | slow_down | access_denied | expired_token | invalid_request | invalid_client | invalid_grant | unsupported_grant_type | invalid_target | invalid_redirect_uri | invalid_client_metadata',
   }),
   error_description: Type.String(),
   message: Type.String(),

@@ -55,7 +55,10 @@ export class OAuthError extends AppError {
       | 'authorization_pending'
       | 'slow_down'
       | 'access_denied'
-      | 'expired_token',
+      | 'expired_token'
+      | 'invalid_target'
+      | 'invalid_redirect_uri'
+      | 'invalid_client_metadata',
     description: string,
     details?: { path: string; message: string }[],
   ) {
@@ -86,7 +89,7 @@ function newUserCode(): string {
   return code;
 }
 
-const isoIn = (now: number, seconds: number) => new Date(now + seconds * 1000).toISOString();
+export const isoIn = (now: number, seconds: number) => new Date(now + seconds * 1000).toISOString();
 
 export interface DeviceAuthorization {
   device_code: string;
@@ -230,7 +233,7 @@ async function redeemApprovedCode(
   });
 }
 
-async function issueRefreshToken(db: Db, tenantId: string, authorizationId: string, now: number) {
+export async function issueRefreshToken(db: Db, tenantId: string, authorizationId: string, now: number) {
   const token = newSecret(32);
   await repo.insertRefreshToken(db, {
     id: newId(16),
@@ -244,7 +247,7 @@ async function issueRefreshToken(db: Db, tenantId: string, authorizationId: stri
   return token;
 }
 
-const tokenAnswer = (accessToken: string, refreshToken: string): TokenAnswer => ({
+export const tokenAnswer = (accessToken: string, refreshToken: string): TokenAnswer => ({
   access_token: accessToken,
   token_type: 'Bearer',
   expires_in: ACCESS_TOKEN_TTL_SECONDS,
@@ -252,8 +255,13 @@ const tokenAnswer = (accessToken: string, refreshToken: string): TokenAnswer => 
   refresh_token_expires_in: REFRESH_TOKEN_TTL_SECONDS,
 });
 
-/** Ends a device sign-in (its access token and every refresh token of its family); audited once. */
-async function revokeAuthorization(db: Db, ctx: AuditContext, authorizationId: string, clientId: string) {
+/** Ends a device or OAuth sign-in (its access token and every refresh token of its family); audited once. */
+export async function revokeAuthorization(
+  db: Db,
+  ctx: AuditContext,
+  authorizationId: string,
+  clientId: string,
+) {
   await db.transaction().execute(async (trx) => {
     if (await apiKeys.revokeKeyRow(trx, ctx.tenantId, authorizationId)) {
       await recordAudit(trx, ctx, 'oauth.authorization_revoked', {

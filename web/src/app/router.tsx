@@ -19,6 +19,7 @@ import { firstListPage, foldersQuery, tagsQuery, testCaseQuery } from '../featur
 import { validateAuditLogSearch } from '../features/admin/audit-log/search';
 import { validateReportsSearch } from '../features/reports/hub/search';
 import { validateRepositorySearch } from '../features/repository/search';
+import { AUTHORIZATION_PARAMS, type AuthorizationParams } from '../features/oauth/api';
 import { runQuery, runTestCasesQuery } from '../features/runs/api';
 import { validateRunPageSearch, validateRunsPageSearch } from '../features/runs/search';
 import { ShortcutsProvider } from './shell/Shortcuts';
@@ -361,6 +362,20 @@ const deviceRoute = createRoute({
   },
   component: lazyRouteComponent(() => import('../features/device/DevicePage'), 'DevicePage'),
 });
+// An MCP client's sign-in (src/modules/oauth, /api/oauth/authorize sends the browser here): signed in first.
+const oauthAuthorizeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/oauth/authorize',
+  validateSearch: (search: Record<string, unknown>): AuthorizationParams => {
+    const params: AuthorizationParams = {};
+    for (const name of AUTHORIZATION_PARAMS) {
+      const value = search[name];
+      if (typeof value === 'string' || typeof value === 'number') params[name] = String(value).slice(0, 2000);
+    }
+    return params;
+  },
+  component: lazyRouteComponent(() => import('../features/oauth/AuthorizePage'), 'AuthorizePage'),
+});
 // ---- admin: admin27a ----
 // Service settings (admins and the owner; each page tells other roles so): custom fields, result statuses.
 const adminCustomFieldsRoute = createRoute({
@@ -412,7 +427,7 @@ const adminImportProjectRoute = createRoute({
 });
 // ---- end admin: archive29 ----
 const accountRoutes = [invitationRoute, requestResetRoute, setPasswordRoute] as const;
-const accountAppRoutes = [settingsRoute, deviceRoute] as const;
+const accountAppRoutes = [settingsRoute, deviceRoute, oauthAuthorizeRoute] as const;
 // ---- end of account pages ----
 
 const routeTree = rootRoute.addChildren([

@@ -95,6 +95,7 @@ export function ApiKeysSection() {
               <div>
                 <span className="key-name">{k.name}</span>
                 {k.kind === 'device' && <span className="badge">Device sign-in</span>}
+                {k.kind === 'oauth' && <span className="badge">App sign-in (OAuth)</span>}
                 <span className="muted key-meta">
                   Created {when(k.createdAt)} ·{' '}
                   {k.lastUsedAt ? (
@@ -116,9 +117,9 @@ export function ApiKeysSection() {
       )}
       {revoking && (
         <ConfirmDialog
-          title={revoking.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
+          title={revoking.kind !== 'key' ? 'Sign out this device?' : 'Revoke this key?'}
           onClose={() => setRevoking(undefined)}
-          confirmLabel={revoking.kind === 'device' ? 'Sign out device' : 'Revoke key'}
+          confirmLabel={revoking.kind !== 'key' ? 'Sign out device' : 'Revoke key'}
           onConfirm={() => revoke.mutate(revoking.id)}
           isPending={revoke.isPending}
           error={revoke.isError ? sentence(revoke.error.message) : undefined}

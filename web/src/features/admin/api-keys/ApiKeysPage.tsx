@@ -12,6 +12,7 @@ import { formatCount, formatDate } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
 import { canManagePeople, meQuery } from '../../../session/session';
 import { revokeServiceKey, serviceApiKeysQuery, type ServiceApiKey } from './api';
+import { OAuthClientsSection } from './OAuthClientsSection';
 import '../audit-log/audit-log.css';
 import './api-keys.css';
 
@@ -36,7 +37,7 @@ export function ApiKeysPage() {
   return <ApiKeys />;
 }
 
-const KIND_NAMES = { key: 'API key', device: 'Device sign-in' } as const;
+const KIND_NAMES = { key: 'API key', device: 'Device sign-in', oauth: 'App sign-in (OAuth)' } as const;
 
 function ApiKeys() {
   const queryClient = useQueryClient();
@@ -143,11 +144,12 @@ function ApiKeys() {
           </ul>
         )}
       </section>
+      <OAuthClientsSection />
       {revoking && (
         <ConfirmDialog
-          title={revoking.kind === 'device' ? 'Sign out this device?' : 'Revoke this key?'}
+          title={revoking.kind !== 'key' ? 'Sign out this device?' : 'Revoke this key?'}
           onClose={() => setRevoking(undefined)}
-          confirmLabel={revoking.kind === 'device' ? 'Sign out device' : 'Revoke key'}
+          confirmLabel={revoking.kind !== 'key' ? 'Sign out device' : 'Revoke key'}
           onConfirm={() => revoke.mutate(revoking)}
           isPending={revoke.isPending}
           error={revoke.isError ? sentence(revoke.error.message) : undefined}

@@ -12,3 +12,12 @@ export type ServiceApiKey = Awaited<ReturnType<typeof serviceApiKeysQuery.queryF
 
 export const revokeServiceKey = (keyId: string) =>
   unwrap(api.DELETE('/api/public/v0/api-keys/{keyId}', { params: { path: { keyId } } }));
+
+/** The apps registered to sign people in with OAuth, and the rule for which people may approve (admin). */
+export const oauthClientsQuery = queryOptions({
+  queryKey: ['admin', 'oauth-clients'] as const,
+  queryFn: () => unwrap(api.GET('/api/oauth/clients')),
+});
+
+export const saveClientRule = (allowedOrigins: string[] | null) =>
+  unwrap(api.PUT('/api/oauth/client-policy', { body: { allowedOrigins } }));
