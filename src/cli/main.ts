@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { backupSqlite } from '../db/backup.js';
+import { takeBackup } from './backup/backup.js';
+import { restoreBackup, verifyBackup } from './backup/restore.js';
 import { exportProject, importProject } from './archive.js';
 import { runCopy } from './copy/command.js';
 import { AppError } from '../errors.js';
@@ -30,8 +31,12 @@ const USAGE = `casebook <command> [options]
                                                    target's CASEBOOK_FILE_STORAGE (or the local directory
                                                    --files-to); local sources are read from --files-from
                                                    (default <data dir>/files)
-  backup --to FILE [--database URL]                consistent copy of a SQLite database while it serves;
-                                                   prints {"file", "bytes"} (PostgreSQL: use pg_dump)
+  backup --to FILE [--include-secret-key]          one archive while the service runs: a consistent snapshot
+                                                   of the database (SQLite or PostgreSQL), every file's bytes
+                                                   and a manifest with checksums; the secret key only when asked
+  backup verify FILE                               checks every checksum, the manifest and that the snapshot opens
+  restore --from FILE                              a backup into an empty database of either kind (the configured
+                                                   one) and its files into the configured file storage
   user create --email E --name N --role R [--password P] [--tenant T]
                                                    --role owner only while the tenant has no owner
   user list [--tenant T]
@@ -82,12 +87,17 @@ const OPTIONS = {
   out: { type: 'string' },
   file: { type: 'string' },
   code: { type: 'string' },
+  'include-secret-key': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 class UsageError extends Error {}
+
+const toStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
 
 const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -167,7 +177,26 @@ async function run(argv: string[]): Promise<void> {
     case 'copy':
       return copyCommand(config, values);
     case 'backup':
-      print(await backupSqlite(config.databaseUrl, need(values, 'to')));
+      if (values['include-secret-key'])
+        process.stderr.write(
+          'warning: the backup holds the secret key; whoever has the file can open the stored credentials. Keep it apart from other backups.\n',
+        );
+      print(
+        await takeBackup(config, {
+          to: need(values, 'to'),
+          includeSecretKey: values['include-secret-key'] === true,
+          progress: toStderr,
+        }),
+      );
+      return;
+    case 'backup verify': {
+      const file = positionals[2];
+      if (!file) throw new UsageError('backup verify needs the backup file: casebook backup verify FILE');
+      print(await verifyBackup(file));
+      return;
+    }
+    case 'restore':
+      print(await restoreBackup(config, need(values, 'from'), toStderr));
       return;
     case 'migrate': {
       const db = createDb(config.databaseUrl);
