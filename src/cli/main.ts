@@ -10,6 +10,7 @@ import { exportProject, importProject } from './archive.js';
 import { runCopy } from './copy/command.js';
 import { AppError } from '../errors.js';
 import { firstStart, firstStartBanner } from '../bootstrap.js';
+import { rotateSecretKey } from '../secret-key-rotate.js';
 import * as accounts from '../modules/accounts/accounts.service.js';
 import * as keys from '../modules/api-keys/api-keys.service.js';
 import * as tenants from '../modules/tenants/tenants.service.js';
@@ -37,6 +38,8 @@ const USAGE = `casebook <command> [options]
   backup verify FILE                               checks every checksum, the manifest and that the snapshot opens
   restore --from FILE                              a backup into an empty database of either kind (the configured
                                                    one) and its files into the configured file storage
+  secret-key rotate                                seals every stored secret again under a new key, in one
+                                                   transaction; says where the key is and what to change
   user create --email E --name N --role R [--password P] [--tenant T]
                                                    --role owner only while the tenant has no owner
   user list [--tenant T]
@@ -207,6 +210,8 @@ async function run(argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'secret-key rotate':
+      return withDb(config, async (db) => print(await rotateSecretKey(db, config)));
     case 'user create':
       return withTenantDb(config, tenantId, async (db) => {
         const input = {
