@@ -232,6 +232,11 @@ async function run(argv: string[]): Promise<void> {
         print({ users: await users.listUsers(db, tenantId) }),
       );
     case 'user reset-link':
+      // A link to the derived http://localhost:3000 reaches nobody: the command says so instead of printing one.
+      if (!config.publicUrlSet)
+        throw new ConfigError(
+          "CASEBOOK_PUBLIC_URL is not set, so the link would point at nothing reachable: run the command with the server's settings (node --env-file=FILE …, docs/configuration.md) or set CASEBOOK_PUBLIC_URL",
+        );
       return withTenantDb(config, tenantId, async (db) => {
         const source = { tenantId, ip: '', userAgent: 'casebook-cli' };
         print({
