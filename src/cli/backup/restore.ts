@@ -122,7 +122,10 @@ async function keyCheck(config: Config): Promise<string> {
 async function checkEmpty(url: string): Promise<void> {
   const db = createDb(url);
   try {
-    const filled = await holdsData(db, (await readCatalog(db)).map((t) => t.name));
+    const filled = await holdsData(
+      db,
+      (await readCatalog(db)).map((t) => t.name),
+    );
     if (filled)
       throw new AppError(
         'CONFLICT',
