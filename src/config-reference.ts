@@ -34,8 +34,7 @@ export const SETTINGS: SettingDoc[] = [
     name: 'CASEBOOK_DATA_DIR',
     flag: '--data-dir',
     default: '`./data`',
-    description:
-      'The SQLite file, uploaded files (local storage), the generated secret key, first-start credentials.',
+    description: 'The SQLite file, uploaded files (local storage), the generated secret key.',
   },
   {
     group: 'Server',
@@ -87,7 +86,7 @@ export const SETTINGS: SettingDoc[] = [
     name: 'CASEBOOK_OWNER_PASSWORD',
     default: 'generated',
     description:
-      "That owner's password (at least 8 characters); a generated one is written to the first-start file.",
+      "That owner's password (at least 8 characters); a generated one is shown once in the first-start banner.",
   },
   {
     group: 'Security',
