@@ -84,6 +84,8 @@ export async function buildApp({
         ? false
         : {
             level: config.logLevel,
+            // `"level":"info"`, not pino's 30: what operators and log collectors read.
+            formatters: { level: (label: string) => ({ level: label }) },
             redact: { paths: REDACT, censor: '****' },
             // Request URLs are logged without the tokens some carry (invitation, reset, device and share links).
             serializers: { req: serializeRequest },

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { checkAllowEntry } from './lib/ssrf.js';
 
@@ -194,10 +195,47 @@ function s3Settings(env: Env): S3Settings | undefined {
   };
 }
 
+/**
+ * Secret settings that may be given as a file instead (`<NAME>_FILE`, as container platforms mount secrets):
+ * the file's content with one trailing newline removed. Both set is an error; an unreadable file stops the start.
+ */
+export const FILE_SETTINGS = [
+  'CASEBOOK_SECRET_KEY',
+  'CASEBOOK_DATABASE_URL',
+  'CASEBOOK_REDIS_URL',
+  'CASEBOOK_METRICS_TOKEN',
+  'CASEBOOK_SMTP_URL',
+  'CASEBOOK_OWNER_PASSWORD',
+  'CASEBOOK_S3_SECRET_ACCESS_KEY',
+] as const;
+
+/** The environment with every `<NAME>_FILE` of FILE_SETTINGS read into `<NAME>`. */
+export function readFileSettings(env: Env): Env {
+  const out = { ...env };
+  for (const name of FILE_SETTINGS) {
+    const file = env[`${name}_FILE`];
+    if (file === undefined || file === '') continue;
+    if ((env[name] ?? '') !== '')
+      throw new ConfigError(`${name} and ${name}_FILE are both set: set one of them`);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(
+        `${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
+    out[name] = text.replace(/\r?\n$/, '');
+    if (out[name] === '') throw new ConfigError(`${name}_FILE: ${file} is empty`);
+  }
+  return out;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Builds and validates the configuration; flags win over the environment. Throws ConfigError with a readable message. */
-export function loadConfig(env: Env = process.env, flags: ConfigFlags = {}): Config {
+export function loadConfig(given: Env = process.env, flags: ConfigFlags = {}): Config {
+  const env = readFileSettings(given);
   const dataDir = path.resolve(flags.dataDir ?? env.CASEBOOK_DATA_DIR ?? './data');
   const port = intSetting('PORT', flags.port ?? env.PORT, 3000, 0, 65535);
   const host = flags.host ?? env.HOST ?? '0.0.0.0';

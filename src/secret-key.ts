@@ -32,7 +32,7 @@ export interface SecretKey {
 }
 
 const CHECK_SETTING = 'secret_key_check';
-const CHECK_PURPOSE = 'casebook-secret-key-check';
+export const CHECK_PURPOSE = 'casebook-secret-key-check';
 const CHECK_PLAIN = 'casebook secret key check v1';
 
 /** Reads a key file; undefined while it is not all there yet (another process is writing it without link()). */

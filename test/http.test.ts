@@ -298,7 +298,7 @@ describeEachDb('HTTP layer', (t) => {
         await app.close();
       }
     });
-    it('logs each request once, when answered, with method, route, status, time and request id', async () => {
+    it('logs each request once, when answered, with level name, method, route, status, time, request id, tenant and user; probes not at info', async () => {
       const log: string[] = [];
       const app = await extraApp(t, { logLevel: 'info', log });
       try {
@@ -315,6 +315,8 @@ describeEachDb('HTTP layer', (t) => {
         });
         expect(nowhere.statusCode).toBe(404);
         expect((await send(app, 'GET', '/api/public/v0/project', t.ownerKey)).statusCode).toBe(200);
+        expect((await send(app, 'GET', '/healthz', null)).statusCode).toBe(200);
+        expect((await send(app, 'GET', '/readyz', null)).statusCode).toBe(200);
       } finally {
         await app.close();
       }
@@ -333,34 +335,42 @@ describeEachDb('HTTP layer', (t) => {
           url: e.req.url,
           route: e.route,
           status: e.res.statusCode,
+          tenant: e.tenant,
+          user: e.user,
         })),
       ).toEqual([
         {
-          level: 30,
+          level: 'info',
           msg: 'request completed',
           reqId: 'log-1',
           method: 'GET',
           url: '/api/public/v0/project/NOPE',
           route: '/api/public/v0/project/:project',
           status: 404,
+          tenant: 'default',
+          user: t.ownerId,
         },
         {
-          level: 30,
+          level: 'info',
           msg: 'request completed',
           reqId: 'log-2',
           method: 'POST',
           url: '/api/no-such-address?page=2',
           route: undefined,
           status: 404,
+          tenant: undefined,
+          user: undefined,
         },
         {
-          level: 30,
+          level: 'info',
           msg: 'request completed',
           reqId: expect.stringMatching(UUID),
           method: 'GET',
           url: '/api/public/v0/project',
           route: '/api/public/v0/project',
           status: 200,
+          tenant: 'default',
+          user: t.ownerId,
         },
       ]);
       for (const e of requests) expect(e.responseTime).toBeGreaterThanOrEqual(0);

@@ -5,11 +5,13 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrator.js';
-import { backupSqlite } from '../db/backup.js';
+import { takeBackup } from './backup/backup.js';
+import { restoreBackup, verifyBackup } from './backup/restore.js';
 import { exportProject, importProject } from './archive.js';
 import { runCopy } from './copy/command.js';
 import { AppError } from '../errors.js';
 import { firstStart, firstStartBanner } from '../bootstrap.js';
+import { rotateSecretKey } from '../secret-key-rotate.js';
 import * as accounts from '../modules/accounts/accounts.service.js';
 import * as keys from '../modules/api-keys/api-keys.service.js';
 import * as tenants from '../modules/tenants/tenants.service.js';
@@ -31,8 +33,14 @@ const USAGE = `casebook <command> [options]     (casebook --version prints the r
                                                    target's CASEBOOK_FILE_STORAGE (or the local directory
                                                    --files-to); local sources are read from --files-from
                                                    (default <data dir>/files)
-  backup --to FILE [--database URL]                consistent copy of a SQLite database while it serves;
-                                                   prints {"file", "bytes"} (PostgreSQL: use pg_dump)
+  backup --to FILE [--include-secret-key]          one archive while the service runs: a consistent snapshot
+                                                   of the database (SQLite or PostgreSQL), every file's bytes
+                                                   and a manifest with checksums; the secret key only when asked
+  backup verify FILE                               checks every checksum, the manifest and that the snapshot opens
+  restore --from FILE                              a backup into an empty database of either kind (the configured
+                                                   one) and its files into the configured file storage
+  secret-key rotate                                seals every stored secret again under a new key, in one
+                                                   transaction; says where the key is and what to change
   user create --email E --name N --role R [--password P] [--tenant T]
                                                    --role owner only while the tenant has no owner
   user list [--tenant T]
@@ -83,6 +91,7 @@ const OPTIONS = {
   out: { type: 'string' },
   file: { type: 'string' },
   code: { type: 'string' },
+  'include-secret-key': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -90,6 +99,10 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 class UsageError extends Error {}
+
+const toStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
 
 const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -177,7 +190,26 @@ async function run(argv: string[]): Promise<void> {
     case 'copy':
       return copyCommand(config, values);
     case 'backup':
-      print(await backupSqlite(config.databaseUrl, need(values, 'to')));
+      if (values['include-secret-key'])
+        process.stderr.write(
+          'warning: the backup holds the secret key; whoever has the file can open the stored credentials. Keep it apart from other backups.\n',
+        );
+      print(
+        await takeBackup(config, {
+          to: need(values, 'to'),
+          includeSecretKey: values['include-secret-key'] === true,
+          progress: toStderr,
+        }),
+      );
+      return;
+    case 'backup verify': {
+      const file = positionals[2];
+      if (!file) throw new UsageError('backup verify needs the backup file: casebook backup verify FILE');
+      print(await verifyBackup(file));
+      return;
+    }
+    case 'restore':
+      print(await restoreBackup(config, need(values, 'from'), toStderr));
       return;
     case 'migrate': {
       const db = createDb(config.databaseUrl);
@@ -188,6 +220,8 @@ async function run(argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'secret-key rotate':
+      return withDb(config, async (db) => print(await rotateSecretKey(db, config)));
     case 'user create':
       return withTenantDb(config, tenantId, async (db) => {
         const input = {
@@ -208,6 +242,11 @@ async function run(argv: string[]): Promise<void> {
         print({ users: await users.listUsers(db, tenantId) }),
       );
     case 'user reset-link':
+      // A link to the derived http://localhost:3000 reaches nobody: the command says so instead of printing one.
+      if (!config.publicUrlSet)
+        throw new ConfigError(
+          "CASEBOOK_PUBLIC_URL is not set, so the link would point at nothing reachable: run the command with the server's settings (node --env-file=FILE …, docs/configuration.md) or set CASEBOOK_PUBLIC_URL",
+        );
       return withTenantDb(config, tenantId, async (db) => {
         const source = { tenantId, ip: '', userAgent: 'casebook-cli' };
         print({

@@ -4,8 +4,8 @@ import SQLite from 'better-sqlite3';
 import { AppError } from '../errors.js';
 
 /**
- * `casebook backup --to FILE`: a consistent copy of a SQLite database while the server keeps serving
- * (SQLite's online backup API copies a snapshot page by page). PostgreSQL is backed up with pg_dump.
+ * The snapshot of a SQLite database that `casebook backup` puts into its archive (src/cli/backup/backup.ts): a
+ * consistent copy while the server keeps serving (SQLite's online backup API copies a snapshot page by page).
  */
 export async function backupSqlite(
   databaseUrl: string,

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { Db } from './connection.js';
 
 /**
@@ -38,4 +39,40 @@ export async function sealedSamples(db: Db): Promise<SealedSamples> {
     webhookHeaders: headers?.headers_enc ?? undefined,
     twoFactorSecret: totp?.secret_enc,
   };
+}
+
+/** The columns holding values sealed with the secret key, each row named by its key column. */
+export const SEALED_COLUMNS = [
+  { kind: 'integrationToken', table: 'integrations', key: 'id', column: 'token_enc' },
+  { kind: 'webhookSecret', table: 'webhooks', key: 'id', column: 'secret_enc' },
+  { kind: 'webhookHeaders', table: 'webhooks', key: 'id', column: 'headers_enc' },
+  { kind: 'twoFactorSecret', table: 'two_factor', key: 'user_id', column: 'secret_enc' },
+  { kind: 'secretKeyCheck', table: 'instance_settings', key: 'name', column: 'value' },
+] as const;
+
+export type SealedKind = (typeof SEALED_COLUMNS)[number]['kind'];
+
+/**
+ * Every sealed value rewritten by `reseal` (in the caller's transaction); answers how many of each kind. The
+ * instance_settings row is the secret key's check value alone.
+ */
+export async function resealAll(
+  trx: Db,
+  reseal: (kind: SealedKind, sealed: string) => string,
+): Promise<Record<SealedKind, number>> {
+  const counts = {} as Record<SealedKind, number>;
+  const db = trx as unknown as Kysely<Record<string, Record<string, string | number | null>>>;
+  for (const c of SEALED_COLUMNS) {
+    let query = db.selectFrom(c.table).select([c.key, c.column]).where(c.column, 'is not', null);
+    if (c.table === 'instance_settings') query = query.where('name', '=', 'secret_key_check');
+    const rows = await query.execute();
+    for (const row of rows)
+      await db
+        .updateTable(c.table)
+        .set({ [c.column]: reseal(c.kind, String(row[c.column])) })
+        .where(c.key, '=', row[c.key])
+        .execute();
+    counts[c.kind] = rows.length;
+  }
+  return counts;
 }

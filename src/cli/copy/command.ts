@@ -15,9 +15,14 @@ export interface CopyCommand {
   filesTo?: string;
   /** The target's file storage settings (CASEBOOK_FILE_STORAGE, CASEBOOK_S3_*, the data dir), as it will run. */
   storage: StorageSettings;
+  /** Read the source as one consistent snapshot while it is written to (`casebook backup`, copy.ts). */
+  snapshot?: boolean;
+  /** The command named in messages about the target (`casebook copy`, `casebook restore`). */
+  command?: string;
+  progress?: (line: string) => void;
 }
 
-const progress = (line: string): void => {
+const toStderr = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
@@ -36,6 +41,7 @@ function count(name: string): number | undefined {
  * (test/scale/copy.test.ts).
  */
 export async function runCopy(command: CopyCommand): Promise<CopyReport & { files?: FilesCopied }> {
+  const progress = command.progress ?? toStderr;
   const storage: FileStorageName = command.filesTo === undefined ? command.storage.fileStorage : 'local';
   if (command.filesTo !== undefined && command.storage.fileStorage !== 'local')
     throw new AppError(
@@ -48,6 +54,8 @@ export async function runCopy(command: CopyCommand): Promise<CopyReport & { file
     to: command.to,
     stopAfterChunks: count('CASEBOOK_COPY_STOP_AFTER_CHUNKS'),
     chunkRows: count('CASEBOOK_COPY_CHUNK_ROWS'),
+    snapshot: command.snapshot,
+    command: command.command,
     progress,
     beforeDone: {
       async bodies(sourceDb, targetDb) {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { createDb, describeDatabaseUrl, type Db } from '../create-db.js';
 import { LATEST_MIGRATION, latestAppliedMigration, migrateToLatest } from '../migrator.js';
 import { AppError } from '../../errors.js';
+import { dialectOf } from '../dialect.js';
 import { copyOrder, readCatalog, type TableInfo } from './catalog.js';
 import { countRows, keyOf, readChunk, type Row } from './keyset.js';
 import { rebuildSearchDocs } from '../search-docs.js';
@@ -25,6 +26,13 @@ export interface CopyOptions {
   /** Test hook: stop (as if interrupted) after this many chunks. */
   stopAfterChunks?: number;
   progress?: (line: string) => void;
+  /**
+   * Read a PostgreSQL source in one read-only, repeatable-read transaction: a consistent snapshot of a database
+   * that is still being written to (`casebook backup`). A SQLite source is snapshotted before (db/backup.ts).
+   */
+  snapshot?: boolean;
+  /** The command named in the refusal of a target holding data (default `casebook copy`). */
+  command?: string;
   /**
    * Work between a verified copy of the rows and the marker that says the copy is done (the file bodies):
    * `bodies` may be long and must be resumable (an interruption leaves the copy unfinished, so running it again
@@ -75,7 +83,7 @@ async function checkSource(url: string, db: Db): Promise<void> {
 }
 
 /** Refuses a target holding anything this copy did not write; answers the marker of a copy to resume. */
-async function checkTarget(db: Db, source: string): Promise<TableState[]> {
+async function checkTarget(db: Db, source: string, command: string): Promise<TableState[]> {
   const state = await readState(db);
   const whole = state.find((s) => s.table_name === WHOLE_COPY);
   if (whole && whole.source !== source)
@@ -91,7 +99,7 @@ async function checkTarget(db: Db, source: string): Promise<TableState[]> {
     if (filled)
       throw new AppError(
         'CONFLICT',
-        `the target already holds data (table ${filled} has rows): casebook copy writes only into an empty database`,
+        `the target already holds data (table ${filled} has rows): ${command} writes only into an empty database`,
       );
   }
   return state;
@@ -204,7 +212,6 @@ function sameColumns(source: TableInfo, target: TableInfo | undefined): void {
 }
 
 export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
-  const progress = options.progress ?? (() => {});
   const sourceId = sourceName(options.from);
   if (sourceId === sourceName(options.to))
     throw new AppError('VALIDATION_FAILED', '--from and --to name the same database');
@@ -217,71 +224,80 @@ export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
   const source = createDb(options.from);
   const target = createDb(options.to);
   try {
-    await checkSource(options.from, source);
-    const state = await checkTarget(target, sourceId);
-    const resumed = state.length > 0;
-    await migrateToLatest(target);
-    await createStateTable(target);
-    if (!resumed)
-      await saveState(target, {
-        table_name: WHOLE_COPY,
-        source: sourceId,
-        phase: 'rows',
-        last_key: null,
-        rows_done: 0,
-      });
-    progress(
-      resumed ? `resuming the copy of ${sourceId}` : `copying ${sourceId} to ${sourceName(options.to)}`,
-    );
-    // File bodies kept in the database are not rows to copy: `beforeDone` moves them into whatever storage the
-    // target uses (file_chunks on PostgreSQL, a directory, S3), each checked against its file's sha256.
-    const tables = copyOrder((await readCatalog(source)).filter((t) => t.name !== 'file_chunks'));
-    const targetTables = new Map((await readCatalog(target)).map((t) => [t.name, t]));
-    for (const table of tables) sameColumns(table, targetTables.get(table.name));
-    const run: Run = {
-      source,
-      target,
-      sourceId,
-      chunkRows: options.chunkRows ?? 5000,
-      chunks: 0,
-      stopAfterChunks: options.stopAfterChunks,
-      progress,
-    };
-    for (const table of tables)
-      await copyTable(
-        run,
-        table,
-        targetTables.get(table.name)!,
-        state.find((s) => s.table_name === table.name),
-      );
-    const counters = await setCounters(target, await readCounters(source));
-    progress('rebuilding the search index of test cases');
-    await rebuildSearchDocs(target);
-    progress('verifying row counts and checksums');
-    const checks: TableCheck[] = [];
-    for (const table of tables) {
-      const check = await verifyTable(source, target, table, targetTables.get(table.name)!, run.chunkRows);
-      progress(
-        `${table.name}: ${check.targetRows}/${check.sourceRows} rows, ${check.ok ? 'checksum matches' : 'MISMATCH'}`,
-      );
-      checks.push(check);
-    }
-    const ok = checks.every((c) => c.ok);
-    if (ok) {
-      await options.beforeDone?.bodies(source, target);
-      await target.transaction().execute(async (trx) => {
-        await options.beforeDone?.finish(trx);
-        await saveState(trx, {
-          table_name: WHOLE_COPY,
-          source: sourceId,
-          phase: 'done',
-          last_key: null,
-          rows_done: 0,
-        });
-      });
-    }
-    return { source: sourceId, target: sourceName(options.to), resumed, tables: checks, counters, ok };
+    if (options.snapshot && dialectOf(source) === 'postgres')
+      return await source
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute((trx) => copyFrom(trx, target, options, sourceId));
+    return await copyFrom(source, target, options, sourceId);
   } finally {
     await Promise.all([source.destroy(), target.destroy()]);
   }
+}
+
+async function copyFrom(source: Db, target: Db, options: CopyOptions, sourceId: string): Promise<CopyReport> {
+  const progress = options.progress ?? (() => {});
+  await checkSource(options.from, source);
+  const state = await checkTarget(target, sourceId, options.command ?? 'casebook copy');
+  const resumed = state.length > 0;
+  await migrateToLatest(target);
+  await createStateTable(target);
+  if (!resumed)
+    await saveState(target, {
+      table_name: WHOLE_COPY,
+      source: sourceId,
+      phase: 'rows',
+      last_key: null,
+      rows_done: 0,
+    });
+  progress(resumed ? `resuming the copy of ${sourceId}` : `copying ${sourceId} to ${sourceName(options.to)}`);
+  // File bodies kept in the database are not rows to copy: `beforeDone` moves them into whatever storage the
+  // target uses (file_chunks on PostgreSQL, a directory, S3), each checked against its file's sha256.
+  const tables = copyOrder((await readCatalog(source)).filter((t) => t.name !== 'file_chunks'));
+  const targetTables = new Map((await readCatalog(target)).map((t) => [t.name, t]));
+  for (const table of tables) sameColumns(table, targetTables.get(table.name));
+  const run: Run = {
+    source,
+    target,
+    sourceId,
+    chunkRows: options.chunkRows ?? 5000,
+    chunks: 0,
+    stopAfterChunks: options.stopAfterChunks,
+    progress,
+  };
+  for (const table of tables)
+    await copyTable(
+      run,
+      table,
+      targetTables.get(table.name)!,
+      state.find((s) => s.table_name === table.name),
+    );
+  const counters = await setCounters(target, await readCounters(source));
+  progress('rebuilding the search index of test cases');
+  await rebuildSearchDocs(target);
+  progress('verifying row counts and checksums');
+  const checks: TableCheck[] = [];
+  for (const table of tables) {
+    const check = await verifyTable(source, target, table, targetTables.get(table.name)!, run.chunkRows);
+    progress(
+      `${table.name}: ${check.targetRows}/${check.sourceRows} rows, ${check.ok ? 'checksum matches' : 'MISMATCH'}`,
+    );
+    checks.push(check);
+  }
+  const ok = checks.every((c) => c.ok);
+  if (ok) {
+    await options.beforeDone?.bodies(source, target);
+    await target.transaction().execute(async (trx) => {
+      await options.beforeDone?.finish(trx);
+      await saveState(trx, {
+        table_name: WHOLE_COPY,
+        source: sourceId,
+        phase: 'done',
+        last_key: null,
+        rows_done: 0,
+      });
+    });
+  }
+  return { source: sourceId, target: sourceName(options.to), resumed, tables: checks, counters, ok };
 }

@@ -11,22 +11,25 @@ import { cliArgs } from '../../../test/helpers/cli-command.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function cli(
-  databaseUrl: string,
-  ...args: string[]
+function cli(databaseUrl: string, ...args: string[]) {
+  return run([], { CASEBOOK_DATABASE_URL: databaseUrl, CASEBOOK_PUBLIC_URL: 'https://cb.example' }, args);
+}
+
+/** The command line with Node's own flags (`--env-file`) and these settings alone (no CASEBOOK_PUBLIC_URL unless given). */
+function run(
+  nodeArgs: string[],
+  settings: Record<string, string>,
+  args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CASEBOOK_LOG_LEVEL: 'silent', ...settings };
+  if (!('CASEBOOK_PUBLIC_URL' in settings)) delete env.CASEBOOK_PUBLIC_URL;
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...cliArgs(), ...args],
+      [...nodeArgs, ...cliArgs(), ...args],
       {
         cwd: ROOT,
-        env: {
-          ...process.env,
-          CASEBOOK_DATABASE_URL: databaseUrl,
-          CASEBOOK_LOG_LEVEL: 'silent',
-          CASEBOOK_PUBLIC_URL: 'https://cb.example',
-        },
+        env,
         timeout: 60_000,
       },
       (err, stdout, stderr) =>
@@ -104,6 +107,40 @@ for (const target of targets) {
         expect.objectContaining({ user_id: rows[0].user_id, user_agent: 'casebook-cli', meta: null }),
       ]);
     });
+
+    it.skipIf(target.name !== 'sqlite')(
+      "refuses to print a localhost link without CASEBOOK_PUBLIC_URL, and prints the server's address read from --env-file",
+      async () => {
+        const without = await run([], { CASEBOOK_DATABASE_URL: url }, [
+          'user',
+          'reset-link',
+          '--email',
+          'forgetful@example.com',
+        ]);
+        expect(without.code).toBe(1);
+        expect(without.stdout).toBe('');
+        expect(JSON.parse(without.stderr.split('\n')[0]).error).toMatch(
+          /^CASEBOOK_PUBLIC_URL is not set, so the link would point at nothing reachable/,
+        );
+        const envFile = path.join(os.tmpdir(), `casebook-env-${process.pid}`);
+        fs.writeFileSync(
+          envFile,
+          `CASEBOOK_DATABASE_URL=${url}\nCASEBOOK_PUBLIC_URL=https://tests.example/\n`,
+        );
+        try {
+          const withFile = await run([`--env-file=${envFile}`], {}, [
+            'user',
+            'reset-link',
+            '--email',
+            'forgetful@example.com',
+          ]);
+          expect(withFile.code, withFile.stderr).toBe(0);
+          expect(JSON.parse(withFile.stdout).link).toMatch(/^https:\/\/tests\.example\/reset-password\//);
+        } finally {
+          fs.rmSync(envFile, { force: true });
+        }
+      },
+    );
 
     it('fails with a JSON error for an unknown e-mail and without --email', async () => {
       const unknown = await cli(url, 'user', 'reset-link', '--email', 'nobody@example.com');

@@ -33,6 +33,10 @@ export interface TwoFactorStatus {
 /** Opens a stored TOTP secret (sealed under the secret box's default purpose); throws when the key is not its key. */
 export const openTotpSecret = (secretKey: string, sealed: string): string => open(sealed, secretKey);
 
+/** A stored TOTP secret sealed again under `newKey` (`casebook secret-key rotate`). */
+export const resealTotpSecret = (oldKey: string, newKey: string, sealed: string): string =>
+  seal(openTotpSecret(oldKey, sealed), newKey);
+
 const totpFor = (base32: string, label: string) =>
   new TOTP({ issuer: 'Casebook', label, secret: Secret.fromBase32(base32), digits: 6, period: PERIOD });
 

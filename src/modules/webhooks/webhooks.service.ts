@@ -39,6 +39,10 @@ function sealSecret(secretKey: string, value: string): string {
   return seal(value, requireSecretKey(secretKey), PURPOSE);
 }
 
+/** A sealed secret or header set, opened with `oldKey` and sealed again with `newKey` (`casebook secret-key rotate`). */
+export const resealWebhookValue = (oldKey: string, newKey: string, sealed: string): string =>
+  sealSecret(newKey, open(sealed, oldKey, PURPOSE));
+
 /** The secret and headers of a webhook, opened for a delivery. */
 export function openWebhookSecrets(
   secretKey: string,
