@@ -30,7 +30,7 @@ export interface OAuthRefreshTokensTable {
   used_at: string | null;
 }
 
-/** A client registered through RFC 7591 (migration 0034_oauth_clients_additive): public, no secret. */
+/** A client registered through RFC 7591 (migration 0038_oauth_clients_additive): public, no secret. */
 export interface OAuthClientsTable {
   id: string;
   tenant_id: string;
