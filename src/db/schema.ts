@@ -11,6 +11,7 @@ import type { InstanceTables } from './tables/instance.js';
 import type { ReportsTables } from './tables/reports.js';
 import type { SearchTables } from './tables/search.js';
 import type { ViewsTables } from './tables/views.js';
+import type { ScimTables } from './tables/scim.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -46,6 +47,8 @@ export interface UsersTable {
   updated_at: string;
 }
 
+export type ApiKeyKind = 'key' | 'device' | 'scim';
+
 export interface ApiKeysTable {
   /** The `<keyId>` part of `<tenantId>.<keyId>.<secret>` (D2). */
   id: string;
@@ -58,8 +61,11 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
-  /** 'key', or 'device': a device sign-in (`qasphere auth login`) whose secret rotates on refresh. */
-  kind: ColumnType<'key' | 'device', 'key' | 'device' | undefined, 'key' | 'device'>;
+  /**
+   * 'key'; 'device': a device sign-in (`qasphere auth login`) whose secret rotates on refresh; 'scim': an identity
+   * provider's provisioning credential, accepted only under /scim/v2.
+   */
+  kind: ColumnType<ApiKeyKind, ApiKeyKind | undefined, ApiKeyKind>;
   /** The OAuth client of a device sign-in; null for keys. */
   client_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -348,4 +354,5 @@ export type Database = CoreTables &
   ReportsTables &
   ImportsTables &
   SearchTables &
-  ViewsTables;
+  ViewsTables &
+  ScimTables;

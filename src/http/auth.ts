@@ -36,7 +36,8 @@ declare module 'fastify' {
   }
 }
 
-const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+export const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+const SCIM_KEY_ELSEWHERE = 'a SCIM provisioning key is accepted only under /scim/v2';
 /**
  * Authentication runs before validation: a `:project` value the params schema will refuse (NUL, which
  * PostgreSQL cannot compare, or longer than a code or id can be) is not looked up with the key.
@@ -87,6 +88,8 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     const check = await authenticateApiKey(db, tenantId, match[2], usableProjectRef(projectRef));
     if (!check.ok) throw unauthorized(check.reason);
     if (check.tenantSuspended) throw forbidden('this tenant is suspended');
+    // docs/api-decisions.md#scim-provisioning: a provisioning key only provisions.
+    if (check.keyKind === 'scim') throw forbidden(SCIM_KEY_ELSEWHERE);
     if (isRestrictedKeyName(check.keyName) && !access.allowRestrictedKey) {
       throw forbidden('keys named SIEM-LOG-ONLY may only read the audit log');
     }
