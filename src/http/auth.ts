@@ -36,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-export const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
 const SCIM_KEY_ELSEWHERE = 'a SCIM provisioning key is accepted only under /scim/v2';
 /**
  * Authentication runs before validation: a `:project` value the params schema will refuse (NUL, which
@@ -111,6 +111,36 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     };
     if (check.project) rememberProject(request.actor, check.project);
   });
+}
+
+// ---- SCIM provisioning (docs/api-decisions.md#scim-provisioning) ----
+
+/**
+ * The caller of a `/scim/v2` request: a key of kind `scim` only (every other key, and the session cookie, is
+ * refused), whose user is still an admin or the owner, in a tenant that is not suspended. 401 before 403.
+ */
+export async function scimActor(db: Db, config: Config, request: FastifyRequest): Promise<Actor> {
+  const match = SCHEME.exec(request.headers.authorization ?? '');
+  if (!match) throw unauthorized('send "Authorization: Bearer <key>" with a SCIM provisioning key');
+  const tenantId = await requestTenant(db, config, request);
+  const check = await authenticateApiKey(db, tenantId, match[2]);
+  if (!check.ok) throw unauthorized(check.reason);
+  if (check.tenantSuspended) throw forbidden('this tenant is suspended');
+  if (check.keyKind !== 'scim') {
+    throw forbidden('/scim/v2 takes only a SCIM provisioning key (an API key of kind scim, made by the owner)');
+  }
+  if (!atLeast(check.role, 'admin')) {
+    throw forbidden(`the key's user is ${check.role}; a SCIM key works while its user is an admin or the owner`);
+  }
+  return {
+    tenantId,
+    userId: check.userId,
+    role: check.role as Role,
+    apiKeyId: check.keyId,
+    via: 'key',
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? '',
+  };
 }
 
 // ---- sessions (D4) ----

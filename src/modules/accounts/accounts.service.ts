@@ -39,12 +39,15 @@ export async function changeRole(db: Db, actor: Actor, userId: number, role: Rol
   if (roleRank(role) > roleRank(actor.role)) {
     throw forbidden(`you can't give a role above your own (${actor.role})`);
   }
-  await db.transaction().execute(async (trx) => {
-    await users.setRole(trx, actor.tenantId, userId, role);
-    // A reset link an admin holds must not outlive the rank it was issued under.
-    await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
-  });
+  await db.transaction().execute((trx) => applyRole(trx, actor.tenantId, userId, role));
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+
+/** The one way a role changes (an admin, SCIM group mapping), inside the caller's transaction; never to owner. */
+export async function applyRole(trx: Db, tenantId: string, userId: number, role: Role): Promise<void> {
+  await users.setRole(trx, tenantId, userId, role);
+  // A reset link an admin holds must not outlive the rank it was issued under.
+  await repo.deleteUserPasswordResets(trx, tenantId, userId);
 }
 
 /**
