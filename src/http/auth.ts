@@ -127,10 +127,14 @@ export async function scimActor(db: Db, config: Config, request: FastifyRequest)
   if (!check.ok) throw unauthorized(check.reason);
   if (check.tenantSuspended) throw forbidden('this tenant is suspended');
   if (check.keyKind !== 'scim') {
-    throw forbidden('/scim/v2 takes only a SCIM provisioning key (an API key of kind scim, made by the owner)');
+    throw forbidden(
+      '/scim/v2 takes only a SCIM provisioning key (an API key of kind scim, made by the owner)',
+    );
   }
   if (!atLeast(check.role, 'admin')) {
-    throw forbidden(`the key's user is ${check.role}; a SCIM key works while its user is an admin or the owner`);
+    throw forbidden(
+      `the key's user is ${check.role}; a SCIM key works while its user is an admin or the owner`,
+    );
   }
   return {
     tenantId,

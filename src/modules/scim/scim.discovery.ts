@@ -1,4 +1,10 @@
-import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, MAX_COUNT, USER_SCHEMA } from './scim.protocol.js';
+import {
+  ENTERPRISE_USER_SCHEMA,
+  GROUP_SCHEMA,
+  LIST_SCHEMA,
+  MAX_COUNT,
+  USER_SCHEMA,
+} from './scim.protocol.js';
 
 /* RFC 7644 §4: what the service provider supports, its resource types and their schemas (what Casebook keeps). */
 
@@ -47,7 +53,13 @@ const resourceTypeList = (base: string) => [
 
 export const resourceTypes = (base: string) => {
   const list = resourceTypeList(base);
-  return { schemas: [LIST_SCHEMA], totalResults: list.length, startIndex: 1, itemsPerPage: list.length, Resources: list };
+  return {
+    schemas: [LIST_SCHEMA],
+    totalResults: list.length,
+    startIndex: 1,
+    itemsPerPage: list.length,
+    Resources: list,
+  };
 };
 
 const attr = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -94,7 +106,10 @@ const schemaList = (base: string) => [
       attr('members', {
         type: 'complex',
         multiValued: true,
-        subAttributes: [attr('value', { mutability: 'immutable' }), attr('display', { mutability: 'readOnly' })],
+        subAttributes: [
+          attr('value', { mutability: 'immutable' }),
+          attr('display', { mutability: 'readOnly' }),
+        ],
       }),
     ],
     meta: { resourceType: 'Schema', location: `${base}/Schemas/${GROUP_SCHEMA}` },
@@ -103,7 +118,13 @@ const schemaList = (base: string) => [
 
 export const schemas = (base: string) => {
   const list = schemaList(base);
-  return { schemas: [LIST_SCHEMA], totalResults: list.length, startIndex: 1, itemsPerPage: list.length, Resources: list };
+  return {
+    schemas: [LIST_SCHEMA],
+    totalResults: list.length,
+    startIndex: 1,
+    itemsPerPage: list.length,
+    Resources: list,
+  };
 };
 
 /** One resource type or schema by id, undefined when there is none (404). */

@@ -75,9 +75,21 @@ export async function getScimGroup(db: Db, actor: Actor, id: string, base: strin
 }
 
 /** Groups filtered and paged; `excludedAttributes=members` (Entra ID) leaves the members out. */
-export async function listScimGroups(db: Db, actor: Actor, query: ListQuery, base: string, withMembers: boolean) {
+export async function listScimGroups(
+  db: Db,
+  actor: Actor,
+  query: ListQuery,
+  base: string,
+  withMembers: boolean,
+) {
   const groups = await repo.listGroups(db, actor.tenantId);
-  const members = withMembers ? await membersOf(db, actor.tenantId, groups.map((g) => g.id)) : undefined;
+  const members = withMembers
+    ? await membersOf(
+        db,
+        actor.tenantId,
+        groups.map((g) => g.id),
+      )
+    : undefined;
   return listResponse(
     groups.map((g) => groupResource(g, members?.get(g.id), base)),
     query,
@@ -97,7 +109,8 @@ async function memberIds(db: Db, tenantId: string, value: unknown): Promise<numb
 }
 
 const text = (value: unknown, name: string, required = false): string | null => {
-  const v = typeof value === 'string' ? value.trim() : value === null || value === undefined ? null : undefined;
+  const v =
+    typeof value === 'string' ? value.trim() : value === null || value === undefined ? null : undefined;
   if (v === undefined) throw invalidValue(`${name} must be a string`);
   if (required && !v) throw invalidValue(`${name} is required`);
   return v || null;
@@ -136,7 +149,8 @@ interface GroupChange {
 }
 
 const onConflict = (displayName: string) => (err: unknown) => {
-  if (err instanceof AppError && err.code === 'CONFLICT') throw uniqueness(`displayName ${displayName} is taken`);
+  if (err instanceof AppError && err.code === 'CONFLICT')
+    throw uniqueness(`displayName ${displayName} is taken`);
   throw err;
 };
 
@@ -190,7 +204,11 @@ export async function createScimGroup(db: Db, actor: Actor, body: unknown, base:
   await db
     .transaction()
     .execute(async (trx) => {
-      if ((await repo.listGroups(trx, actor.tenantId)).some((g) => g.display_name_norm === displayName.toLowerCase()))
+      if (
+        (await repo.listGroups(trx, actor.tenantId)).some(
+          (g) => g.display_name_norm === displayName.toLowerCase(),
+        )
+      )
         throw uniqueness(`displayName ${displayName} is taken`);
       await repo.insertGroup(trx, {
         id,
@@ -231,7 +249,14 @@ export async function replaceScimGroup(db: Db, actor: Actor, id: string, body: u
 }
 
 /** One PATCH operation on a group: members (add, remove by filter or by value, replace), displayName, externalId. */
-async function patchOne(db: Db, tenantId: string, change: GroupChange, op: PatchOperation, path: string, value: unknown) {
+async function patchOne(
+  db: Db,
+  tenantId: string,
+  change: GroupChange,
+  op: PatchOperation,
+  path: string,
+  value: unknown,
+) {
   const p = splitPath(path);
   const attr = p.attribute.toLowerCase();
   if (attr === 'displayname') {

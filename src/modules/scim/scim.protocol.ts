@@ -176,7 +176,12 @@ export function splitPath(path: string): PatchPath {
     rest = rest.slice(colon + 1);
   }
   const m = /^([A-Za-z][\w$-]*)(?:\[(.+)\])?(?:\.([A-Za-z][\w$-]*))?$/.exec(rest);
-  if (!m) throw new ScimError('VALIDATION_FAILED', `path ${JSON.stringify(path)} is not a SCIM path`, 'invalidPath');
+  if (!m)
+    throw new ScimError(
+      'VALIDATION_FAILED',
+      `path ${JSON.stringify(path)} is not a SCIM path`,
+      'invalidPath',
+    );
   const [, attribute, filter, subAttribute] = m;
   return { schema, attribute, filter, subAttribute };
 }

@@ -56,12 +56,7 @@ export const listGroups = (db: Db, tenantId: string) =>
   db.selectFrom('scim_groups').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').execute();
 
 export const updateGroup = (db: Db, tenantId: string, id: string, values: Updateable<ScimGroupsTable>) =>
-  db
-    .updateTable('scim_groups')
-    .set(values)
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .execute();
+  db.updateTable('scim_groups').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 
 export const deleteGroup = (db: Db, tenantId: string, id: string) =>
   db.deleteFrom('scim_groups').where('tenant_id', '=', tenantId).where('id', '=', id).execute();

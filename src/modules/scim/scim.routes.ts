@@ -76,10 +76,15 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const wantsMembers = (q: { excludedAttributes?: string }) =>
     !(q.excludedAttributes ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
 
-  app.get('/ServiceProviderConfig', { schema: hidden }, async (req) => discovery.serviceProviderConfig(base(req)));
+  app.get('/ServiceProviderConfig', { schema: hidden }, async (req) =>
+    discovery.serviceProviderConfig(base(req)),
+  );
   app.get('/ResourceTypes', { schema: hidden }, async (req) => discovery.resourceTypes(base(req)));
   app.get('/ResourceTypes/:id', { schema: { hide: true, params: SchemaIdParams } }, async (req) => {
-    return discovery.resourceTypeById(base(req), req.params.id) ?? Promise.reject(notFound('no such resource type'));
+    return (
+      discovery.resourceTypeById(base(req), req.params.id) ??
+      Promise.reject(notFound('no such resource type'))
+    );
   });
   app.get('/Schemas', { schema: hidden }, async (req) => discovery.schemas(base(req)));
   app.get('/Schemas/:id', { schema: { hide: true, params: SchemaIdParams } }, async (req) => {

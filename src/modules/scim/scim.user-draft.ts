@@ -99,7 +99,11 @@ function setEmails(d: UserDraft, op: PatchOperation, filter?: string, sub?: stri
   if (filter === undefined) {
     if (op.op === 'remove') d.emails = [];
     else if (op.op === 'replace') d.emails = emailsOf(op.value);
-    else d.emails = [...d.emails.filter((e) => !emailsOf(op.value).some((n) => n.value === e.value)), ...emailsOf(op.value)];
+    else
+      d.emails = [
+        ...d.emails.filter((e) => !emailsOf(op.value).some((n) => n.value === e.value)),
+        ...emailsOf(op.value),
+      ];
     return;
   }
   const matches = valueFilter(filter);

@@ -174,7 +174,9 @@ async function save(trx: Db, actor: Actor, userId: number, d: UserDraft): Promis
   const before = draftOf(user, row);
   let changed = false;
   if (email !== user.email) {
-    await users.setEmail(trx, actor.tenantId, userId, email).catch((e: unknown) => conflicts(e, `e-mail ${email}`));
+    await users
+      .setEmail(trx, actor.tenantId, userId, email)
+      .catch((e: unknown) => conflicts(e, `e-mail ${email}`));
     changed = true;
   }
   const name = nameOf(d);
