@@ -17,6 +17,7 @@ import {
   patchOperations,
   splitPath,
   uniqueness,
+  userIdOf,
   valueFilter,
   type ListQuery,
   type PatchOperation,
@@ -102,8 +103,9 @@ async function memberIds(db: Db, tenantId: string, value: unknown): Promise<numb
   const known = new Set((await users.listUsers(db, tenantId)).map((u) => u.id));
   return list.map((m) => {
     const v = (m as { value?: unknown })?.value;
-    const id = typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : NaN;
-    if (!known.has(id)) throw invalidValue(`member ${JSON.stringify(v)} is not a User of this service`);
+    const id = userIdOf(v);
+    if (id === undefined || !known.has(id))
+      throw invalidValue(`member ${JSON.stringify(v)} is not a User of this service`);
     return id;
   });
 }

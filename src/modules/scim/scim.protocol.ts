@@ -186,6 +186,13 @@ export function splitPath(path: string): PatchPath {
   return { schema, attribute, filter, subAttribute };
 }
 
+/** A User's SCIM id as the Casebook user id it is: undefined unless it is one (users.id is a 32-bit integer). */
+export function userIdOf(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n <= 2_147_483_647 ? n : undefined;
+}
+
 /** `true`, `false`, or the strings Entra ID sends (`"True"`, `"False"`): else 400 invalidValue. */
 export function scimBoolean(value: unknown, name: string): boolean {
   if (typeof value === 'boolean') return value;

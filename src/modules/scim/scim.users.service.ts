@@ -14,6 +14,7 @@ import {
   listResponse,
   patchOperations,
   uniqueness,
+  userIdOf,
   USER_SCHEMA,
   type ListQuery,
 } from './scim.protocol.js';
@@ -69,8 +70,8 @@ function draftOf(user: users.User, row: ScimRow | undefined): UserDraft {
 }
 
 const idOf = (id: string): number => {
-  const n = /^\d{1,15}$/.test(id) ? Number(id) : NaN;
-  if (!Number.isSafeInteger(n)) throw notFound(`User ${id} not found`);
+  const n = userIdOf(id);
+  if (n === undefined) throw notFound(`User ${id} not found`);
   return n;
 };
 
