@@ -29318,8 +29318,8 @@ export interface paths {
                                 expiresAt?: string;
                                 revokedAt?: string;
                                 lastUsedAt?: string;
-                                /** @description `device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out */
-                                kind: "key" | "device";
+                                /** @description `device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2` */
+                                kind: "key" | "device" | "scim";
                                 /** @description Of a device sign-in: the OAuth client (e.g. `qas-cli`) */
                                 clientId?: string;
                             }[];
@@ -29513,6 +29513,8 @@ export interface paths {
                         name: string;
                         /** @description ISO 8601, in the future; no expiry when absent */
                         expiresAt?: string;
+                        /** @description `scim`: a provisioning key for an identity provider (owner only, the owner's own): accepted only under `/scim/v2`, refused everywhere else. Default `key` */
+                        kind?: "key" | "scim";
                     };
                 };
             };
@@ -29955,8 +29957,8 @@ export interface paths {
                                 expiresAt?: string;
                                 revokedAt?: string;
                                 lastUsedAt?: string;
-                                /** @description `device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out */
-                                kind: "key" | "device";
+                                /** @description `device`: a device sign-in (`qasphere auth login`); its name is the client's, revoking it signs the device out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2` */
+                                kind: "key" | "device" | "scim";
                                 /** @description Of a device sign-in: the OAuth client (e.g. `qas-cli`) */
                                 clientId?: string;
                             }[];
@@ -30151,6 +30153,8 @@ export interface paths {
                         name: string;
                         /** @description ISO 8601, in the future; no expiry when absent */
                         expiresAt?: string;
+                        /** @description `scim`: a provisioning key for an identity provider (owner only, the owner's own): accepted only under `/scim/v2`, refused everywhere else. Default `key` */
+                        kind?: "key" | "scim";
                     };
                 };
             };

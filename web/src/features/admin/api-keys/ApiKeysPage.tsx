@@ -36,7 +36,7 @@ export function ApiKeysPage() {
   return <ApiKeys />;
 }
 
-const KIND_NAMES = { key: 'API key', device: 'Device sign-in' } as const;
+const KIND_NAMES = { key: 'API key', device: 'Device sign-in', scim: 'SCIM provisioning' } as const;
 
 function ApiKeys() {
   const queryClient = useQueryClient();
