@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { auditRows } from '../../../test/helpers/factories.js';
 import { scimClient } from '../../../test/helpers/scim-client.js';
 import { hashPassword } from '../../lib/crypto.js';
