@@ -81,7 +81,7 @@ describeEachDb('SCIM 2.0 Users (/scim/v2)', (t) => {
       });
       expect(created.status, created.text).toBe(201);
       id = created.body.id;
-      expect(created.headers.location).toBe(`http://localhost:80/scim/v2/Users/${id}`.replace(':80', ''));
+      expect(created.headers.location).toMatch(new RegExp(`/scim/v2/Users/${id}$`));
       expect(created.body).toMatchObject({
         userName: 'ada@example.com',
         externalId: '00u1ada',

@@ -12,6 +12,7 @@ import * as repo from './scim.repository.js';
 import {
   invalidValue,
   listResponse,
+  ScimError,
   patchOperations,
   uniqueness,
   userIdOf,
@@ -110,6 +111,7 @@ function checkEmail(d: UserDraft): string {
 }
 
 const conflicts = (err: unknown, what: string): never => {
+  if (err instanceof ScimError) throw err;
   if (err instanceof AppError && err.code === 'CONFLICT') throw uniqueness(`${what} is taken`);
   throw err;
 };
