@@ -81,14 +81,15 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get('/ResourceTypes', { schema: hidden }, async (req) => discovery.resourceTypes(base(req)));
   app.get('/ResourceTypes/:id', { schema: { hide: true, params: SchemaIdParams } }, async (req) => {
-    return (
-      discovery.resourceTypeById(base(req), req.params.id) ??
-      Promise.reject(notFound('no such resource type'))
-    );
+    const found = discovery.resourceTypeById(base(req), req.params.id);
+    if (!found) throw notFound(`no resource type ${req.params.id}`);
+    return found;
   });
   app.get('/Schemas', { schema: hidden }, async (req) => discovery.schemas(base(req)));
   app.get('/Schemas/:id', { schema: { hide: true, params: SchemaIdParams } }, async (req) => {
-    return discovery.schemaById(base(req), req.params.id) ?? Promise.reject(notFound('no such schema'));
+    const found = discovery.schemaById(base(req), req.params.id);
+    if (!found) throw notFound(`no schema ${req.params.id}`);
+    return found;
   });
 
   app.get('/Users', list, async (req) => usersScim.listScimUsers(db, req.actor, req.query, base(req)));
