@@ -1,4 +1,4 @@
-/** Kysely table types of SCIM provisioning (migration 0034_scim_additive). */
+/** Kysely table types of SCIM provisioning (migration 0036_scim_additive). */
 export interface ScimUsersTable {
   /** The Casebook user this identity is (users.id); the SCIM resource's id is this number as text. */
   user_id: number;
