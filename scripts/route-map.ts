@@ -18,8 +18,8 @@ import { createDb } from '../src/db/create-db.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ROUTES_FILE = path.join(ROOT, 'docs/routes.md');
 
-/** Mount points of the route plugins (src/app.ts): the longest that fits is taken off before matching. */
-const PREFIXES = ['/api/public/v0', '/api', ''];
+/** Mount points of the route plugins (src/app.ts, SCIM's included): the longest that fits is taken off before matching. */
+const PREFIXES = ['/api/public/v0', '/api', '/scim/v2', ''];
 
 interface Declaration {
   method: string;

@@ -20,7 +20,7 @@ import { installOpenApi, OPENAPI_PATH } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { hardenSchema } from './http/hostile-input.js';
 import { newUuid } from './lib/ids.js';
-import { privateApiRoutes, publicApiRoutes, rootRoutes } from './modules/index.js';
+import { privateApiRoutes, publicApiRoutes, rootRoutes, scimApi } from './modules/index.js';
 import cookie from '@fastify/cookie';
 import { installRateLimit } from './http/rate-limit.js';
 import { serializeRequest } from './http/log-redaction.js';
@@ -192,6 +192,7 @@ export async function buildApp({
     { prefix: '/api' },
   );
   for (const routes of rootRoutes) await app.register(routes);
+  await app.register(scimApi.routes, { prefix: scimApi.prefix });
   if (webRoot !== null) await installWebApp(app, webRoot ?? DEFAULT_WEB_ROOT);
 
   return app;

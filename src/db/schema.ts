@@ -11,6 +11,7 @@ import type { InstanceTables } from './tables/instance.js';
 import type { ReportsTables } from './tables/reports.js';
 import type { SearchTables } from './tables/search.js';
 import type { ViewsTables } from './tables/views.js';
+import type { ScimTables } from './tables/scim.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -50,8 +51,8 @@ export interface UsersTable {
   updated_at: string;
 }
 
-/** What an api_keys row is: a key, a device sign-in, or an OAuth client's sign-in. */
-export type ApiKeyKind = 'key' | 'device' | 'oauth';
+/** What an api_keys row is: a key, a device sign-in, an OAuth client's sign-in, or a SCIM provisioning key. */
+export type ApiKeyKind = 'key' | 'device' | 'oauth' | 'scim';
 
 export interface ApiKeysTable {
   /** The `<keyId>` part of `<tenantId>.<keyId>.<secret>` (D2). */
@@ -67,7 +68,8 @@ export interface ApiKeysTable {
   last_used_at: string | null;
   /**
    * 'key'; 'device': a device sign-in (`qasphere auth login`); 'oauth': a sign-in of an OAuth client (an MCP
-   * client, authorization code grant). The secret of the last two rotates on refresh.
+   * client, authorization code grant) — the secret of these two rotates on refresh; 'scim': an identity
+   * provider's provisioning credential, accepted only under /scim/v2.
    */
   kind: ColumnType<ApiKeyKind, ApiKeyKind | undefined, ApiKeyKind>;
   /** The OAuth client of a device or OAuth sign-in; null for keys. */
@@ -358,4 +360,5 @@ export type Database = CoreTables &
   ReportsTables &
   ImportsTables &
   SearchTables &
-  ViewsTables;
+  ViewsTables &
+  ScimTables;

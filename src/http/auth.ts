@@ -37,6 +37,7 @@ declare module 'fastify' {
 }
 
 const SCHEME = /^(apikey|bearer)\s+(\S+)\s*$/i;
+const SCIM_KEY_ELSEWHERE = 'a SCIM provisioning key is accepted only under /scim/v2';
 /**
  * Authentication runs before validation: a `:project` value the params schema will refuse (NUL, which
  * PostgreSQL cannot compare, or longer than a code or id can be) is not looked up with the key.
@@ -87,6 +88,8 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     const check = await authenticateApiKey(db, tenantId, match[2], usableProjectRef(projectRef));
     if (!check.ok) throw unauthorized(check.reason);
     if (check.tenantSuspended) throw forbidden('this tenant is suspended');
+    // docs/api-decisions.md#scim-provisioning: a provisioning key only provisions.
+    if (check.keyKind === 'scim') throw forbidden(SCIM_KEY_ELSEWHERE);
     if (isRestrictedKeyName(check.keyName) && !access.allowRestrictedKey) {
       throw forbidden('keys named SIEM-LOG-ONLY may only read the audit log');
     }
@@ -108,6 +111,40 @@ export function installAuth(app: FastifyInstance, db: Db, config: Config): void 
     };
     if (check.project) rememberProject(request.actor, check.project);
   });
+}
+
+// ---- SCIM provisioning (docs/api-decisions.md#scim-provisioning) ----
+
+/**
+ * The caller of a `/scim/v2` request: a key of kind `scim` only (every other key, and the session cookie, is
+ * refused), whose user is still an admin or the owner, in a tenant that is not suspended. 401 before 403.
+ */
+export async function scimActor(db: Db, config: Config, request: FastifyRequest): Promise<Actor> {
+  const match = SCHEME.exec(request.headers.authorization ?? '');
+  if (!match) throw unauthorized('send "Authorization: Bearer <key>" with a SCIM provisioning key');
+  const tenantId = await requestTenant(db, config, request);
+  const check = await authenticateApiKey(db, tenantId, match[2]);
+  if (!check.ok) throw unauthorized(check.reason);
+  if (check.tenantSuspended) throw forbidden('this tenant is suspended');
+  if (check.keyKind !== 'scim') {
+    throw forbidden(
+      '/scim/v2 takes only a SCIM provisioning key (an API key of kind scim, made by the owner)',
+    );
+  }
+  if (!atLeast(check.role, 'admin')) {
+    throw forbidden(
+      `the key's user is ${check.role}; a SCIM key works while its user is an admin or the owner`,
+    );
+  }
+  return {
+    tenantId,
+    userId: check.userId,
+    role: check.role as Role,
+    apiKeyId: check.keyId,
+    via: 'key',
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? '',
+  };
 }
 
 // ---- sessions (D4) ----

@@ -95,7 +95,7 @@ async function storeOptions(
 
 /**
  * D14: rate limiting, off unless `rateLimitPerMinute` > 0; over the limit → 429 with `Retry-After` and the
- * D7 body. Only the APIs count (not health checks or docs). The counters are shared by every process and machine:
+ * D7 body. Only the APIs count (the public and private API, SCIM; not health checks or docs). The counters are shared by every process and machine:
  * in Redis when CASEBOOK_REDIS_URL is set, else in PostgreSQL; SQLite (one machine) counts in each process's
  * memory, so `serve --workers N` on SQLite lets a key make up to N × the limit.
  */
@@ -107,7 +107,10 @@ export async function installRateLimit(app: FastifyInstance, config: Config, db:
     timeWindow: 60_000,
     keyGenerator: bucketOf,
     ...(await storeOptions(app, config, db)),
-    allowList: (request) => !(request.routeOptions.url ?? '').startsWith('/api/'),
+    allowList: (request) => {
+      const url = request.routeOptions.url ?? '';
+      return !url.startsWith('/api/') && !url.startsWith('/scim/');
+    },
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'RATE_LIMITED',

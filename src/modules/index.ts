@@ -42,6 +42,7 @@ import { archiveRoutes } from './imports/archive/archive.routes.js';
 import { projectImportJob } from './imports/archive/archive.job.js';
 import { viewsRoutes } from './views/views.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
+import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -92,6 +93,8 @@ export const privateApiRoutes: FastifyPluginAsync[] = [
 
 /** Route plugins at the root, outside `/api`: the OAuth metadata MCP clients discover (`/.well-known/…`). */
 export const rootRoutes: FastifyPluginAsync[] = [wellKnownRoutes];
+/** SCIM 2.0 provisioning for identity providers, outside `/api` (docs/api-decisions.md#scim-provisioning). */
+export const scimApi = { prefix: SCIM_PREFIX, routes: scimRoutes };
 
 /**
  * The one explicit list of background work, each declared by the module that owns its tables; src/jobs/ runs it

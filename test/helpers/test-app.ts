@@ -99,6 +99,7 @@ export function describeEachDb(title: string, fn: (t: TestEnv) => void, options:
         const request = async (method: string, url: string, o: RequestOptions = {}) => {
           const full =
             url.startsWith('/api/') ||
+            url.startsWith('/scim/') ||
             url.startsWith('/healthz') ||
             url.startsWith('/readyz') ||
             url.startsWith('/metrics') ||

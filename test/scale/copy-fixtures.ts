@@ -59,7 +59,7 @@ export async function openService(
     path: string,
     o: { key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
   ) => {
-    const full = path.startsWith('/api/') ? path : `/api/public/v0${path}`;
+    const full = path.startsWith('/api/') || path.startsWith('/scim/') ? path : `/api/public/v0${path}`;
     const headers: Record<string, string> = { ...o.headers };
     const k = o.key === undefined ? key : o.key;
     if (k !== null && !headers.authorization && !headers.cookie) headers.authorization = `ApiKey ${k}`;
@@ -253,6 +253,25 @@ export async function populate(s: Service): Promise<Populated> {
     body: { email: 'owner@example.com', password: 'wrong-password-2' },
   });
   expect(late.status).toBe(401);
+  // A person and a group provisioned through SCIM (scim_users, scim_groups, scim_group_members).
+  const scimKey = (
+    await ok(
+      s.request('POST', '/users/me/api-keys', { ...browser, body: { name: 'IdP', kind: 'scim' } }),
+      'SCIM key',
+    )
+  ).key;
+  const idp = { key: null, headers: { authorization: `Bearer ${scimKey}` } };
+  const provisioned = await ok(
+    s.request('POST', '/scim/v2/Users', { ...idp, body: { userName: 'scim@example.com', externalId: 'x1' } }),
+    'SCIM user',
+  );
+  await ok(
+    s.request('POST', '/scim/v2/Groups', {
+      ...idp,
+      body: { displayName: 'casebook-viewer', members: [{ value: provisioned.id }] },
+    }),
+    'SCIM group',
+  );
   return { fx, fileId, fileBody, webhookId: webhook.id, deviceToken: tokens.access_token, extraKey };
 }
 

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import { sql } from 'kysely';
 import { describeEachDb } from '../helpers/test-app.js';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { collectRoutes } from './collect-routes.js';
 import { populateProject, type ProjectData } from './fixtures.js';
 import { clientFor } from './matrix.js';
@@ -65,9 +66,13 @@ describeEachDb('hostile-input fuzzing of every route', (t) => {
   let fx: ProjectData;
   let ops: Operation[];
   let snapshot: () => Promise<string>;
+  /** /scim/v2 takes only a provisioning key, and answers SCIM's error body (docs/api-decisions.md#scim-provisioning). */
+  let scimKey: string;
 
   beforeAll(async () => {
     fx = await populateProject(clientFor(t, t.ownerKey));
+    scimKey = (await createApiKey(t.db, t.tenantId, { userId: t.ownerId, name: 'fuzz IdP', kind: 'scim' }))
+      .key;
     const doc = (await t.get('/openapi.json', { key: null })).body;
     // Reads first, state-ending actions and deletions last: a request the fuzzer sends that succeeds
     // (closing the run, archiving the project) must not keep the later routes from reaching their code.
@@ -118,13 +123,17 @@ describeEachDb('hostile-input fuzzing of every route', (t) => {
           console.warn(`fuzz [${t.dbName}]: time limit reached, ${ops.length - i} routes not fuzzed`);
           break;
         }
+        const scim = op.path.startsWith('/scim/');
         const check = async (req: HostileRequest) => {
           const write = req.method !== 'GET';
           const before = write ? await snapshot() : '';
           const res = await t.app.inject({
             method: req.method as any,
             url: req.url,
-            headers: { authorization: `ApiKey ${t.ownerKey}`, ...req.headers },
+            headers: {
+              authorization: scim ? `Bearer ${scimKey}` : `ApiKey ${t.ownerKey}`,
+              ...req.headers,
+            },
             payload: req.payload,
           });
           sent++;
@@ -135,10 +144,17 @@ describeEachDb('hostile-input fuzzing of every route', (t) => {
             // The MCP endpoint speaks JSON-RPC: past authentication (a D7 401 like any route), what its transport
             // refuses is a JSON-RPC error, which is what MCP clients read (docs/api-decisions.md, MCP).
             const error = op.path === '/api/mcp' && body.jsonrpc === '2.0' ? body.error : body;
-            expect(typeof error.message, where).toBe('string');
-            expect(typeof error.code, where).toBe(
-              op.path === '/api/mcp' && body.jsonrpc ? 'number' : 'string',
-            );
+            // SCIM answers its own error body; only what the router refuses before any route runs (a path
+            // parameter over the length limit) keeps the D7 body.
+            if (scim && body.code === undefined) {
+              expect(body.schemas, where).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+              expect(typeof body.detail, where).toBe('string');
+            } else {
+              expect(typeof error.message, where).toBe('string');
+              expect(typeof error.code, where).toBe(
+                op.path === '/api/mcp' && body.jsonrpc ? 'number' : 'string',
+              );
+            }
             if (write) expect(await snapshot(), `refused write changed the tables: ${where}`).toBe(before);
           }
         };

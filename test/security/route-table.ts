@@ -96,6 +96,12 @@ export interface RouteRow {
 export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/metrics'];
 
 /**
+ * Routes with an authentication of their own, outside this matrix: SCIM takes only a provisioning key (its rules
+ * and refusals are tested in src/modules/scim, and the fuzz suite sends it hostile input with that key).
+ */
+export const OWN_AUTHENTICATION_PREFIXES = ['/scim/v2/'];
+
+/**
  * A saved view the caller owns, so it may change it; the owner's when the caller may not make one (a
  * non-member, a restricted key: refused before the view is looked at).
  */

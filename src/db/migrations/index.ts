@@ -33,6 +33,7 @@ import * as m0032 from './0032_import_rollback.js';
 import * as m0033 from './0033_live_folder_counts.js';
 import * as m0034 from './0034_webhook_failed_deliveries_additive.js';
 import * as m0035 from './0035_project_access_defaults_additive.js';
+import * as m0036 from './0036_scim_additive.js';
 import * as m0037 from './0037_result_steps_additive.js';
 import * as m0038 from './0038_oauth_clients_additive.js';
 
@@ -79,6 +80,7 @@ export const migrations: Record<string, CasebookMigration> = {
   '0033_live_folder_counts': m0033,
   '0034_webhook_failed_deliveries_additive': m0034,
   '0035_project_access_defaults_additive': m0035,
+  '0036_scim_additive': m0036,
   '0037_result_steps_additive': m0037,
   '0038_oauth_clients_additive': m0038,
 };

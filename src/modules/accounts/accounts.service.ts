@@ -3,6 +3,7 @@ import type { Actor } from '../../auth/actor.js';
 import { AppError, badRequest, forbidden } from '../../errors.js';
 import { hashPassword } from '../../lib/crypto.js';
 import { endUserSessions } from '../auth/auth.service.js';
+import { endDeviceSignIns } from '../api-keys/api-keys.service.js';
 import { confirmPassword } from '../auth/throttle.service.js';
 import { roleRank, type Role } from '../../auth/roles.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -38,12 +39,15 @@ export async function changeRole(db: Db, actor: Actor, userId: number, role: Rol
   if (roleRank(role) > roleRank(actor.role)) {
     throw forbidden(`you can't give a role above your own (${actor.role})`);
   }
-  await db.transaction().execute(async (trx) => {
-    await users.setRole(trx, actor.tenantId, userId, role);
-    // A reset link an admin holds must not outlive the rank it was issued under.
-    await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
-  });
+  await db.transaction().execute((trx) => applyRole(trx, actor.tenantId, userId, role));
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+
+/** The one way a role changes (an admin, SCIM group mapping), inside the caller's transaction; never to owner. */
+export async function applyRole(trx: Db, tenantId: string, userId: number, role: Role): Promise<void> {
+  await users.setRole(trx, tenantId, userId, role);
+  // A reset link an admin holds must not outlive the rank it was issued under.
+  await repo.deleteUserPasswordResets(trx, tenantId, userId);
 }
 
 /**
@@ -59,14 +63,30 @@ export async function setUserActive(
   const target = await users.getUser(db, actor.tenantId, userId);
   users.assertManages(actor, target, active ? 'reactivate' : 'deactivate');
   if (target.active !== active) {
-    await db.transaction().execute(async (trx) => {
-      await users.setDeactivated(trx, actor.tenantId, userId, !active);
-      if (!active) await endUserSessions(trx, actor.tenantId, userId);
-      // Links issued before a deactivation never come back to life with the account.
-      await repo.deleteUserPasswordResets(trx, actor.tenantId, userId);
-    });
+    await db.transaction().execute((trx) => applyUserActive(trx, actor.tenantId, userId, active));
   }
   return toAccountUser(await users.getUser(db, actor.tenantId, userId));
+}
+
+/**
+ * The one way a person is deactivated or reactivated (an admin, SCIM provisioning), inside the caller's
+ * transaction; who may do it is the caller's rule. Deactivating ends their sessions and device sign-ins at once;
+ * their API keys are refused on every request while they are deactivated, and their shared links stop answering
+ * (the share's read-time check of its creator).
+ */
+export async function applyUserActive(
+  trx: Db,
+  tenantId: string,
+  userId: number,
+  active: boolean,
+): Promise<void> {
+  await users.setDeactivated(trx, tenantId, userId, !active);
+  if (!active) {
+    await endUserSessions(trx, tenantId, userId);
+    await endDeviceSignIns(trx, tenantId, userId);
+  }
+  // Links issued before a deactivation never come back to life with the account.
+  await repo.deleteUserPasswordResets(trx, tenantId, userId);
 }
 
 /** D3: exactly one owner: the owner hands ownership to an active user and becomes an admin. */

@@ -15,6 +15,7 @@ const KEY_COLUMNS = [
   'k.expires_at',
   'k.revoked_at',
   'k.last_used_at',
+  'k.kind',
   'u.role',
   'u.deactivated_at',
   't.suspended_at',

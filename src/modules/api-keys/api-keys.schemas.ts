@@ -10,9 +10,9 @@ export const ApiKey = Type.Object({
   expiresAt: Type.Optional(Type.String()),
   revokedAt: Type.Optional(Type.String()),
   lastUsedAt: Type.Optional(Type.String()),
-  kind: Type.Union([Type.Literal('key'), Type.Literal('device'), Type.Literal('oauth')], {
+  kind: Type.Union([Type.Literal('key'), Type.Literal('device'), Type.Literal('oauth'), Type.Literal('scim')], {
     description:
-      "`device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved). Its name is the client's; revoking it signs the client out",
+      "`device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved); the name of these two is the client's, and revoking one signs the client out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2`",
   }),
   clientId: Type.Optional(
     Type.String({ description: 'Of a device or OAuth sign-in: the OAuth client (e.g. `qas-cli`)' }),
@@ -29,6 +29,12 @@ export const CreatedApiKey = Type.Object({
 const keyFields = {
   name: Type.String({ maxLength: 255 }),
   expiresAt: Type.Optional(Type.String({ description: 'ISO 8601, in the future; no expiry when absent' })),
+  kind: Type.Optional(
+    Type.Union([Type.Literal('key'), Type.Literal('scim')], {
+      description:
+        "`scim`: a provisioning key for an identity provider (owner only, the owner's own): accepted only under `/scim/v2`, refused everywhere else. Default `key`",
+    }),
+  ),
 };
 
 export const CreateOwnKeyBody = Type.Object(keyFields, { additionalProperties: false });

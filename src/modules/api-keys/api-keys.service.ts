@@ -1,7 +1,7 @@
 import type { Db } from '../../db/create-db.js';
 import type { ApiKeyKind } from '../../db/schema.js';
 import type { Actor, KnownProject } from '../../auth/actor.js';
-import { AppError, badRequest, notFound } from '../../errors.js';
+import { AppError, badRequest, forbidden, notFound } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { newId, newSecret } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -112,7 +112,7 @@ export async function endDeviceSignIns(db: Db, tenantId: string, userId: number)
 export async function createApiKey(
   db: Db,
   tenantId: string,
-  input: { userId: number; name: string; expiresAt?: string | null },
+  input: { userId: number; name: string; expiresAt?: string | null; kind?: 'key' | 'scim' },
 ): Promise<{ id: string; key: string }> {
   const name = input.name.trim();
   if (!name || name.length > 255) throw badRequest('key name must be 1-255 characters', '/name');
@@ -137,6 +137,7 @@ export async function createApiKey(
     expires_at: expiresAt,
     revoked_at: null,
     last_used_at: null,
+    kind: input.kind ?? 'key',
   });
   return { id, key: `${tenantId}.${id}.${secret}` };
 }
@@ -149,6 +150,8 @@ export type KeyCheck =
       role: string;
       keyId: string;
       keyName: string;
+      /** 'scim' keys are accepted only under /scim/v2, and only they are (src/modules/scim). */
+      keyKind: ApiKeyKind;
       tenantSuspended: boolean;
       /** When the request named a project: what the same statement found of it (see authenticateApiKey). */
       project?: KnownProject;
@@ -231,6 +234,7 @@ export async function authenticateApiKey(
     role: row.role,
     keyId: row.id,
     keyName: row.name,
+    keyKind: row.kind,
     tenantSuspended: row.suspended_at !== null,
     project,
   };
@@ -274,7 +278,7 @@ export interface ApiKey {
   expiresAt?: string;
   revokedAt?: string;
   lastUsedAt?: string;
-  /** 'device': a device sign-in (`qasphere auth login`); 'oauth': an OAuth client's. Its name is the client's. */
+  /** 'device': a device sign-in (`qasphere auth login`); 'oauth': an OAuth client's (its name is the client's); 'scim': provisioning only. */
   kind: ApiKeyKind;
   /** Of a device or OAuth sign-in: the OAuth client it was granted to. */
   clientId?: string;
@@ -307,9 +311,14 @@ export async function listKeys(db: Db, actor: Actor, userId?: number): Promise<A
 export async function createKeyAs(
   db: Db,
   actor: Actor,
-  input: { userId?: number; name: string; expiresAt?: string },
+  input: { userId?: number; name: string; expiresAt?: string; kind?: 'key' | 'scim' },
 ): Promise<{ id: string; key: string }> {
   const userId = input.userId ?? actor.userId;
+  // A provisioning key creates, changes and deactivates people: only the owner makes one, and it acts as them.
+  if (input.kind === 'scim') {
+    if (actor.role !== 'owner') throw forbidden('only the owner can create a SCIM provisioning key');
+    if (userId !== actor.userId) throw badRequest("a SCIM provisioning key is the owner's own", '/userId');
+  }
   if (userId !== actor.userId) {
     const target = await users.getUser(db, actor.tenantId, userId).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'NOT_FOUND')
@@ -318,7 +327,12 @@ export async function createKeyAs(
     });
     assertManages(actor, target, 'create API keys for');
   }
-  return createApiKey(db, actor.tenantId, { userId, name: input.name, expiresAt: input.expiresAt ?? null });
+  return createApiKey(db, actor.tenantId, {
+    userId,
+    name: input.name,
+    expiresAt: input.expiresAt ?? null,
+    kind: input.kind,
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import { apiKeysQuery, type ApiKey, createApiKey, revokeApiKey } from './api';
 import { CopyButton } from './parts';
 import { queryKeys } from '../../api/keys';
 import { formatDate } from '../../lib/format';
+import { meQuery } from '../../session/session';
 
 const when = (iso?: string) => (iso ? formatDate(iso) : '—');
 
@@ -20,9 +21,12 @@ export function ApiKeysSection() {
   const queryClient = useQueryClient();
   const keys = useQuery(apiKeysQuery);
   const [created, setCreated] = useState<{ name: string; key: string }>();
+  // Only the owner makes a SCIM provisioning key (docs/operations.md, Provisioning with SCIM).
+  const isOwner = useQuery(meQuery).data?.role === 'owner';
+  const [forScim, setForScim] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
   const create = useMutation({
-    mutationFn: (name: string) => createApiKey(name),
+    mutationFn: (name: string) => createApiKey(name, forScim ? 'scim' : 'key'),
     onSuccess: (r, name) => {
       setCreated({ name, key: r.key });
       form.set('name', '');
@@ -56,6 +60,12 @@ export function ApiKeysSection() {
           onChange={(v) => form.set('name', v)}
           placeholder="e.g. CI uploads"
         />
+        {isOwner && (
+          <label className="checkbox-field">
+            <input type="checkbox" checked={forScim} onChange={(e) => setForScim(e.target.checked)} />
+            For SCIM provisioning (an identity provider; works only at /scim/v2)
+          </label>
+        )}
         <Button type="submit" variant="primary" isPending={form.submitting}>
           Create key
         </Button>
@@ -96,6 +106,7 @@ export function ApiKeysSection() {
                 <span className="key-name">{k.name}</span>
                 {k.kind === 'device' && <span className="badge">Device sign-in</span>}
                 {k.kind === 'oauth' && <span className="badge">App sign-in (OAuth)</span>}
+                {k.kind === 'scim' && <span className="badge">SCIM provisioning</span>}
                 <span className="muted key-meta">
                   Created {when(k.createdAt)} ·{' '}
                   {k.lastUsedAt ? (

@@ -37,8 +37,9 @@ type DisableTwoFactorBody =
 export const disableTwoFactor = (body: DisableTwoFactorBody) =>
   unwrap(api.POST('/api/public/v0/users/me/2fa/disable', { body }));
 
-export const createApiKey = (name: string) =>
-  unwrap(api.POST('/api/public/v0/users/me/api-keys', { body: { name } }));
+/** `scim`: the owner's provisioning key for an identity provider, accepted only under /scim/v2. */
+export const createApiKey = (name: string, kind: 'key' | 'scim' = 'key') =>
+  unwrap(api.POST('/api/public/v0/users/me/api-keys', { body: { name, kind } }));
 
 export const revokeApiKey = (keyId: string) =>
   unwrap(api.DELETE('/api/public/v0/users/me/api-keys/{keyId}', { params: { path: { keyId } } }));

@@ -37,7 +37,12 @@ export function ApiKeysPage() {
   return <ApiKeys />;
 }
 
-const KIND_NAMES = { key: 'API key', device: 'Device sign-in', oauth: 'App sign-in (OAuth)' } as const;
+const KIND_NAMES = {
+  key: 'API key',
+  device: 'Device sign-in',
+  oauth: 'App sign-in (OAuth)',
+  scim: 'SCIM provisioning',
+} as const;
 
 function ApiKeys() {
   const queryClient = useQueryClient();
