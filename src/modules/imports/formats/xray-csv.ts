@@ -73,6 +73,8 @@ const PRIORITIES: Record<string, string> = {
   '5': 'low',
 };
 
+export const ROOT_FOLDER = 'Test Repository';
+
 /** Issues of the file that other rows name (preconditions, test sets) beyond which the rest are not kept. */
 const MAX_NAMED = 10_000;
 
@@ -97,6 +99,15 @@ function fenced(value: string, lang: string): string {
   let fence = '```';
   while (value.includes(fence)) fence += '`';
   return `${fence}${lang}\n${value}\n${fence}`;
+}
+
+/** Test Repo's path; a test in no folder is at the repository's root, which Xray calls the Test Repository. */
+function folderOf(path: string | undefined): string[] {
+  const parts = (path ?? '')
+    .split('/')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return parts.length > 0 ? parts : [ROOT_FOLDER];
 }
 
 interface Issue {
@@ -136,10 +147,7 @@ export async function* parseXrayCsv(stream: Readable, separator: string): AsyncG
       return { error: { row: issue.line, field: 'Test Summary', message: 'the test has no summary' } };
     const out: ImportedCase = {
       row: issue.line,
-      folderPath: (c.folder ?? '')
-        .split('/')
-        .map((p) => p.trim())
-        .filter((p) => p !== ''),
+      folderPath: folderOf(c.folder),
       title: summary,
       markup: 'markdown',
     };
