@@ -1,7 +1,8 @@
-import type { ImportStatus } from './api';
+import type { paths } from '../../api/schema';
 
 /** The import formats, as the API's schema names them (src/modules/imports/formats/formats.ts). */
-export type ImportFormat = ImportStatus['format'];
+export type ImportFormat =
+  paths['/api/public/v0/project/{project}/import/{id}']['get']['responses'][200]['content']['application/json']['format'];
 
 interface FormatView {
   label: string;
