@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { createProject } from '../../../test/helpers/factories.js';
 import { fixture, importFile, listCases, pathOf } from '../../../test/helpers/import-factories.js';
+import { createTcase } from '../../../test/helpers/tcase-factories.js';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 
 /* The formats teams leave (Qase, TestLink, Xray) and TestRail's real exports, imported through the API. */
@@ -117,5 +118,27 @@ describeEachDb('imports: more formats', (t) => {
       sign: { value: 'BVT' },
       statuscase: { value: 'Утверждён' },
     });
+  });
+
+  it('exports text that looks like markup as escaped Markdown, and a re-import stores the same text, not elements', async () => {
+    const [a, b] = [(await createProject(t)).code, (await createProject(t)).code];
+    const text = '<p>Paste &lt;img src="x" onerror="alert(1)"&gt; and &amp;copy; into the name</p>';
+    await createTcase(t, a, {
+      title: 'Markup as text',
+      precondition: { text },
+      steps: [{ description: text, expected: '' }],
+    });
+    const exported = await t.get(`/project/${a}/export`, { query: { format: 'qasphere-csv' } });
+    expect(exported.text).toContain(
+      'Paste \\<img src=""x"" onerror=""alert(1)""> and \\&copy; into the name',
+    );
+    const result = await importFile(t, b, Buffer.from(exported.text));
+    expect(result).toMatchObject({ status: 'done', created: 1 });
+    const [[stored], [back]] = [await listCases(t, a), await listCases(t, b)];
+    expect(stored.precondition.text).toContain('&lt;img src=');
+    expect([back.precondition.text, back.steps[0].description]).toEqual([
+      stored.precondition.text,
+      stored.steps[0].description,
+    ]);
   });
 });
