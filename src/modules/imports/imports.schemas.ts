@@ -10,6 +10,8 @@ export const ImportFormat = Type.Unsafe<ImportFormatId>(
   ),
 );
 const mappedFormats = IMPORT_FORMATS.filter((f) => FORMATS[f].mapping).join(' and ');
+const withUnit = (unit: 'case' | 'row') =>
+  IMPORT_FORMATS.filter((f) => FORMATS[f].rowUnit === unit).join(', ');
 const withoutSeparator = IMPORT_FORMATS.filter((f) => FORMATS[f].separator === 'none').join(', ');
 
 /** POST /project/{p}/import: a multipart body; validated part by part in the service, documented here. */
@@ -45,7 +47,7 @@ export type ImportParams = Static<typeof ImportParams>;
 
 export const ImportError = Type.Object({
   row: Type.Integer({
-    description: `the CSV line the record starts on (for ${IMPORT_FORMATS.filter((f) => FORMATS[f].rowUnit === 'case').join(', ')}: the case's ordinal in the file; for xlsx: the sheet's row); 0 for the file as a whole`,
+    description: `the CSV line the record starts on (for ${withUnit('case')}: the case's ordinal in the file; for ${withUnit('row')}: the sheet's row); 0 for the file as a whole`,
   }),
   field: Type.Optional(Type.String()),
   message: Type.String(),
