@@ -9,7 +9,7 @@ import {
 } from '../../lib/isolated/run.js';
 import type { Slot } from '../../lib/isolated/slots.js';
 import { UnreadableFile, type CsvRecord } from './formats/csv-read.js';
-import type { ParseOptions } from './formats/parse.worker.js';
+import { FORMATS, type ParseOptions } from './formats/formats.js';
 import type { ParsedItem } from './formats/types.js';
 
 /*
@@ -60,7 +60,7 @@ export async function* parseIsolated(
   try {
     const run = async (task: string) =>
       runIsolated<ParsedItem>({ script: WORKER, task, options, input: await open(), budget: parsers.budget });
-    if (o.check && options.format === 'xlsx') for await (const _ of await run('xlsx-check'));
+    if (o.check && FORMATS[options.format].zipGuard) for await (const _ of await run('xlsx-check'));
     yield* await run('items');
   } catch (err) {
     throw mapped(err);

@@ -19,6 +19,7 @@ import {
   type TcasesChanged,
 } from '../test-cases/test-cases.service.js';
 import { guessSeparator, UnreadableFile } from './formats/csv-read.js';
+import { FORMATS, type ImportFormat } from './formats/formats.js';
 import type { ParsedItem, RowError } from './formats/types.js';
 import type { Mapping } from './formats/csv-mapped.js';
 import type { Parsers } from '../../lib/isolated/run.js';
@@ -45,9 +46,6 @@ export const CHUNK = 500;
 /** Errors kept on the import (a file of bad rows would otherwise make a huge row); the count says how many more. */
 const MAX_ERRORS = 1000;
 
-export const IMPORT_FORMATS = ['qasphere-csv', 'csv', 'xlsx', 'testrail-xml', 'testrail-csv'] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-
 export interface ImportOptions {
   format: ImportFormat;
   mapping?: Mapping;
@@ -73,10 +71,9 @@ type Project = ImportProject;
 /** Another attempt of the same job took the import over (this one's lease had expired). */
 class Superseded extends Error {}
 
-/** The CSV separator: given, else guessed from the header; undefined for TestRail's files (their parsers decide). */
+/** The CSV separator: given, else guessed from the header when the format says so (formats/formats.ts). */
 async function separatorOf(open: OpenFile, o: ImportOptions): Promise<string | undefined> {
-  if (o.format === 'testrail-xml' || o.format === 'testrail-csv' || o.format === 'xlsx') return o.separator;
-  if (o.separator !== undefined) return o.separator;
+  if (FORMATS[o.format].separator !== 'guess' || o.separator !== undefined) return o.separator;
   const stream = await open();
   let head = '';
   for await (const chunk of stream as AsyncIterable<Buffer>) {

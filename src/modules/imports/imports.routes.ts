@@ -12,6 +12,7 @@ import { drainBody } from '../../http/drain-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { exportQasphereCsv } from './imports.export.js';
+import { FORMATS, IMPORT_FORMATS } from './formats/formats.js';
 import {
   ExportCsv,
   ExportQuery,
@@ -80,7 +81,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: 'Import test cases from a file, as a background job (202 with its id)',
-        description: `Formats qasphere-csv, csv and xlsx (with a mapping), testrail-xml and testrail-csv. Files up to ${max} bytes (413 beyond, nothing kept).`,
+        description: `Formats ${IMPORT_FORMATS.join(', ')} (${IMPORT_FORMATS.filter((f) => FORMATS[f].mapping).join(' and ')} with a mapping). Files up to ${max} bytes (413 beyond, nothing kept).`,
         params: ProjectParams,
         consumes: ['multipart/form-data'],
         body: ImportBody,

@@ -1,22 +1,31 @@
 import { Type, type Static } from 'typebox';
 import { ProjectParams } from '../../http/schemas.js';
+import { FORMATS, IMPORT_FORMATS, type ImportFormat as ImportFormatId } from './formats/formats.js';
+
+/** The import formats (formats/formats.ts), one literal each, so clients get the union from the OpenAPI document. */
+export const ImportFormat = Type.Unsafe<ImportFormatId>(
+  Type.Union(
+    IMPORT_FORMATS.map((f) => Type.Literal(f)),
+    { description: IMPORT_FORMATS.map((f) => `${f}: ${FORMATS[f].label}`).join('; ') },
+  ),
+);
+const mappedFormats = IMPORT_FORMATS.filter((f) => FORMATS[f].mapping).join(' and ');
+const withUnit = (unit: 'case' | 'row') =>
+  IMPORT_FORMATS.filter((f) => FORMATS[f].rowUnit === unit).join(', ');
+const withoutSeparator = IMPORT_FORMATS.filter((f) => FORMATS[f].separator === 'none').join(', ');
 
 /** POST /project/{p}/import: a multipart body; validated part by part in the service, documented here. */
 export const ImportBody = Type.Object({
   file: Type.String({ format: 'binary', description: 'the file to import' }),
-  format: Type.String({
-    description:
-      "qasphere-csv | csv | xlsx | testrail-xml | testrail-csv (csv and xlsx with a mapping, xlsx's first worksheet; TestRail's XML suite export or CSV case export, whose case id C123 is the legacy id)",
-  }),
+  format: ImportFormat,
   mapping: Type.Optional(
     Type.String({
-      description:
-        'csv and xlsx only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>',
+      description: `${mappedFormats} only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>`,
     }),
   ),
   separator: Type.Optional(
     Type.String({
-      description: ', ; or tab; guessed from the header row when absent; not for testrail-xml and xlsx',
+      description: `, ; or tab; guessed from the header row when absent; not for ${withoutSeparator}`,
     }),
   ),
   folderId: Type.Optional(
@@ -38,8 +47,7 @@ export type ImportParams = Static<typeof ImportParams>;
 
 export const ImportError = Type.Object({
   row: Type.Integer({
-    description:
-      "the CSV line the record starts on (for testrail-xml, the case's ordinal in the file); 0 for the file as a whole",
+    description: `the CSV line the record starts on (for ${withUnit('case')}: the case's ordinal in the file; for ${withUnit('row')}: the sheet's row); 0 for the file as a whole`,
   }),
   field: Type.Optional(Type.String()),
   message: Type.String(),
@@ -47,7 +55,7 @@ export const ImportError = Type.Object({
 
 export const ImportStatus = Type.Object({
   id: Type.Integer(),
-  format: Type.String(),
+  format: ImportFormat,
   dryRun: Type.Boolean(),
   status: Type.Enum(['queued', 'running', 'done', 'failed']),
   progress: Type.Object({

@@ -10,7 +10,8 @@ import { resolveProject } from '../projects/projects.service.js';
 import { checkMapping, type Mapping } from './formats/csv-mapped.js';
 import type { RowError } from './formats/types.js';
 import { IMPORT_JOB } from './imports.job.js';
-import { IMPORT_FORMATS, type ImportFormat, type ImportOptions } from './imports.pipeline.js';
+import { FORMATS, IMPORT_FORMATS, isImportFormat } from './formats/formats.js';
+import type { ImportOptions } from './imports.pipeline.js';
 import * as repo from './imports.repository.js';
 import type { ImportStatus } from './imports.schemas.js';
 import { withStoredUpload, type ImportPart } from './imports.upload.js';
@@ -29,15 +30,16 @@ function flag(name: string, value: string | undefined): boolean {
 /** The request's fields as the import's options; 400 naming the field for any bad one. */
 function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
   const format = fields.get('format');
-  if (format === undefined || !(IMPORT_FORMATS as readonly string[]).includes(format)) {
+  if (format === undefined || !isImportFormat(format)) {
     throw badRequest(
       `format must be one of ${IMPORT_FORMATS.join(', ')}${format === undefined ? '' : `, not "${format}"`}`,
       '/format',
     );
   }
+  const described = FORMATS[format];
   let mapping: Mapping | undefined;
   const rawMapping = fields.get('mapping');
-  if (format === 'csv' || format === 'xlsx') {
+  if (described.mapping) {
     if (rawMapping === undefined)
       throw badRequest(`format ${format} needs a mapping of its columns`, '/mapping');
     let parsed: unknown;
@@ -50,14 +52,12 @@ function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
     if (typeof checked === 'string') throw badRequest(checked, '/mapping');
     mapping = checked;
   } else if (rawMapping !== undefined) {
-    throw badRequest(`mapping is for formats csv and xlsx; ${format} has its own layout`, '/mapping');
+    const mapped = IMPORT_FORMATS.filter((f) => FORMATS[f].mapping).join(' and ');
+    throw badRequest(`mapping is for formats ${mapped}; ${format} has its own layout`, '/mapping');
   }
   const rawSep = fields.get('separator');
-  if ((format === 'testrail-xml' || format === 'xlsx') && rawSep !== undefined && rawSep !== '')
-    throw badRequest(
-      `separator is for CSV files; ${format} is ${format === 'xlsx' ? 'a workbook' : 'XML'}`,
-      '/separator',
-    );
+  if (described.separator === 'none' && rawSep !== undefined && rawSep !== '')
+    throw badRequest(`separator is for CSV files; ${format} is ${described.kind}`, '/separator');
   const separator = rawSep === undefined || rawSep === '' ? undefined : SEPARATORS[rawSep];
   if (rawSep !== undefined && rawSep !== '' && separator === undefined)
     throw badRequest('separator must be ",", ";" or a tab ("tab")', '/separator');
@@ -68,7 +68,7 @@ function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
     folderId = Number(rawFolder);
   }
   return {
-    format: format as ImportFormat,
+    format,
     mapping,
     separator,
     folderId,
@@ -134,7 +134,7 @@ export async function getImport(db: Db, actor: Actor, projectRef: string, id: nu
   const options = JSON.parse(row.options) as ImportOptions;
   return {
     id: row.id,
-    format: row.format,
+    format: options.format,
     dryRun: options.dryRun,
     status: row.status,
     progress: { done: row.done, total: row.total },

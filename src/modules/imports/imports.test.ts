@@ -243,7 +243,7 @@ describeEachDb('imports: QA Sphere CSV', (t) => {
     const unknown = await postImport(t, code, { format: 'xls' }, file);
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe(
-      'format must be one of qasphere-csv, csv, xlsx, testrail-xml, testrail-csv, not "xls"',
+      'format must be one of qasphere-csv, csv, xlsx, testrail-xml, testrail-csv, qase-json, testlink-xml, xray-csv, not "xls"',
     );
     const noMapping = await postImport(t, code, { format: 'csv' }, file);
     expect(noMapping.status).toBe(400);

@@ -165,7 +165,7 @@ describeEachDb('imports: TestRail XML', (t) => {
     });
     const unknown = await postImport(t, p, { format: 'testrail' }, file);
     expect(unknown.body.message).toBe(
-      'format must be one of qasphere-csv, csv, xlsx, testrail-xml, testrail-csv, not "testrail"',
+      'format must be one of qasphere-csv, csv, xlsx, testrail-xml, testrail-csv, qase-json, testlink-xml, xray-csv, not "testrail"',
     );
     expect(await imports()).toEqual(before);
   });

@@ -38117,7 +38117,7 @@ export interface paths {
         put?: never;
         /**
          * Import test cases from a file, as a background job (202 with its id)
-         * @description Formats qasphere-csv, csv and xlsx (with a mapping), testrail-xml and testrail-csv. Files up to 104857600 bytes (413 beyond, nothing kept).
+         * @description Formats qasphere-csv, csv, xlsx, testrail-xml, testrail-csv, qase-json, testlink-xml, xray-csv (csv and xlsx with a mapping). Files up to 104857600 bytes (413 beyond, nothing kept).
          */
         post: {
             parameters: {
@@ -38136,11 +38136,11 @@ export interface paths {
                          * @description the file to import
                          */
                         file: string;
-                        /** @description qasphere-csv | csv | xlsx | testrail-xml | testrail-csv (csv and xlsx with a mapping, xlsx's first worksheet; TestRail's XML suite export or CSV case export, whose case id C123 is the legacy id) */
-                        format: string;
+                        /** @description qasphere-csv: QA Sphere CSV (its export, either layout of steps); csv: Any CSV, with a column mapping; xlsx: Excel (.xlsx, its first sheet), with a column mapping; testrail-xml: TestRail XML (a suite export); testrail-csv: TestRail CSV (a case export); qase-json: Qase JSON (a project export); testlink-xml: TestLink XML (test suites or test cases); xray-csv: Xray CSV (its Test Case Importer's layout) */
+                        format: "qasphere-csv" | "csv" | "xlsx" | "testrail-xml" | "testrail-csv" | "qase-json" | "testlink-xml" | "xray-csv";
                         /** @description csv and xlsx only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName> */
                         mapping?: string;
-                        /** @description , ; or tab; guessed from the header row when absent; not for testrail-xml and xlsx */
+                        /** @description , ; or tab; guessed from the header row when absent; not for xlsx, testrail-xml, qase-json, testlink-xml */
                         separator?: string;
                         /** @description import under this folder (paths of the file below it) */
                         folderId?: string;
@@ -38597,7 +38597,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             id: number;
-                            format: string;
+                            /** @description qasphere-csv: QA Sphere CSV (its export, either layout of steps); csv: Any CSV, with a column mapping; xlsx: Excel (.xlsx, its first sheet), with a column mapping; testrail-xml: TestRail XML (a suite export); testrail-csv: TestRail CSV (a case export); qase-json: Qase JSON (a project export); testlink-xml: TestLink XML (test suites or test cases); xray-csv: Xray CSV (its Test Case Importer's layout) */
+                            format: "qasphere-csv" | "csv" | "xlsx" | "testrail-xml" | "testrail-csv" | "qase-json" | "testlink-xml" | "xray-csv";
                             dryRun: boolean;
                             /** @enum {unknown} */
                             status: "queued" | "running" | "done" | "failed";
@@ -38614,14 +38615,14 @@ export interface paths {
                             /** @description rows not imported */
                             skipped: number;
                             errors: {
-                                /** @description the CSV line the record starts on (for testrail-xml, the case's ordinal in the file); 0 for the file as a whole */
+                                /** @description the CSV line the record starts on (for testrail-xml, qase-json, testlink-xml: the case's ordinal in the file; for xlsx: the sheet's row); 0 for the file as a whole */
                                 row: number;
                                 field?: string;
                                 message: string;
                             }[];
                             /** @description what rows held that the import could not keep as it was, such as files of another service (kept as links) */
                             warnings: {
-                                /** @description the CSV line the record starts on (for testrail-xml, the case's ordinal in the file); 0 for the file as a whole */
+                                /** @description the CSV line the record starts on (for testrail-xml, qase-json, testlink-xml: the case's ordinal in the file; for xlsx: the sheet's row); 0 for the file as a whole */
                                 row: number;
                                 field?: string;
                                 message: string;

@@ -85,3 +85,16 @@ describe('Markdown ↔ HTML', () => {
     );
   });
 });
+
+describe('text that looks like markup', () => {
+  it.each([
+    '<p>&lt;img src="x" onerror="alert(1)"&gt;</p>',
+    '<p>Type &lt;b&gt;bold&lt;/b&gt; into the field</p>',
+    '<p>&amp;copy; stays five characters</p>',
+    '<ul><li>&lt;script&gt; in a list</li></ul>',
+  ])('leaves the export as escaped Markdown and comes back as the same text: %s', (html) => {
+    const md = htmlToMarkdown(html);
+    expect(md).not.toMatch(/(?<!\\)</);
+    expect(markdownToHtml(md)).toBe(html);
+  });
+});

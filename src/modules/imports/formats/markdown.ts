@@ -21,6 +21,16 @@ export const turndown = new TurndownService({
 });
 
 /**
+ * Text that looks like markup (`<img …>`, `&copy;`) is text in the stored HTML (`&lt;img …&gt;`): its Markdown
+ * escapes the `<` and the `&` of an entity, so importing the export again gives the same text back, never elements.
+ */
+const escapeText = turndown.escape.bind(turndown);
+turndown.escape = (text: string) =>
+  escapeText(text)
+    .replace(/</g, '\\<')
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '\\&');
+
+/**
  * A line both converters leave as it is: letters, digits, spaces and punctuation that is never Markdown syntax
  * (no `*`, `_`, `[`, `<`, `&`, `:`, `@`…), no `www.` (GFM links it), not starting like a list, heading or code block. Most step texts are
  * such lines; they skip marked, the sanitiser and turndown, which cost far more than the rest of an import or an

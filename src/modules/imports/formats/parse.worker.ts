@@ -1,35 +1,28 @@
 import type { Readable } from 'node:stream';
 import { serveIsolated } from '../../../lib/isolated/serve.js';
 import { XmlFileError } from '../../../lib/xml.js';
-import { parseMapped, parseMappedCsv, type Mapping } from './csv-mapped.js';
 import { UnreadableFile } from './csv-read.js';
-import { parseQasphereCsv } from './qasphere-csv.js';
-import { CsvFileError, parseTestRailCsv } from './testrail-csv.js';
-import { parseTestRailXml } from './testrail-xml.js';
+import { FORMATS, type ParseOptions } from './formats.js';
+import { JsonFileError } from './qase-json.js';
+import { CsvFileError } from './testrail-csv.js';
 import type { ParsedItem } from './types.js';
 import { checkXlsx, readXlsx } from './xlsx-read.js';
 
 /*
- * The worker thread that reads an uploaded import file (imports.parsing.ts starts it): every format's parser runs
- * here, under the heap and time budget of lib/isolated, never on the service's own thread.
+ * The worker thread that reads an uploaded import file (imports.parsing.ts starts it): every format's parser
+ * (formats.ts names it) runs here, under the heap and time budget of lib/isolated, never on the service's own thread.
  */
 
-export interface ParseOptions {
-  format: 'qasphere-csv' | 'csv' | 'xlsx' | 'testrail-xml' | 'testrail-csv';
-  separator?: string;
-  mapping?: Mapping;
-}
+export type { ParseOptions };
 
 async function* items(stream: Readable, o: ParseOptions): AsyncGenerator<ParsedItem> {
   try {
-    if (o.format === 'testrail-xml') yield* parseTestRailXml(stream);
-    else if (o.format === 'testrail-csv') yield* parseTestRailCsv(stream, o.separator);
-    else if (o.format === 'csv') yield* parseMappedCsv(stream, o.separator ?? ',', o.mapping ?? {});
-    else if (o.format === 'xlsx') yield* parseMapped(readXlsx(stream), o.mapping ?? {});
-    else yield* parseQasphereCsv(stream, o.separator ?? ',');
+    yield* FORMATS[o.format].parse(stream, o);
   } catch (err) {
-    // TestRail's parsers name a file they cannot read as a whole in their own terms: the import's is one.
-    if (err instanceof XmlFileError || err instanceof CsvFileError) throw new UnreadableFile(err.message);
+    // The XML, JSON and TestRail CSV parsers name a file they cannot read as a whole in their own terms: the
+    // import's is one.
+    if (err instanceof XmlFileError || err instanceof CsvFileError || err instanceof JsonFileError)
+      throw new UnreadableFile(err.message);
     throw err;
   }
 }

@@ -70,3 +70,32 @@ export function customFieldName(name: string): string {
 
 /** Whether a piece of text is empty once trimmed. */
 export const blank = (s: string | undefined): boolean => s === undefined || s.trim() === '';
+
+/**
+ * A text as its author wrote it: TestRail's XML export indents every line after the first to the depth of its
+ * element, which Markdown would read as a code block. The whitespace all non-blank lines after the first share is
+ * removed (the first starts right after the tag, so it has none of it), then blank lines at either end and the
+ * first line's leading spaces. Indentation within the text (a nested list, a code block) stays.
+ */
+export function dedent(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let common: string | undefined;
+  for (const line of lines.slice(1)) {
+    if (line.trim() === '') continue;
+    const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+    if (common === undefined) common = lead;
+    else {
+      let n = 0;
+      while (n < common.length && n < lead.length && common[n] === lead[n]) n++;
+      common = common.slice(0, n);
+    }
+    if (common === '') break;
+  }
+  const cut = common ?? '';
+  const out = lines.map((line, i) => {
+    if (i === 0) return line.trimStart();
+    if (line.trim() === '') return '';
+    return line.slice(cut.length);
+  });
+  return out.join('\n').replace(/^\n+/, '').trimEnd();
+}

@@ -2,6 +2,7 @@ import { xmlReader, XmlFileError } from '../../../lib/xml.js';
 import {
   blank,
   customFieldName,
+  dedent,
   legacyIdOf,
   mapPriority,
   mapReferences,
@@ -33,6 +34,8 @@ const MAX_TEXT = 1024 * 1024;
 
 const child = (node: XmlNode | undefined, name: string) => node?.children.find((c) => c.name === name);
 const textOf = (node: XmlNode | undefined, name: string) => child(node, name)?.text.trim() ?? '';
+/** A text element (preconditions, steps, expected results) as its author wrote it: dedented, then trimmed. */
+const blockOf = (node: XmlNode | undefined, name: string) => dedent(child(node, name)?.text ?? '');
 
 /** A custom field's value: a dropdown's <value> (else its <id>), a multi-select's items joined, else its text. */
 function customValue(node: XmlNode): string {
@@ -52,7 +55,7 @@ function separatedSteps(node: XmlNode): ImportedStep[] {
     .filter((c) => c.name === 'step')
     .map((s, i) => ({ index: Number(textOf(s, 'index')) || i + 1, step: s }))
     .sort((a, b) => a.index - b.index)
-    .map(({ step }) => ({ description: textOf(step, 'content'), expected: textOf(step, 'expected') }));
+    .map(({ step }) => ({ description: blockOf(step, 'content'), expected: blockOf(step, 'expected') }));
 }
 
 function toItem(node: XmlNode, row: number, folderPath: string[]): ParsedItem {
@@ -73,13 +76,13 @@ function toItem(node: XmlNode, row: number, folderPath: string[]): ParsedItem {
   let textSteps: ImportedStep | undefined;
   for (const field of custom?.children ?? []) {
     if (field.name === 'preconds') {
-      if (!blank(field.text)) c.precondition = field.text.trim();
+      if (!blank(field.text)) c.precondition = dedent(field.text);
     } else if (field.name === 'steps_separated') {
       const steps = separatedSteps(field);
       if (steps.length > 0) c.steps = steps;
     } else if (field.name === 'steps' || field.name === 'expected') {
       textSteps ??= { description: '', expected: '' };
-      textSteps[field.name === 'steps' ? 'description' : 'expected'] = field.text.trim();
+      textSteps[field.name === 'steps' ? 'description' : 'expected'] = dedent(field.text);
     } else {
       const value = customValue(field);
       if (value !== '') customFields[customFieldName(field.name)] = value;

@@ -14,13 +14,12 @@ import { meQuery } from '../../session/session';
 import {
   customFieldsQuery,
   exportUrl,
-  isMapped,
   previewXlsx,
   startImport,
-  type ImportFormat,
   type ImportRequest,
   type Separator,
 } from './api';
+import { FORMAT_IDS, FORMATS, type ImportFormat } from './formats';
 import { canImport } from './index';
 import { ImportResult } from './ImportResult';
 import { MappingPreview } from './MappingPreview';
@@ -32,14 +31,6 @@ const SEPARATORS: [Separator, string][] = [
   [',', 'Comma ( , )'],
   [';', 'Semicolon ( ; )'],
   ['tab', 'Tab'],
-];
-
-const FORMATS: [ImportFormat, string][] = [
-  ['qasphere-csv', 'QA Sphere CSV (its export, either layout of steps)'],
-  ['csv', 'Any CSV, with a column mapping'],
-  ['xlsx', 'Excel (.xlsx, its first sheet), with a column mapping'],
-  ['testrail-xml', 'TestRail XML (a suite export)'],
-  ['testrail-csv', 'TestRail CSV (a case export)'],
 ];
 
 type Errors = Partial<Record<'file' | 'mapping' | 'form', string>>;
@@ -92,7 +83,8 @@ function ImportForm({ code }: { code: string }) {
   const [errors, setErrors] = useState<Errors>({});
   const [starting, setStarting] = useState(false);
   const [jobId, setJobId] = useState<number>();
-  const mapped = isMapped(format);
+  const view = FORMATS[format];
+  const mapped = view.mapping !== 'none';
   const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped });
   const fields = (customFields.data?.customFields ?? []).filter((f) => f.enabled);
 
@@ -102,7 +94,7 @@ function ImportForm({ code }: { code: string }) {
     // The preview shown is for the file chosen: a later file replaces it once read.
     if (!mapped || !file) return;
     let live = true;
-    (format === 'xlsx' ? previewXlsx(code, file) : readPreview(file, separator)).then(
+    (view.mapping === 'server' ? previewXlsx(code, file) : readPreview(file, separator)).then(
       (p) => {
         if (!live) return;
         setPreview(p);
@@ -193,7 +185,7 @@ function ImportForm({ code }: { code: string }) {
         <FormError message={errors.form} />
         <fieldset className="import-fieldset">
           <legend className="field-label">Format</legend>
-          {FORMATS.map(([value, name]) => (
+          {FORMAT_IDS.map((value) => (
             <label key={value} className="checkbox-field">
               <input
                 type="radio"
@@ -201,7 +193,7 @@ function ImportForm({ code }: { code: string }) {
                 checked={format === value}
                 onChange={() => setFormat(value)}
               />
-              {name}
+              {FORMATS[value].label}
             </label>
           ))}
         </fieldset>
@@ -210,29 +202,17 @@ function ImportForm({ code }: { code: string }) {
           id={ids.file}
           label="File"
           className="import-file"
-          accept={
-            format === 'testrail-xml'
-              ? '.xml,application/xml,text/xml'
-              : format === 'xlsx'
-                ? '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-                : '.csv,text/csv,text/plain'
-          }
+          accept={view.accept}
           file={file}
           error={errors.file}
-          hint={
-            format === 'testrail-xml'
-              ? 'An XML file exported from TestRail.'
-              : format === 'xlsx'
-                ? 'An Excel workbook (.xlsx); its first sheet is read, the first row naming the columns.'
-                : 'A UTF-8 CSV file; , ; or tab separated.'
-          }
+          hint={view.hint}
           onFile={(f) => {
             setFile(f);
             setErrors((old) => ({ ...old, file: undefined }));
           }}
         />
 
-        {format !== 'testrail-xml' && format !== 'xlsx' && (
+        {view.separator && (
           <div className="field import-separator">
             <label className="field-label" htmlFor={ids.sep}>
               Separator

@@ -7,6 +7,7 @@ import { JobProgress } from '../../components/JobProgress';
 import { ErrorState } from '../../components/Status';
 import { formatCount, formatCountOf } from '../../lib/format';
 import { importQuery, isFinished, type ImportStatus } from './api';
+import { FORMATS } from './formats';
 
 /** The service's field names of a bad row, in words. */
 const FIELD_NAMES: Record<string, string> = {
@@ -171,7 +172,7 @@ function Counts({ s }: { s: ImportStatus }) {
 
 /** Only QA Sphere files hold templates, and the counts are of the file's rows: say so where "Created 1" may surprise. */
 function CountsNote({ s }: { s: ImportStatus }) {
-  if (s.format !== 'qasphere-csv' || s.created + s.updated === 0) return null;
+  if (!FORMATS[s.format].templates || s.created + s.updated === 0) return null;
   return (
     <p className="import-counts-note">
       The counts are of the file’s rows: a template counts once, not the filled test cases its Parameter
@@ -192,7 +193,7 @@ function RowTable({
   label: string;
   caption: string;
 }) {
-  const unit = s.format === 'testrail-xml' ? 'Case' : s.format === 'xlsx' ? 'Row' : 'Line';
+  const unit = FORMATS[s.format].unit;
   return (
     <div className="import-table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table className="import-table">

@@ -2,15 +2,13 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { queryKeys } from '../../api/keys';
 import type { paths } from '../../api/schema';
+import { FORMATS, type ImportFormat } from './formats';
 
 export type ImportStatus =
   paths['/api/public/v0/project/{project}/import/{id}']['get']['responses'][200]['content']['application/json'];
 export type CustomField =
   paths['/api/public/v0/project/{project}/custom-field']['get']['responses'][200]['content']['application/json']['customFields'][number];
 
-export type ImportFormat = 'qasphere-csv' | 'csv' | 'xlsx' | 'testrail-xml' | 'testrail-csv';
-/** The formats whose columns are mapped on a preview. */
-export const isMapped = (f: ImportFormat) => f === 'csv' || f === 'xlsx';
 export type Separator = '' | ',' | ';' | 'tab';
 
 export interface ImportRequest {
@@ -37,8 +35,7 @@ export const startImport = (code: string, r: ImportRequest) =>
         const form = new FormData();
         form.append('format', r.format);
         if (r.mapping) form.append('mapping', JSON.stringify(r.mapping));
-        if (r.separator && r.format !== 'testrail-xml' && r.format !== 'xlsx')
-          form.append('separator', r.separator);
+        if (r.separator && FORMATS[r.format].separator) form.append('separator', r.separator);
         form.append('dryRun', String(r.dryRun));
         form.append('skipInvalid', String(r.skipInvalid));
         if (r.folderId) form.append('folderId', String(r.folderId));
