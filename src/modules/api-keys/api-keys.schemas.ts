@@ -10,10 +10,13 @@ export const ApiKey = Type.Object({
   expiresAt: Type.Optional(Type.String()),
   revokedAt: Type.Optional(Type.String()),
   lastUsedAt: Type.Optional(Type.String()),
-  kind: Type.Union([Type.Literal('key'), Type.Literal('device'), Type.Literal('oauth'), Type.Literal('scim')], {
-    description:
-      "`device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved); the name of these two is the client's, and revoking one signs the client out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2`",
-  }),
+  kind: Type.Union(
+    [Type.Literal('key'), Type.Literal('device'), Type.Literal('oauth'), Type.Literal('scim')],
+    {
+      description:
+        "`device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved); the name of these two is the client's, and revoking one signs the client out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2`",
+    },
+  ),
   clientId: Type.Optional(
     Type.String({ description: 'Of a device or OAuth sign-in: the OAuth client (e.g. `qas-cli`)' }),
   ),

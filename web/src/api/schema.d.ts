@@ -29808,8 +29808,8 @@ export interface paths {
                                 expiresAt?: string;
                                 revokedAt?: string;
                                 lastUsedAt?: string;
-                                /** @description `device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved). Its name is the client's; revoking it signs the client out */
-                                kind: "key" | "device" | "oauth";
+                                /** @description `device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved); the name of these two is the client's, and revoking one signs the client out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2` */
+                                kind: "key" | "device" | "oauth" | "scim";
                                 /** @description Of a device or OAuth sign-in: the OAuth client (e.g. `qas-cli`) */
                                 clientId?: string;
                             }[];
@@ -30003,6 +30003,8 @@ export interface paths {
                         name: string;
                         /** @description ISO 8601, in the future; no expiry when absent */
                         expiresAt?: string;
+                        /** @description `scim`: a provisioning key for an identity provider (owner only, the owner's own): accepted only under `/scim/v2`, refused everywhere else. Default `key` */
+                        kind?: "key" | "scim";
                     };
                 };
             };
@@ -30445,8 +30447,8 @@ export interface paths {
                                 expiresAt?: string;
                                 revokedAt?: string;
                                 lastUsedAt?: string;
-                                /** @description `device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved). Its name is the client's; revoking it signs the client out */
-                                kind: "key" | "device" | "oauth";
+                                /** @description `device`: a device sign-in (`qasphere auth login`); `oauth`: an OAuth client's sign-in (an MCP client a person approved); the name of these two is the client's, and revoking one signs the client out. `scim`: an identity provider's provisioning key, accepted only under `/scim/v2` */
+                                kind: "key" | "device" | "oauth" | "scim";
                                 /** @description Of a device or OAuth sign-in: the OAuth client (e.g. `qas-cli`) */
                                 clientId?: string;
                             }[];
@@ -30641,6 +30643,8 @@ export interface paths {
                         name: string;
                         /** @description ISO 8601, in the future; no expiry when absent */
                         expiresAt?: string;
+                        /** @description `scim`: a provisioning key for an identity provider (owner only, the owner's own): accepted only under `/scim/v2`, refused everywhere else. Default `key` */
+                        kind?: "key" | "scim";
                     };
                 };
             };
