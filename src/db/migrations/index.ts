@@ -31,6 +31,7 @@ import * as m0030 from './0030_saved_views.js';
 import * as m0031 from './0031_project_imports.js';
 import * as m0032 from './0032_import_rollback.js';
 import * as m0033 from './0033_live_folder_counts.js';
+import * as m0034 from './0034_import_reconciliation_additive.js';
 
 /**
  * A migration. One that only adds (tables, nullable or defaulted columns, indexes), so that the code of the version
@@ -73,4 +74,5 @@ export const migrations: Record<string, CasebookMigration> = {
   '0031_project_imports': m0031,
   '0032_import_rollback': m0032,
   '0033_live_folder_counts': m0033,
+  '0034_import_reconciliation_additive': m0034,
 };
