@@ -9,20 +9,22 @@ import { badRequest } from '../../errors.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { UnreadableFile } from './formats/csv-read.js';
 import type { Parsers } from '../../lib/isolated/run.js';
-import { previewXlsxRows } from './imports.parsing.js';
+import { parseIsolated, previewXlsxRows } from './imports.parsing.js';
 import { capped, type ImportPart } from './imports.upload.js';
 import { atLeast } from '../../auth/roles.js';
 import { checkMapping, type Mapping } from './formats/csv-mapped.js';
-import type { FileField } from './imports.custom-fields.js';
+import { CustomFieldPlan, type FileField } from './imports.custom-fields.js';
 import {
-  fileCustomFields,
   IMPORT_FORMATS,
+  separatorOf,
+  type ImportFile,
   type ImportFormat,
   type ImportOptions,
 } from './imports.pipeline.js';
 
 /*
- * POST /project/{p}/import/preview: the header and first rows of an .xlsx, read by the reader an import uses (the
+ * POST /project/{p}/import/preview: the custom fields a file of any format carries (with `format`), and the header
+ * and first rows of an .xlsx, read by the reader an import uses (the
  * zip guard, then exceljs, in a worker thread under the upload budget: imports.parsing.ts), so the Import page maps its columns on the rows as they will be imported. A CSV's
  * preview is read in the browser; a workbook needs exceljs, which stays on the server. The upload is kept in a
  * temporary file for the two reads of the request and removed before the answer.
