@@ -166,8 +166,9 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
     expect(unknown).toMatchObject({ status: 400, body: { details: [{ path: '/customFields/x' }] } });
   });
 
-  it('imports every row of every real file with the defaults, and names in warnings what it left out', async () => {
-    for (const name of fs.readdirSync(REAL).sort()) {
+  it.each(fs.readdirSync(REAL).sort())(
+    'imports every row of the real file %s with the defaults, and names in warnings what it left out',
+    async (name) => {
       const code = (await createProject(t)).code;
       const result = await importFile(t, code, fs.readFileSync(path.join(REAL, name)));
       expect(result, name).toMatchObject({ status: 'done', skipped: 0, errors: [] });
@@ -177,6 +178,6 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
       if (leftOut > 0) expect(result.warnings.length, name).toBeGreaterThan(0);
       // Files of another service are kept as links, not as files: each named in a warning.
       expect(result.warnings.filter((w: any) => w.field === 'Files').length, name).toBe(r.files.leftOut);
-    }
-  });
+    },
+  );
 });

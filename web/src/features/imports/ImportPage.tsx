@@ -15,7 +15,10 @@ import {
   customFieldsQuery,
   exportUrl,
   isMapped,
+  previewFields,
   previewXlsx,
+  type FieldChoice,
+  type FileField as FileCustomField,
   startImport,
   type ImportFormat,
   type ImportRequest,
@@ -24,6 +27,7 @@ import {
 import { canImport } from './index';
 import { ImportResult } from './ImportResult';
 import { MappingPreview } from './MappingPreview';
+import { defaultChoices, FieldChoices } from './FieldChoices';
 import { guessMapping, readPreview, type Preview } from './mapping';
 import './import.css';
 
@@ -69,10 +73,10 @@ export function ImportPage() {
         </p>
       </div>
     );
-  return <ImportForm code={code} />;
+  return <ImportForm code={code} mayCreate={me.data.role === 'admin' || me.data.role === 'owner'} />;
 }
 
-function ImportForm({ code }: { code: string }) {
+function ImportForm({ code, mayCreate }: { code: string; mayCreate: boolean }) {
   const ids = { file: useId(), sep: useId(), under: useId() };
   const [format, setFormat] = useState<ImportFormat>('qasphere-csv');
   const [file, setFile] = useState<File>();
@@ -93,8 +97,30 @@ function ImportForm({ code }: { code: string }) {
   const [starting, setStarting] = useState(false);
   const [jobId, setJobId] = useState<number>();
   const mapped = isMapped(format);
-  const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped });
+  const [fileFields, setFileFields] = useState<FileCustomField[]>([]);
+  const [choices, setChoices] = useState<Record<string, FieldChoice>>({});
+  const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped || fileFields.length > 0 });
   const fields = (customFields.data?.customFields ?? []).filter((f) => f.enabled);
+
+  // The custom fields a file of a fixed layout carries, read on the server: each gets a choice before the import.
+  useEffect(() => {
+    setFileFields([]);
+    setChoices({});
+    if (mapped || !file) return;
+    let live = true;
+    previewFields(code, file, format, separator).then(
+      (p) => {
+        if (!live) return;
+        setFileFields(p.customFields);
+        setChoices(defaultChoices(p.customFields));
+      },
+      // The import itself says what is wrong with the file.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [code, format, file, separator, mapped]);
 
   // A generic CSV's header and first rows are read here (a workbook's by the service, which has exceljs), so its
   // columns can be mapped before the import starts.
@@ -158,6 +184,7 @@ function ImportForm({ code }: { code: string }) {
       dryRun: asDryRun,
       skipInvalid,
       folderId: under || undefined,
+      customFields: mapped ? undefined : choices,
     };
     setStarting(true);
     try {
@@ -279,6 +306,16 @@ function ImportForm({ code }: { code: string }) {
               setMapping((old) => old.map((f, j) => (j === i ? field : f)));
               setErrors((old) => ({ ...old, mapping: undefined }));
             }}
+          />
+        )}
+
+        {!mapped && fileFields.length > 0 && (
+          <FieldChoices
+            fields={fileFields}
+            existing={fields}
+            choices={choices}
+            mayCreate={mayCreate}
+            onChange={(key, choice) => setChoices((old) => ({ ...old, [key]: choice }))}
           />
         )}
 
