@@ -145,39 +145,42 @@ const KINDS: [string, string][] = [
 function Reconciliation({ code, s }: { code: string; s: ImportStatus }) {
   const r = s.reconciliation;
   const would = s.dryRun ? ' (would be)' : '';
+  const id = `import-reconciliation-${s.id}`;
   return (
-    <div className="import-table-wrap" tabIndex={0} role="region" aria-label="Reconciliation">
-      <table className="import-table import-reconciliation">
-        <caption>
-          Reconciliation: everything in the file, and what became of it{' '}
-          <a href={reconciliationUrl(code, s.id)} download>
-            Download as CSV
-          </a>
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">In the file</th>
-            <th scope="col">Created{would}</th>
-            <th scope="col">Updated{would}</th>
-            <th scope="col">Left out</th>
-          </tr>
-        </thead>
-        <tbody>
-          {KINDS.map(([kind, name]) => {
-            const c = r[kind] ?? { inFile: 0, created: 0, updated: 0, leftOut: 0 };
-            return (
-              <tr key={kind}>
-                <th scope="row">{name}</th>
-                <td>{formatCount(c.inFile)}</td>
-                <td>{formatCount(c.created)}</td>
-                <td>{formatCount(c.updated)}</td>
-                <td>{formatCount(c.leftOut)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+    <div className="import-reconciliation-block">
+      <p className="import-table-title" id={id}>
+        Reconciliation: everything in the file, and what became of it{' '}
+        <a href={reconciliationUrl(code, s.id)} download>
+          Download as CSV
+        </a>
+      </p>
+      <div className="import-table-wrap" tabIndex={0} role="region" aria-labelledby={id}>
+        <table className="import-table import-reconciliation" aria-labelledby={id}>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">In file</th>
+              <th scope="col">Created{would}</th>
+              <th scope="col">Updated{would}</th>
+              <th scope="col">Left out</th>
+            </tr>
+          </thead>
+          <tbody>
+            {KINDS.map(([kind, name]) => {
+              const c = r[kind] ?? { inFile: 0, created: 0, updated: 0, leftOut: 0 };
+              return (
+                <tr key={kind}>
+                  <th scope="row">{name}</th>
+                  <td>{formatCount(c.inFile)}</td>
+                  <td>{formatCount(c.created)}</td>
+                  <td>{formatCount(c.updated)}</td>
+                  <td>{formatCount(c.leftOut)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
