@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createProject, memberWithKey } from '../../../test/helpers/factories.js';
-import { drain, fixture, importFile, listCases, multipart } from '../../../test/helpers/import-factories.js';
+import { drain, importFile, listCases, multipart } from '../../../test/helpers/import-factories.js';
 
 /*
  * Custom fields a file carries that Casebook lacks (extensions.md §7a): never an error; created, mapped or left out,

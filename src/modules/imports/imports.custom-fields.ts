@@ -9,7 +9,7 @@ import {
   OPTIONS_MAX,
   TEXT_VALUE_MAX,
 } from '../custom-fields/custom-fields.service.js';
-import type { CustomField, CustomFieldType } from '../custom-fields/custom-fields.schemas.js';
+import type { CustomField } from '../custom-fields/custom-fields.schemas.js';
 import { textToHtml } from './formats/markdown.js';
 import type { RowError } from './formats/types.js';
 

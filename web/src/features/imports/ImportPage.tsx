@@ -97,21 +97,21 @@ function ImportForm({ code, mayCreate }: { code: string; mayCreate: boolean }) {
   const [starting, setStarting] = useState(false);
   const [jobId, setJobId] = useState<number>();
   const mapped = isMapped(format);
-  const [fileFields, setFileFields] = useState<FileCustomField[]>([]);
+  // The custom fields of the file as chosen (its format and separator): read on the server, each given a choice.
+  const [read, setRead] = useState<{ of: unknown[]; fields: FileCustomField[] }>();
   const [choices, setChoices] = useState<Record<string, FieldChoice>>({});
+  const readOf = [file, format, separator];
+  const fileFields = !mapped && read && read.of.every((x, i) => x === readOf[i]) ? read.fields : [];
   const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped || fileFields.length > 0 });
   const fields = (customFields.data?.customFields ?? []).filter((f) => f.enabled);
 
-  // The custom fields a file of a fixed layout carries, read on the server: each gets a choice before the import.
   useEffect(() => {
-    setFileFields([]);
-    setChoices({});
     if (mapped || !file) return;
     let live = true;
     previewFields(code, file, format, separator).then(
       (p) => {
         if (!live) return;
-        setFileFields(p.customFields);
+        setRead({ of: [file, format, separator], fields: p.customFields });
         setChoices(defaultChoices(p.customFields));
       },
       // The import itself says what is wrong with the file.
@@ -184,7 +184,7 @@ function ImportForm({ code, mayCreate }: { code: string; mayCreate: boolean }) {
       dryRun: asDryRun,
       skipInvalid,
       folderId: under || undefined,
-      customFields: mapped ? undefined : choices,
+      customFields: fileFields.length > 0 ? choices : undefined,
     };
     setStarting(true);
     try {
