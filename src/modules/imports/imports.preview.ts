@@ -5,10 +5,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/create-db.js';
-import { badRequest } from '../../errors.js';
+import { AppError, badRequest } from '../../errors.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { UnreadableFile } from './formats/csv-read.js';
-import type { Parsers } from '../../lib/isolated/run.js';
+import { REQUEST_WAIT_MS, type Parsers } from '../../lib/isolated/run.js';
 import { parseIsolated, previewXlsxRows } from './imports.parsing.js';
 import { capped, type ImportPart } from './imports.upload.js';
 import { atLeast } from '../../auth/roles.js';
@@ -79,6 +79,7 @@ async function fileCustomFields(
   file: ImportFile,
   o: Pick<ImportOptions, 'format' | 'separator' | 'mapping'>,
 ): Promise<FileField[]> {
+  const since = Date.now();
   const plan = await CustomFieldPlan.load(db, tenantId, undefined, mayCreate);
   const separator = await separatorOf(file.open, o as ImportOptions);
   const items = parseIsolated(
@@ -88,7 +89,14 @@ async function fileCustomFields(
     { ...o, separator },
     {
       check: true,
-      alive: async () => {},
+      // A person waits: after REQUEST_WAIT_MS for a parser, a 429 as for a workbook's rows.
+      alive: async () => {
+        if (Date.now() - since >= REQUEST_WAIT_MS)
+          throw new AppError(
+            'RATE_LIMITED',
+            'other files are being read right now; try the preview again in a minute',
+          );
+      },
     },
   );
   for await (const item of items)
