@@ -229,7 +229,8 @@ async function checkFile(
   }
   await flush();
   out.errors.sort((a, b) => a.row - b.row);
-  out.warnings.unshift(...fields.warnings(o.dryRun));
+  // Nothing is written (a dry run, or a bad row without skipInvalid): no field is created either.
+  out.warnings.unshift(...fields.warnings(o.dryRun || (out.errors.length > 0 && !o.skipInvalid)));
   return out;
 }
 
