@@ -5,8 +5,12 @@
  *   - the same cases exported as QA Sphere CSV, the body read as it streams;
  *   - the server's peak RSS, and its RSS sampled through the export (flat memory: the last third's highest
  *     against the first third's).
+ * With `real` (issue 39): instead, a real export repeated to N cases: QA Sphere's CSV library's custom-field sample
+ * (test/fixtures/imports/real/qasphere-csv/json-steps-custom-fields.csv, the largest real file that carries custom
+ * fields), each copy in one of 100 folder trees with its Legacy ID numbered; imported by an admin with the defaults
+ * (its three custom fields created), so the custom fields, the warnings and the reconciliation are measured too.
  * A measurement, not a test (nothing here runs in CI). `npm run build` first.
- *   npx tsx bench/import-export.ts [sqlite|postgres] [cases]
+ *   npx tsx bench/import-export.ts [sqlite|postgres] [cases] [real]
  * PostgreSQL: a fresh database on CASEBOOK_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import fs from 'node:fs';
@@ -17,6 +21,26 @@ import { freePort, startBenchServer } from './lib/server.js';
 
 const target = process.argv[2] === 'postgres' ? 'postgres' : 'sqlite';
 const n = Number(process.argv[3] ?? 50_000);
+const real = process.argv[4] === 'real';
+const REAL_FILE = path.resolve(
+  import.meta.dirname,
+  '../test/fixtures/imports/real/qasphere-csv/json-steps-custom-fields.csv',
+);
+
+/** The real export's rows, again and again to n cases: each copy under its folder tree, its Legacy IDs numbered. */
+function realCsv(): Buffer {
+  const [header, ...rows] = fs
+    .readFileSync(REAL_FILE, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
+  const lines = [header];
+  for (let k = 0; lines.length <= n; k++)
+    for (const row of rows) {
+      if (lines.length > n) break;
+      lines.push(`copy ${k % 100}/${row}`.replace(',CF-001,', `,CF-001-${k},`));
+    }
+  return Buffer.from(lines.join('\r\n') + '\r\n');
+}
 const adminUrl = process.env.CASEBOOK_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** QA Sphere's documented layout; preconditions and expected results carry Markdown emphasis, as real ones do. */
@@ -46,6 +70,9 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
+/** The real-export case ends after its import (the export is the synthetic case's). */
+class Done extends Error {}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-bench-import-'));
 const pgDb = target === 'postgres' ? await freshPgDatabase(adminUrl) : undefined;
 const server = await startBenchServer({
@@ -62,7 +89,7 @@ try {
     body: JSON.stringify({ code: 'BEN', title: 'Bench' }),
   });
   if (!made.ok) throw new Error(`project: ${made.status} ${await made.text()}`);
-  const file = csv();
+  const file = real ? realCsv() : csv();
   const idleRss = rssMb(server.pid);
 
   const form = new FormData();
@@ -73,7 +100,13 @@ try {
   const posted = await fetch(`${api}/project/BEN/import`, { method: 'POST', headers: auth, body: form });
   if (posted.status !== 202) throw new Error(`import: ${posted.status} ${await posted.text()}`);
   const { id } = (await posted.json()) as { id: number };
-  let status: { status: string; created: number; errors: unknown[] };
+  let status: {
+    status: string;
+    created: number;
+    errors: unknown[];
+    warnings: unknown[];
+    reconciliation: Record<string, Record<string, number>>;
+  };
   for (;;) {
     status = (await (
       await fetch(`${api}/project/BEN/import/${id}`, { headers: auth })
@@ -85,7 +118,20 @@ try {
   const importCpu = (server.cpuMs() - cpu0) / 1000;
   if (status.status !== 'done') throw new Error(`import ${status.status}: ${JSON.stringify(status.errors)}`);
   const importPeak = server.peakRssMb();
+  if (real) {
+    console.log(
+      `${target}, real export x${n.toLocaleString('en')} cases (${(file.length / 1e6).toFixed(1)} MB), ` +
+        `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}:\n` +
+        `  import: ${importSeconds.toFixed(1)} s from the upload to the job's end, ${importCpu.toFixed(1)} s of server CPU, ` +
+        `${status.created.toLocaleString('en')} created, ${status.warnings.length} warnings kept; ` +
+        `server RSS ${idleRss.toFixed(0)} MB before, peak ${importPeak} MB\n` +
+        `  reconciliation: ${JSON.stringify(status.reconciliation)}`,
+    );
+    if (status.created !== n) throw new Error(`expected ${n} cases, created ${status.created}`);
+    process.exitCode = 0;
+  }
 
+  if (real) throw new Done();
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssMb(server.pid)), 100);
   const cpu1 = server.cpuMs();
@@ -117,6 +163,8 @@ try {
       `${(bytes / 1e6).toFixed(1)} MB; server RSS highest in its first third ${firstThird.toFixed(0)} MB, ` +
       `in its last third ${lastThird.toFixed(0)} MB; peak ${server.peakRssMb()} MB`,
   );
+} catch (err) {
+  if (!(err instanceof Done)) throw err;
 } finally {
   await server.stop();
   await pgDb?.drop();

@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     api = sessionApi(page, service.baseUrl);
     await signIn(page, service.baseUrl);
-    for (const code of ['IMP', 'BAD', 'MAP', 'XLS'])
+    for (const code of ['IMP', 'BAD', 'MAP', 'XLS', 'FLD'])
       await api('POST', '/project', { code, title: `Import ${code}` });
   }, 240_000);
 
@@ -302,6 +302,60 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     await result().waitFor();
     expect(await bar.count()).toBe(0);
     await page.unroute(job);
+  });
+
+  it("a TestRail export's custom fields: each listed with its values, created, mapped or left out as chosen; the result shows the warnings and the reconciliation", async () => {
+    await api('POST', '/custom-field', { type: 'checkbox', systemName: 'signed_off', name: 'Signed off' });
+    await page.goto(url('/project/FLD/import'));
+    await page.getByLabel('TestRail XML (a suite export)').check();
+    await fileInput().setInputFiles(path.join(ROOT, 'test', 'fixtures', 'testrail', 'suite-export.xml'));
+    const choices = page.getByRole('group', { name: 'Custom fields in the file' });
+    const item = (key: string) => choices.getByRole('listitem').filter({ hasText: key });
+    await item('reviewed').waitFor();
+    expect(await choices.getByRole('listitem').count()).toBe(3);
+    await item('platforms').getByText('1 value: Chrome, Safari').waitFor();
+    // An admin's default: each becomes a new field of the guessed type.
+    expect(await item('reviewed').getByLabel('What becomes of “reviewed”').inputValue()).toBe('create');
+    expect(await item('reviewed').getByLabel('Type').inputValue()).toBe('checkbox');
+    await item('automation_type').getByLabel('What becomes of “automation_type”').selectOption('skip');
+    await item('platforms').getByLabel('Name').fill('Browsers');
+    await item('platforms').getByLabel('Type').selectOption('text');
+    await item('reviewed')
+      .getByLabel('What becomes of “reviewed”')
+      .selectOption({ label: 'Into “Signed off”' });
+    await choices.scrollIntoViewIfNeeded();
+    await look('import-field-choices');
+
+    await page.getByLabel('Dry run: check the file and count, write nothing').uncheck();
+    await page.getByLabel('Skip bad rows: import the good rows of a file with bad ones').check();
+    await page.getByRole('button', { name: 'Start the import' }).click();
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor();
+    const rec = page.getByRole('table', { name: /^Reconciliation/ });
+    const row = async (name: string) =>
+      (
+        await rec
+          .getByRole('row', { name: new RegExp(`^${name}`) })
+          .getByRole('cell')
+          .allTextContents()
+      ).join(' ');
+    expect(await row('Test cases')).toBe('5 3 0 2');
+    expect(await row('Custom field values')).toBe('3 2 0 1');
+    const warnings = page.getByRole('table', { name: /warnings?: imported, but not as in the file/ });
+    await warnings.getByText('custom field "automation_type" left out as chosen (1 value)').waitFor();
+    await warnings
+      .getByText('custom field "reviewed" imported into the field "Signed off" (signed_off)')
+      .waitFor();
+    const fields = (await api('GET', '/custom-field')).customFields as {
+      systemName: string;
+      name: string;
+      type: string;
+    }[];
+    expect(fields.map((f) => [f.systemName, f.name, f.type])).toEqual([
+      ['signed_off', 'Signed off', 'checkbox'],
+      ['platforms', 'Browsers', 'text'],
+    ]);
+    await rec.scrollIntoViewIfNeeded();
+    await look('import-reconciliation');
   });
 
   it('has no serious accessibility problem and no page error', () => {

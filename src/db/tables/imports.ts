@@ -22,6 +22,8 @@ export interface ImportsTable {
   errors: Generated<string>;
   /** JSON array of {row, field?, message}: what rows held that the import could not keep (migration 0032). */
   warnings: Generated<string>;
+  /** JSON object {<kind>: {inFile, created, updated, leftOut}} (migration 0034). */
+  reconciliation: Generated<string>;
   created_by: number | null;
   created_at: string;
   finished_at: string | null;

@@ -39,7 +39,7 @@ export function createParsers(o: {
 }
 
 /** How long a request waits for a parser before it answers 429: someone is waiting for the answer. */
-const REQUEST_WAIT_MS = 30_000;
+export const REQUEST_WAIT_MS = 30_000;
 
 /**
  * A slot of the tenant's for a request (a preview, an upload): waited for at most REQUEST_WAIT_MS, then a 429 that

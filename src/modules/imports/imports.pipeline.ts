@@ -23,7 +23,10 @@ import { FORMATS, type ImportFormat } from './formats/formats.js';
 import type { ParsedItem, RowError } from './formats/types.js';
 import type { Mapping } from './formats/csv-mapped.js';
 import type { Parsers } from '../../lib/isolated/run.js';
+import { atLeast } from '../../auth/roles.js';
+import { CustomFieldPlan, type FieldChoices } from './imports.custom-fields.js';
 import { placeFiles } from './imports.files.js';
+import { Tally } from './imports.reconciliation.js';
 import { parseIsolated } from './imports.parsing.js';
 import { prepareFolderRow, writeFolderRows, type PreparedFolder } from './imports.folder-rows.js';
 import { LegacyIds } from './imports.legacy-ids.js';
@@ -53,6 +56,8 @@ export interface ImportOptions {
   folderId?: number;
   dryRun: boolean;
   skipInvalid: boolean;
+  /** What becomes of each custom field of the file (imports.custom-fields.ts); absent: the defaults. */
+  customFields?: FieldChoices;
   /** The role of who started it: the job writes as them. */
   role: Role;
 }
@@ -72,7 +77,7 @@ type Project = ImportProject;
 class Superseded extends Error {}
 
 /** The CSV separator: given, else guessed from the header when the format says so (formats/formats.ts). */
-async function separatorOf(open: OpenFile, o: ImportOptions): Promise<string | undefined> {
+export async function separatorOf(open: OpenFile, o: ImportOptions): Promise<string | undefined> {
   if (FORMATS[o.format].separator !== 'guess' || o.separator !== undefined) return o.separator;
   const stream = await open();
   let head = '';
@@ -111,6 +116,12 @@ interface Checked {
   wouldUpdate: number;
 }
 
+/** What both passes share: the custom fields' plan and the reconciliation's counts. */
+interface Plans {
+  fields: CustomFieldPlan;
+  tally: Tally;
+}
+
 /** Pass 1: every row checked as the API would check it, legacy ids matched; nothing written. */
 async function checkFile(
   db: Db,
@@ -119,6 +130,7 @@ async function checkFile(
   o: ImportOptions,
   separator: string | undefined,
   alive: Alive,
+  { fields, tally }: Plans,
 ): Promise<Checked> {
   const out: Checked = {
     total: 0,
@@ -135,6 +147,7 @@ async function checkFile(
     out.badRows.add(e.row);
   };
   let batch: PreparedCase[] = [];
+  let customKept = new Map<number, number>();
   const flush = async () => {
     await alive();
     out.warnings.push(...(await placeFiles(db, project.tenantId, batch)));
@@ -175,15 +188,19 @@ async function checkFile(
       if (details.length === 0) {
         if (isNew) out.wouldCreate++;
         else out.wouldUpdate++;
+        tally.caseKept(p, customKept.get(p.row) ?? 0, isNew ? 'created' : 'updated');
       }
     }
     batch = [];
+    customKept = new Map();
   };
   for await (const item of parse(file, project, o, separator, { check: true, alive })) {
     if ('warning' in item) out.warnings.push(item.warning);
     if ('folder' in item) {
+      tally.folderInFile(item.folder.folderPath);
       const f = prepareFolderRow(item.folder, o.folderId !== undefined);
       if (Array.isArray(f)) f.forEach(fail);
+      else tally.folderKept(f.folderPath);
     }
     if ('error' in item) {
       if (!out.badRows.has(item.error.row)) out.total++;
@@ -191,11 +208,17 @@ async function checkFile(
     }
     if (!('case' in item)) continue;
     out.total++;
+    tally.caseInFile(item.case);
     const prepared = prepareCase(item.case, o.folderId !== undefined);
     if (Array.isArray(prepared)) {
       prepared.forEach(fail);
       continue;
     }
+    const raw = prepared.content.customFields;
+    const cf = fields.check(prepared.row, raw);
+    cf.errors.forEach(fail);
+    prepared.content.customFields = cf.values;
+    customKept.set(prepared.row, Object.keys(raw).length - fields.skippedIn(raw));
     const renamed = legacyIds.take(prepared);
     if (renamed) out.warnings.push(renamed);
     batch.push(prepared);
@@ -203,6 +226,8 @@ async function checkFile(
   }
   await flush();
   out.errors.sort((a, b) => a.row - b.row);
+  // Nothing is written (a dry run, or a bad row without skipInvalid): no field is created either.
+  out.warnings.unshift(...fields.warnings(o.dryRun || (out.errors.length > 0 && !o.skipInvalid)));
   return out;
 }
 
@@ -227,7 +252,10 @@ async function writeFile(
   checked: Checked,
   tcasesChanged: TcasesChanged,
   alive: Alive,
+  { fields, tally }: Plans,
 ): Promise<{ created: number; updated: number }> {
+  tally.resetKept();
+  await db.transaction().execute((trx) => fields.createFields(trx, actor));
   const base =
     o.folderId === undefined
       ? []
@@ -236,6 +264,7 @@ async function writeFile(
   let created = 0;
   let updated = 0;
   let batch: PreparedCase[] = [];
+  let kept: number[] = [];
   let folderRows: PreparedFolder[] = [];
   const legacyIds = new LegacyIds();
   const flush = async () => {
@@ -243,7 +272,9 @@ async function writeFile(
     const rows = batch.length;
     const items = batch;
     const folders = folderRows;
+    const keptValues = kept;
     batch = [];
+    kept = [];
     folderRows = [];
     await db.transaction().execute(async (trx) => {
       // First statement: a later attempt holding the row makes this chunk stop before it writes anything.
@@ -263,6 +294,7 @@ async function writeFile(
         { created: newFolders },
       );
       await repo.recordFolders(trx, importId, newFolders);
+      tally.foldersMade(newFolders.length);
       const leaf = new Map<string, number>();
       paths
         .filter((p) => base.length + p.length > 0)
@@ -290,6 +322,8 @@ async function writeFile(
       });
       created += result.rows.created;
       updated += result.rows.updated;
+      items.forEach((p, i) => tally.caseKept(p, keptValues[i], result.outcomes[i]));
+      folders.forEach((f) => tally.folderKept(f.folderPath));
     });
     done += rows;
   };
@@ -304,6 +338,8 @@ async function writeFile(
     // Before the bad rows are left out: the first pass numbered them too.
     legacyIds.take(prepared);
     if (checked.badRows.has(prepared.row)) continue;
+    prepared.content.customFields = fields.write(prepared.content.customFields);
+    kept.push(Object.keys(prepared.content.customFields).length);
     batch.push(prepared);
     if (batch.length + folderRows.length >= CHUNK) await flush();
   }
@@ -354,9 +390,15 @@ export async function runImport(
 
   let checked: Checked;
   let separator: string | undefined;
+  const plans: Plans = {
+    fields: await CustomFieldPlan.load(db, project.tenantId, o.customFields, atLeast(o.role, 'admin')),
+    tally: new Tally(),
+  };
+  const reconciled = (c: { created: number; updated: number; skipped: number }) =>
+    JSON.stringify(plans.tally.result({ total: checked.total, ...c }));
   try {
     separator = await separatorOf(file.open, o);
-    checked = await checkFile(db, project, file, o, separator, alive);
+    checked = await checkFile(db, project, file, o, separator, alive, plans);
   } catch (err) {
     if (!(err instanceof UnreadableFile)) throw err;
     await end({ status: 'failed', errors: JSON.stringify([{ row: err.line ?? 0, message: err.message }]) });
@@ -370,7 +412,12 @@ export async function runImport(
     warnings: JSON.stringify(keepErrors(checked.warnings)),
   });
   if (checked.errors.length > 0 && !o.skipInvalid) {
-    await end({ status: 'failed', skipped: checked.total });
+    plans.tally.resetKept();
+    await end({
+      status: 'failed',
+      skipped: checked.total,
+      reconciliation: reconciled({ created: 0, updated: 0, skipped: checked.total }),
+    });
     return;
   }
   if (o.dryRun) {
@@ -380,6 +427,7 @@ export async function runImport(
       created: checked.wouldCreate,
       updated: checked.wouldUpdate,
       skipped,
+      reconciliation: reconciled({ created: checked.wouldCreate, updated: checked.wouldUpdate, skipped }),
     });
     return;
   }
@@ -396,9 +444,17 @@ export async function runImport(
       checked,
       tcasesChanged,
       alive,
+      plans,
     );
     await repo.forgetCreated(db, importId);
-    await end({ status: 'done', done: checked.total, created: r.created, updated: r.updated, skipped });
+    await end({
+      status: 'done',
+      done: checked.total,
+      created: r.created,
+      updated: r.updated,
+      skipped,
+      reconciliation: reconciled({ ...r, skipped }),
+    });
   } catch (err) {
     if (err instanceof Superseded || err instanceof LeaseLost) return;
     const removed = await removeCreated(db, actor, importId, project, tcasesChanged);

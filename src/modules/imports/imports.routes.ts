@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { atLeast } from '../../auth/roles.js';
@@ -20,10 +21,12 @@ import {
   ImportParams,
   ImportStarted,
   ImportStatus,
+  ImportStatusQuery,
   ImportPreview,
   PreviewBody,
 } from './imports.schemas.js';
 import { previewXlsx } from './imports.preview.js';
+import { reconciliationCsv, type Reconciliation } from './imports.reconciliation.js';
 import { ProjectParams } from '../../http/schemas.js';
 import * as service from './imports.service.js';
 import { tooLarge, type ImportPart } from './imports.upload.js';
@@ -135,12 +138,31 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Where an import is: status, rows done of total, counts and the bad rows',
+        summary:
+          'Where an import is: status, rows done of total, counts, the bad rows, warnings and the reconciliation (?format=csv: the reconciliation as CSV)',
         params: ImportParams,
-        response: { 200: ImportStatus, ...errorResponses },
+        querystring: ImportStatusQuery,
+        produces: ['application/json', 'text/csv'],
+        response: {
+          200: {
+            description: 'where the import is; text/csv with ?format=csv',
+            content: {
+              'application/json': { schema: ImportStatus },
+              'text/csv': { schema: Type.String({ description: 'kind,inFile,created,updated,leftOut' }) },
+            },
+          },
+          ...errorResponses,
+        },
       },
     },
-    async (req) => service.getImport(db, req.actor, req.params.project, req.params.id),
+    async (req, reply) => {
+      const status = await service.getImport(db, req.actor, req.params.project, req.params.id);
+      if (req.query.format !== 'csv') return status;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="import-${status.id}-reconciliation.csv"`)
+        .send(reconciliationCsv(status.reconciliation as Reconciliation));
+    },
   );
 
   app.get(

@@ -32,6 +32,12 @@ export const ImportBody = Type.Object({
     Type.String({ description: 'import under this folder (paths of the file below it)' }),
   ),
   dryRun: Type.Optional(Type.String({ description: 'true: check and count, write nothing' })),
+  customFields: Type.Optional(
+    Type.String({
+      description:
+        'JSON: {<key in the file>: {action: create | map | skip, fieldId? (map), type? (create: text | dropdown | checkbox | richtext), name? (create)}}. A key without an entry: created (type guessed) for an admin, else left out; a warning says so either way',
+    }),
+  ),
   skipInvalid: Type.Optional(
     Type.String({ description: 'true: import the good rows of a file with bad ones' }),
   ),
@@ -52,6 +58,25 @@ export const ImportError = Type.Object({
   field: Type.Optional(Type.String()),
   message: Type.String(),
 });
+
+const ReconciliationCount = Type.Object({
+  inFile: Type.Integer(),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  leftOut: Type.Integer(),
+});
+
+export const ImportStatusQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Literal('csv', {
+        description: 'csv: the reconciliation as CSV (kind,inFile,created,updated,leftOut)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ImportStatusQuery = Static<typeof ImportStatusQuery>;
 
 export const ImportStatus = Type.Object({
   id: Type.Integer(),
@@ -75,6 +100,10 @@ export const ImportStatus = Type.Object({
   warnings: Type.Array(ImportError, {
     description:
       'what rows held that the import could not keep as it was, such as files of another service (kept as links)',
+  }),
+  reconciliation: Type.Record(Type.String(), ReconciliationCount, {
+    description:
+      'per kind (folders, cases, steps, customValues, requirements, links, files): how many the file held, the import created, changed and left out (the reasons are in warnings and errors); the rest were there already as the file has them. All 0 until the import ends',
   }),
   createdAt: Type.String(),
   finishedAt: Type.Optional(Type.String()),
@@ -106,7 +135,33 @@ export const ExportCsv = {
 
 /** POST /project/{p}/import/preview: an .xlsx file, documented here, read part by part in the service. */
 export const PreviewBody = Type.Object({
-  file: Type.String({ format: 'binary', description: 'the .xlsx file whose first rows to read' }),
+  file: Type.String({
+    format: 'binary',
+    description: 'the file: its first rows (xlsx) and the custom fields it carries',
+  }),
+  format: Type.Optional(
+    Type.String({
+      description: 'the import format to read it as (default xlsx); any format lists its custom fields',
+    }),
+  ),
+  separator: Type.Optional(Type.String({ description: ', ; or tab (CSV formats; guessed when absent)' })),
+  mapping: Type.Optional(
+    Type.String({ description: 'csv and xlsx: the mapping, JSON, whose customField:<name> columns to list' }),
+  ),
+});
+
+const PreviewField = Type.Object({
+  key: Type.String({ description: 'the custom field as the file names it' }),
+  fieldId: Type.Union([Type.String(), Type.Null()], {
+    description: "the tenant's field of that system name, or null",
+  }),
+  action: Type.Enum(['create', 'map', 'skip'], {
+    description: 'what the import does without a choice: map (into fieldId), create (admins), skip (others)',
+  }),
+  guessedType: Type.Enum(['text', 'dropdown', 'checkbox', 'richtext']),
+  name: Type.String({ description: 'the name a created field gets (or the existing field has)' }),
+  values: Type.Array(Type.String(), { description: 'distinct values seen, first 50' }),
+  count: Type.Integer({ description: 'values in the file' }),
 });
 
 export const ImportPreview = Type.Object({
@@ -115,4 +170,7 @@ export const ImportPreview = Type.Object({
     description: 'the next rows (at most 5, blank rows skipped), each cell as the import reads it',
   }),
   lines: Type.Array(Type.Integer(), { description: "each row's number in the sheet" }),
+  customFields: Type.Array(PreviewField, {
+    description: 'the custom fields the file carries (extensions.md §7a)',
+  }),
 });

@@ -9,6 +9,9 @@ import { getFolder } from '../folders/folders.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import { checkMapping, type Mapping } from './formats/csv-mapped.js';
 import type { RowError } from './formats/types.js';
+import { atLeast } from '../../auth/roles.js';
+import { checkChoices, CustomFieldPlan } from './imports.custom-fields.js';
+import { emptyReconciliation, type Reconciliation } from './imports.reconciliation.js';
 import { IMPORT_JOB } from './imports.job.js';
 import { FORMATS, IMPORT_FORMATS, isImportFormat } from './formats/formats.js';
 import type { ImportOptions } from './imports.pipeline.js';
@@ -18,7 +21,15 @@ import { withStoredUpload, type ImportPart } from './imports.upload.js';
 
 /* Starting an import (the upload kept in file storage, the row, the job) and reading where it is. */
 
-const FIELDS = ['format', 'mapping', 'separator', 'folderId', 'dryRun', 'skipInvalid'] as const;
+const FIELDS = [
+  'format',
+  'mapping',
+  'separator',
+  'folderId',
+  'dryRun',
+  'skipInvalid',
+  'customFields',
+] as const;
 const SEPARATORS: Record<string, string> = { ',': ',', ';': ';', '\t': '\t', tab: '\t' };
 
 function flag(name: string, value: string | undefined): boolean {
@@ -67,9 +78,12 @@ function optionsOf(fields: Map<string, string>, actor: Actor): ImportOptions {
     if (!/^\d{1,9}$/.test(rawFolder)) throw badRequest('folderId must be a folder id', '/folderId');
     folderId = Number(rawFolder);
   }
+  const rawChoices = fields.get('customFields');
+  const customFields = rawChoices === undefined || rawChoices === '' ? undefined : checkChoices(rawChoices);
   return {
     format,
     mapping,
+    ...(customFields ? { customFields } : {}),
     separator,
     folderId,
     dryRun: flag('dryRun', fields.get('dryRun')),
@@ -102,6 +116,13 @@ export async function startImport(
     const options = optionsOf(fields, actor);
     if (key === undefined) throw badRequest('the file is missing: send it in a part named "file"', '/file');
     if (options.folderId !== undefined) await getFolder(db, actor.tenantId, project.id, options.folderId);
+    if (options.customFields)
+      await CustomFieldPlan.checkChoices(
+        db,
+        actor.tenantId,
+        options.customFields,
+        atLeast(actor.role, 'admin'),
+      );
     const id = await db.transaction().execute(async (trx) => {
       const importId = await repo.insertImport(trx, {
         tenant_id: actor.tenantId,
@@ -143,6 +164,10 @@ export async function getImport(db: Db, actor: Actor, projectRef: string, id: nu
     skipped: row.skipped,
     errors: parseJson<RowError[]>(row.errors, []),
     warnings: parseJson<RowError[]>(row.warnings, []),
+    reconciliation: {
+      ...emptyReconciliation(),
+      ...parseJson<Partial<Reconciliation>>(row.reconciliation, {}),
+    },
     createdAt: row.created_at,
     ...(row.finished_at ? { finishedAt: row.finished_at } : {}),
   };

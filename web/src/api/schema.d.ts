@@ -38150,6 +38150,8 @@ export interface paths {
                         folderId?: string;
                         /** @description true: check and count, write nothing */
                         dryRun?: string;
+                        /** @description JSON: {<key in the file>: {action: create | map | skip, fieldId? (map), type? (create: text | dropdown | checkbox | richtext), name? (create)}}. A key without an entry: created (type guessed) for an admin, else left out; a warning says so either way */
+                        customFields?: string;
                         /** @description true: import the good rows of a file with bad ones */
                         skipInvalid?: string;
                     };
@@ -38372,9 +38374,15 @@ export interface paths {
                     "multipart/form-data": {
                         /**
                          * Format: binary
-                         * @description the .xlsx file whose first rows to read
+                         * @description the file: its first rows (xlsx) and the custom fields it carries
                          */
                         file: string;
+                        /** @description the import format to read it as (default xlsx); any format lists its custom fields */
+                        format?: string;
+                        /** @description , ; or tab (CSV formats; guessed when absent) */
+                        separator?: string;
+                        /** @description csv and xlsx: the mapping, JSON, whose customField:<name> columns to list */
+                        mapping?: string;
                     };
                 };
             };
@@ -38392,6 +38400,26 @@ export interface paths {
                             rows: string[][];
                             /** @description each row's number in the sheet */
                             lines: number[];
+                            /** @description the custom fields the file carries (extensions.md §7a) */
+                            customFields: {
+                                /** @description the custom field as the file names it */
+                                key: string;
+                                /** @description the tenant's field of that system name, or null */
+                                fieldId: string | null;
+                                /**
+                                 * @description what the import does without a choice: map (into fieldId), create (admins), skip (others)
+                                 * @enum {unknown}
+                                 */
+                                action: "create" | "map" | "skip";
+                                /** @enum {unknown} */
+                                guessedType: "text" | "dropdown" | "checkbox" | "richtext";
+                                /** @description the name a created field gets (or the existing field has) */
+                                name: string;
+                                /** @description distinct values seen, first 50 */
+                                values: string[];
+                                /** @description values in the file */
+                                count: number;
+                            }[];
                         };
                     };
                 };
@@ -38580,10 +38608,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where an import is: status, rows done of total, counts and the bad rows */
+        /** Where an import is: status, rows done of total, counts, the bad rows, warnings and the reconciliation (?format=csv: the reconciliation as CSV) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description csv: the reconciliation as CSV (kind,inFile,created,updated,leftOut) */
+                    format?: "csv";
+                };
                 header?: never;
                 path: {
                     project: string;
@@ -38593,7 +38624,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description where the import is; text/csv with ?format=csv */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -38631,9 +38662,19 @@ export interface paths {
                                 field?: string;
                                 message: string;
                             }[];
+                            /** @description per kind (folders, cases, steps, customValues, requirements, links, files): how many the file held, the import created, changed and left out (the reasons are in warnings and errors); the rest were there already as the file has them. All 0 until the import ends */
+                            reconciliation: {
+                                [key: string]: {
+                                    inFile: number;
+                                    created: number;
+                                    updated: number;
+                                    leftOut: number;
+                                };
+                            };
                             createdAt: string;
                             finishedAt?: string;
                         };
+                        "text/csv": string;
                     };
                 };
                 /** @description Default Response */
@@ -38643,6 +38684,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        "text/csv": {
                             message: string;
                             code: string;
                             requestId?: string;
@@ -38668,6 +38718,15 @@ export interface paths {
                                 message: string;
                             }[];
                         };
+                        "text/csv": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -38677,6 +38736,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        "text/csv": {
                             message: string;
                             code: string;
                             requestId?: string;
@@ -38702,6 +38770,15 @@ export interface paths {
                                 message: string;
                             }[];
                         };
+                        "text/csv": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -38711,6 +38788,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        "text/csv": {
                             message: string;
                             code: string;
                             requestId?: string;
@@ -38736,6 +38822,15 @@ export interface paths {
                                 message: string;
                             }[];
                         };
+                        "text/csv": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -38745,6 +38840,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        "text/csv": {
                             message: string;
                             code: string;
                             requestId?: string;
@@ -38770,6 +38874,15 @@ export interface paths {
                                 message: string;
                             }[];
                         };
+                        "text/csv": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -38787,6 +38900,15 @@ export interface paths {
                                 message: string;
                             }[];
                         };
+                        "text/csv": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -38796,6 +38918,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                        "text/csv": {
                             message: string;
                             code: string;
                             requestId?: string;

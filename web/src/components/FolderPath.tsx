@@ -43,7 +43,8 @@ export function FolderPathOption({
   const full = pathText(path);
   const { text, shortened } = shortPathText(path, max);
   return (
-    <option value={value} title={shortened ? full : undefined} aria-label={shortened ? full : undefined}>
+    // The full path as the option's description, not its name: a name must hold the text shown (WCAG 2.5.3).
+    <option value={value} title={shortened ? full : undefined}>
       {text}
     </option>
   );

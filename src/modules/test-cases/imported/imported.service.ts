@@ -162,6 +162,8 @@ export interface ImportWritten {
   removed: string[];
   /** Rows (standalone and template cases: a template counts once, whatever its filled cases) created and changed. */
   rows: { created: number; updated: number };
+  /** What became of each item, in the order given. */
+  outcomes: ('created' | 'updated' | 'unchanged')[];
 }
 
 /**
@@ -244,7 +246,10 @@ export async function writeImportedCases(
   const filled: FilledChanges = { created: [], versioned: [], removed: [] };
   const versioned: { id: string; version: number }[] = [];
   let updated = 0;
-  for (const item of items) {
+  const outcomes: ImportWritten['outcomes'] = items.map((i) =>
+    i.legacyId === undefined || !matches.has(i.legacyId) ? 'created' : 'unchanged',
+  );
+  for (const [index, item] of items.entries()) {
     const id = item.legacyId === undefined ? undefined : matches.get(item.legacyId)?.id;
     if (id === undefined) continue;
     const row = await repo.findTcaseBy(trx, tenantId, project.id, { id });
@@ -302,6 +307,7 @@ export async function writeImportedCases(
     }
     if (touched) {
       updated++;
+      outcomes[index] = 'updated';
       changed.add(row.id);
     }
   }
@@ -335,6 +341,7 @@ export async function writeImportedCases(
     versioned: [...versioned, ...filled.versioned],
     removed: filled.removed,
     rows: { created: fresh.length, updated },
+    outcomes,
   };
 }
 

@@ -14,7 +14,10 @@ import { meQuery } from '../../session/session';
 import {
   customFieldsQuery,
   exportUrl,
+  previewFields,
   previewXlsx,
+  type FieldChoice,
+  type FileField as FileCustomField,
   startImport,
   type ImportRequest,
   type Separator,
@@ -23,6 +26,7 @@ import { FORMAT_IDS, FORMATS, type ImportFormat } from './formats';
 import { canImport } from './index';
 import { ImportResult } from './ImportResult';
 import { MappingPreview } from './MappingPreview';
+import { defaultChoices, FieldChoices } from './FieldChoices';
 import { guessMapping, readPreview, type Preview } from './mapping';
 import './import.css';
 
@@ -60,10 +64,10 @@ export function ImportPage() {
         </p>
       </div>
     );
-  return <ImportForm code={code} />;
+  return <ImportForm code={code} mayCreate={me.data.role === 'admin' || me.data.role === 'owner'} />;
 }
 
-function ImportForm({ code }: { code: string }) {
+function ImportForm({ code, mayCreate }: { code: string; mayCreate: boolean }) {
   const ids = { file: useId(), sep: useId(), under: useId() };
   const [format, setFormat] = useState<ImportFormat>('qasphere-csv');
   const [file, setFile] = useState<File>();
@@ -85,8 +89,30 @@ function ImportForm({ code }: { code: string }) {
   const [jobId, setJobId] = useState<number>();
   const view = FORMATS[format];
   const mapped = view.mapping !== 'none';
-  const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped });
+  // The custom fields of the file as chosen (its format and separator): read on the server, each given a choice.
+  const [read, setRead] = useState<{ of: unknown[]; fields: FileCustomField[] }>();
+  const [choices, setChoices] = useState<Record<string, FieldChoice>>({});
+  const readOf = [file, format, separator];
+  const fileFields = !mapped && read && read.of.every((x, i) => x === readOf[i]) ? read.fields : [];
+  const customFields = useQuery({ ...customFieldsQuery(code), enabled: mapped || fileFields.length > 0 });
   const fields = (customFields.data?.customFields ?? []).filter((f) => f.enabled);
+
+  useEffect(() => {
+    if (mapped || !file) return;
+    let live = true;
+    previewFields(code, file, format, separator).then(
+      (p) => {
+        if (!live) return;
+        setRead({ of: [file, format, separator], fields: p.customFields });
+        setChoices(defaultChoices(p.customFields));
+      },
+      // The import itself says what is wrong with the file.
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [code, format, file, separator, mapped]);
 
   // A generic CSV's header and first rows are read here (a workbook's by the service, which has exceljs), so its
   // columns can be mapped before the import starts.
@@ -150,6 +176,7 @@ function ImportForm({ code }: { code: string }) {
       dryRun: asDryRun,
       skipInvalid,
       folderId: under || undefined,
+      customFields: fileFields.length > 0 ? choices : undefined,
     };
     setStarting(true);
     try {
@@ -259,6 +286,16 @@ function ImportForm({ code }: { code: string }) {
               setMapping((old) => old.map((f, j) => (j === i ? field : f)));
               setErrors((old) => ({ ...old, mapping: undefined }));
             }}
+          />
+        )}
+
+        {!mapped && fileFields.length > 0 && (
+          <FieldChoices
+            fields={fileFields}
+            existing={fields}
+            choices={choices}
+            mayCreate={mayCreate}
+            onChange={(key, choice) => setChoices((old) => ({ ...old, [key]: choice }))}
           />
         )}
 

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { JobProgress } from '../../components/JobProgress';
 import { ErrorState } from '../../components/Status';
 import { formatCount, formatCountOf } from '../../lib/format';
-import { importQuery, isFinished, type ImportStatus } from './api';
+import { importQuery, isFinished, reconciliationUrl, type ImportStatus } from './api';
 import { FORMATS } from './formats';
 
 /** The service's field names of a bad row, in words. */
@@ -107,6 +107,7 @@ export function ImportResult({
               </Link>
             </p>
           )}
+          <Reconciliation code={code} s={done} />
           {done.errors.length > 0 && (
             <RowTable
               s={done}
@@ -128,6 +129,60 @@ export function ImportResult({
         </>
       )}
     </section>
+  );
+}
+
+const KINDS: [string, string][] = [
+  ['folders', 'Folders'],
+  ['cases', 'Test cases'],
+  ['steps', 'Steps'],
+  ['customValues', 'Custom field values'],
+  ['requirements', 'Requirements'],
+  ['links', 'Links'],
+  ['files', 'Files'],
+];
+
+/** Per kind: what the file held, and what was created, changed and left out (the reasons are in the tables below). */
+function Reconciliation({ code, s }: { code: string; s: ImportStatus }) {
+  const r = s.reconciliation;
+  const would = s.dryRun ? ' (would be)' : '';
+  const id = `import-reconciliation-${s.id}`;
+  return (
+    <div className="import-reconciliation-block">
+      <p className="import-table-title" id={id}>
+        Reconciliation: everything in the file, and what became of it{' '}
+        <a href={reconciliationUrl(code, s.id)} download>
+          Download as CSV
+        </a>
+      </p>
+      <div className="import-table-wrap" tabIndex={0} role="region" aria-labelledby={id}>
+        <table className="import-table import-reconciliation" aria-labelledby={id}>
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">In file</th>
+              <th scope="col">Created{would}</th>
+              <th scope="col">Updated{would}</th>
+              <th scope="col">Left out</th>
+            </tr>
+          </thead>
+          <tbody>
+            {KINDS.map(([kind, name]) => {
+              const c = r[kind] ?? { inFile: 0, created: 0, updated: 0, leftOut: 0 };
+              return (
+                <tr key={kind}>
+                  <th scope="row">{name}</th>
+                  <td>{formatCount(c.inFile)}</td>
+                  <td>{formatCount(c.created)}</td>
+                  <td>{formatCount(c.updated)}</td>
+                  <td>{formatCount(c.leftOut)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
 }
 
