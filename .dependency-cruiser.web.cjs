@@ -1,8 +1,9 @@
 /**
  * The web application's import rules (docs/architecture.md, "The web application"), checked by `npm run depcheck`
- * beside the server's. The layers, from the top: main.tsx → app/ (router, shell) → features/<area>/ → the shared
- * homes session/ (who is signed in), components/ (shared pieces), lib/ (plain helpers: keys, the shortcut switch)
- * → api/ (the client, query keys, shared queries). An arrow only ever points down, or across to a feature's face.
+ * beside the server's. The layers, from the top: main.tsx → app/ (router, shell) → features/<area>/ → routing/
+ * (the layout routes, the role guard, the tabs' shape) → the shared homes session/ (who is signed in),
+ * components/ (shared pieces), lib/ (plain helpers: keys, the shortcut switch) → api/ (the client, query keys,
+ * shared queries). An arrow only ever points down, or across to a feature's face.
  * Type-only imports count too: a feature's types are as much its internals as its code.
  * @type {import('dependency-cruiser').IConfiguration}
  */
@@ -38,6 +39,28 @@ module.exports = {
       },
     },
     {
+      name: 'web-app-through-routes',
+      severity: 'error',
+      comment:
+        'app/ composes the features: it reaches one only through its routes.tsx (its pages, their guards and ' +
+        'tabs) or its index.ts, never a page or an api.ts. A page is found from its address in its feature folder.',
+      from: { path: '^web/src/(app/|main\\.tsx$)' },
+      to: {
+        path: '^web/src/features/',
+        pathNot: ['^web/src/features/[^/]+/(routes\\.tsx|index\\.ts)$'],
+      },
+    },
+    {
+      name: 'web-routing-below-features',
+      severity: 'error',
+      comment:
+        'routing/ (the layout routes every feature hangs its pages under, the role guard, the tab shape) sits ' +
+        'below the features and above the shared homes: it imports api/, lib/, session/ and components/ only. ' +
+        "The layouts' components are the shell's, attached by app/router.tsx.",
+      from: { path: '^web/src/routing/' },
+      to: { path: '^web/src/', pathNot: ['^web/src/(api|lib|session|components|routing)/'] },
+    },
+    {
       name: 'web-app-on-top',
       severity: 'error',
       comment:
@@ -51,9 +74,9 @@ module.exports = {
       name: 'web-shared-below-features',
       severity: 'error',
       comment:
-        'The shared homes (api/, lib/, session/, components/) serve every feature and import none of them.',
+        'The shared homes (api/, lib/, session/, components/) serve every feature and import none of them, nor routing/.',
       from: { path: '^web/src/(api|lib|session|components)/' },
-      to: { path: '^web/src/features/' },
+      to: { path: '^web/src/(features|routing)/' },
     },
     {
       name: 'web-session-and-components-over-api',

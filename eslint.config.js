@@ -44,11 +44,14 @@ export default tseslint.config(
           message:
             'Show stored HTML with <SafeHtml> (components/rich-text/SafeHtml), which sanitises it again.',
         },
-        {
-          // Every cache key is spelled once, in api/keys.ts: a key written out here could drift from its twin.
-          selector: "Property[key.name='queryKey'][value.type='ArrayExpression']",
-          message: 'Take the cache key from queryKeys (api/keys.ts).',
-        },
+        // Every cache key is spelled once, in api/keys.ts: a key written out here could drift from its twin. A
+        // key may only extend one of queryKeys' (`[...queryKeys.x(code), 'usage']`), with or without `as const`.
+        ...['', ' > TSAsExpression', ' > TSSatisfiesExpression'].map((wrap) => ({
+          selector:
+            `Property[key.name='queryKey']${wrap} > ArrayExpression` +
+            ":not([elements.0.type='SpreadElement'][elements.0.argument.callee.object.name='queryKeys'])",
+          message: 'Take the cache key from queryKeys (api/keys.ts), or extend one of its keys.',
+        })),
         {
           // One way to listen for keys (lib/keys.ts); a component's own onKeyDown is not a listener of the page.
           selector:

@@ -33,11 +33,13 @@ describe('npm run check:size (scripts/file-size.mjs)', () => {
       'bench/run.ts': 722,
       'scripts/tool.mjs': { lines: 502, finalNewline: false },
       'scripts/old.js': 510,
+      'web/src/app/styles.css': 1196,
       'src/small.ts': 20,
     });
     expect(status).toBe(1);
     const named = out.split('\n').filter((l) => l.startsWith('  '));
     expect(named).toEqual([
+      '  web/src/app/styles.css: 1196 lines',
       '  bench/run.ts: 722 lines',
       '  web/src/features/Page.tsx: 640 lines',
       '  scripts/old.js: 510 lines',

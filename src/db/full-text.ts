@@ -3,7 +3,7 @@ import type { Db } from './connection.js';
 import { dialectOf } from './dialect.js';
 
 /*
- * Full-text search of test cases (issue 28, migration 0024): SQLite's FTS5 table `tcase_search` over
+ * Full-text search of test cases (migration 0024): SQLite's FTS5 table `tcase_search` over
  * `tcase_search_docs`, PostgreSQL's tsvector column `tcase_search_docs.doc` with a GIN index ('simple': no stemming
  * and no stop words, so identifiers and any language match as typed). Callers hand in folded words
  * (lib/search-text.ts wordsOf): letters and digits only, so no operator of either query grammar can reach it.

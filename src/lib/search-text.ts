@@ -1,5 +1,5 @@
 /*
- * The words of full-text search (issue 28): what text a stored HTML field contributes, how a typed query becomes
+ * The words of full-text search: what text a stored HTML field contributes, how a typed query becomes
  * words, and the highlighted snippets. Both databases are handed the same words, so SQLite (FTS5, unicode61) and
  * PostgreSQL (tsvector, 'simple') find the same cases.
  */

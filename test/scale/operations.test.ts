@@ -9,7 +9,7 @@ import {
 } from './servers.js';
 
 /**
- * Operating several processes (issue 30): `serve --workers 2` answers `/metrics` with the sum of both workers,
+ * Operating several processes: `serve --workers 2` answers `/metrics` with the sum of both workers,
  * and on SIGTERM every worker drains (not ready, still serving) before it closes and the service exits 0. One
  * database (SQLite file) suffices: neither depends on it.
  */

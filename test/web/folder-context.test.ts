@@ -20,7 +20,7 @@ if (!hasChromium) console.log(`[casebook] folder context browser tests SKIPPED: 
 const LONG = ['Shop', 'Payments and refunds', 'Checkout', 'Cards'];
 
 /**
- * Folder context everywhere (issue 28) in a real browser (SQLite): whole paths shortened in the middle, case counts
+ * Folder context everywhere in a real browser (SQLite): whole paths shortened in the middle, case counts
  * in the tree, the tree's expansion remembered across a reload and pages, and the new-run folder picker as a tree
  * with counts, mixed states and the keyboard.
  */

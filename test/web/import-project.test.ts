@@ -22,7 +22,7 @@ if (!hasChromium) {
 
 /**
  * An admin exports a project from its settings and imports the archive as a new project from the Administration
- * bar's "Import a project" page (issue 29): one real server (SQLite).
+ * bar's "Import a project" page: one real server (SQLite).
  */
 describe.skipIf(!hasChromium)('Import a project, in Chromium', () => {
   let service: RunningService;

@@ -19,7 +19,7 @@ if (!hasChromium)
   console.log(`[casebook] plans and milestones browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
 
 /**
- * A lead reshaping a plan and following a milestone in a real browser (SQLite, issue 28): the plan renamed and
+ * A lead reshaping a plan and following a milestone in a real browser (SQLite): the plan renamed and
  * moved to another milestone, given a run, closed after the confirmation says how many runs close with it; the
  * milestones list and a milestone's page marking a milestone whose due date has passed.
  */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Custom-field values left behind by deleted fields (issue 24). Before this, deleting a field left its values in
+// Custom-field values left behind by deleted fields. Before this, deleting a field left its values in
 // every version, and a later field with the same system name showed them as its own: a text saved under a text
 // field became live rich text. Deletion now removes a field's values and new values carry the id of their field;
 // this removes the values already left behind, so that a value without a field id always belongs to the current

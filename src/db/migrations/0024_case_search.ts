@@ -3,7 +3,7 @@ import type { Db } from '../connection.js';
 import { dialectOf, withIdColumn } from '../dialect.js';
 import { rebuildSearchDocs } from '../search-docs.js';
 
-// Full-text search of test cases (issue 28): one document per live case (title; precondition, steps and expected
+// Full-text search of test cases: one document per live case (title; precondition, steps and expected
 // results as plain text), indexed by FTS5 on SQLite and by a tsvector with a GIN index on PostgreSQL, and the
 // backfill of the cases that exist. The backfill builds documents with the application's own builder
 // (src/db/search-docs.ts): the index is derived data that every case write rewrites the same way.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// The deliveries page of a webhook (issue 27): newest first by (created_at, id), the keyset cursor compares the
+// The deliveries page of a webhook: newest first by (created_at, id), the keyset cursor compares the
 // pair, so the index holds both after webhook_id and a page is read from the cursor on at any depth. It covers
 // what webhook_deliveries_webhook_idx (0013) served, which goes.
 // Frozen once shipped: never edit a migration that has landed; add a new one.

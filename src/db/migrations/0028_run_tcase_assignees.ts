@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Run test case assignees (issue 28): who is to run a case in a run, nobody when null. A person who is removed keeps
+// Run test case assignees: who is to run a case in a run, nobody when null. A person who is removed keeps
 // nothing assigned (set null). The index serves the run page's "mine" and "unassigned" filters (assignee, run)
 // and the foreign key's own lookups when a user row goes.
 // Frozen once shipped: never edit a migration that has landed; add a new one.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Plans and milestones after the fact (issue 28): a milestone's description and due date (a calendar date,
+// Plans and milestones after the fact: a milestone's description and due date (a calendar date,
 // YYYY-MM-DD, or null), and a plan's closed state (closing a plan closes its open runs in the same transaction;
 // a closed plan takes no more changes).
 // Frozen once shipped: never edit a migration that has landed; add a new one.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { withIdColumn } from '../dialect.js';
 
-// Saved views (issue 28): a person's named set of a page's filters and sort, private or shared with the project.
+// Saved views: a person's named set of a page's filters and sort, private or shared with the project.
 // Frozen once shipped: never edit a migration that has landed; add a new one.
 
 export async function up(db: Kysely<any>): Promise<void> {

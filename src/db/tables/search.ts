@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * The full-text document of each live test case at its latest version (migration 0024, issue 28): the plain text
+ * The full-text document of each live test case at its latest version (migration 0024): the plain text
  * of its title and of its precondition, steps and expected results. Rewritten in the transaction of every case
  * write; a deleted case has none.
  */

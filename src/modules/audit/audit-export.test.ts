@@ -3,7 +3,7 @@ import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { userWithKey } from '../../../test/helpers/factories.js';
 import { AUDIT_CSV_HEADER } from './audit.service.js';
 
-/** "Export CSV" of the audit log page (issue 27): the filtered events as a streamed CSV download. */
+/** "Export CSV" of the audit log page: the filtered events as a streamed CSV download. */
 describeEachDb('audit log CSV export', (t) => {
   let other: { id: number; name: string; email: string };
   let userKey: string;

@@ -4,7 +4,7 @@ import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { userWithKey } from '../../../test/helpers/factories.js';
 import { eventsPageQuery } from './audit.repository.js';
 
-/** The audit log's filters (issue 27): action, person and time span narrow the contract's pages. */
+/** The audit log's filters: action, person and time span narrow the contract's pages. */
 describeEachDb('audit log filters', (t) => {
   let other: number;
 

@@ -4,7 +4,7 @@ import { createProject } from '../../../test/helpers/factories.js';
 import { createFolder, createTcase, getTcase } from '../../../test/helpers/tcase-factories.js';
 import { importFailingAtChunk, importFile } from '../../../test/helpers/import-factories.js';
 
-/* QA Sphere CSV's template rows (issue 29): a template and the filled cases its Parameter Values make. */
+/* QA Sphere CSV's template rows: a template and the filled cases its Parameter Values make. */
 
 const HEADER =
   'Folder,Type,Name,Legacy ID,Draft,Priority,Tags,Requirements,Links,Files,Preconditions,Parameter Values,Template Suffix Params,Step 1,Expected 1';

@@ -71,7 +71,7 @@ export interface TcaseFilter {
   templateIds?: string[];
   requirementIds?: string[];
   customValues?: { fieldId: string; values: string[] }[];
-  /** Full text (`q`, issue 28): cases whose document holds every word; `seq` is also matched, or left out. */
+  /** Full text (`q`): cases whose document holds every word; `seq` is also matched, or left out. */
   text?: TextFilter;
 }
 

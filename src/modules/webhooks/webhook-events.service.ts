@@ -23,7 +23,7 @@ export interface NewEvent {
  * fan-out to webhooks and the sending happen in the background. An event that no enabled webhook subscribes to
  * (its type, its project) is not recorded: the fan-out would find nobody to send it to, and recording it cost
  * every result an outbox row, a wake of the job runner and its claim (on SQLite, of the one write lock): the
- * result path's CPU per result half again what it was before webhooks (issue 25).
+ * result path's CPU per result half again what it was before webhooks.
  */
 export async function enqueueEvents(trx: Db, all: NewEvent[]): Promise<void> {
   const events = await subscribed(trx, all);

@@ -24,8 +24,11 @@ export const queryKeys = {
   accounts: () => ['people', 'accounts'] as const,
   invitations: () => ['people', 'invitations'] as const,
   accessDefaults: () => ['people', 'access-defaults'] as const,
-  // Administration (issue 27): integrations and webhooks of the tenant. A change to an integration also
-  // refreshes the projects' links (their names), which sit under `projects()`.
+  // The tenant's custom fields (a project's own list is `customFields(code)`), and what holds a field's values.
+  tenantCustomFields: () => ['custom-fields'] as const,
+  customFieldUsage: (id: string) => ['custom-fields', id, 'usage'] as const,
+  // Administration: integrations (also what a project's "Link tracker" offers) and webhooks of the tenant. A
+  // change to an integration also refreshes the projects' links (their names), which sit under `projects()`.
   adminIntegrations: () => ['admin', 'integrations'] as const,
   webhooks: () => ['admin', 'webhooks'] as const,
   webhook: (id: string) => ['admin', 'webhooks', id] as const,
@@ -35,12 +38,12 @@ export const queryKeys = {
     ['admin', 'webhooks', id, 'deliveries', 'pages', status] as const,
   webhookDelivery: (id: string, deliveryId: string) =>
     ['admin', 'webhooks', id, 'deliveries', deliveryId] as const,
-  // Service administration (issue 27, part C): the audit log, background jobs, every key, the instance.
+  // Service administration: the audit log, background jobs, every key, the instance.
   auditLog: (filter: object) => ['admin', 'audit-log', filter] as const,
   failedJobs: () => ['admin', 'jobs', 'failed'] as const,
   serviceApiKeys: () => ['admin', 'api-keys'] as const,
   instance: () => ['admin', 'instance'] as const,
-  // A project import from a Casebook archive (issue 29).
+  // A project import from a Casebook archive.
   projectImport: (id: number) => ['admin', 'project-imports', id] as const,
 
   // Projects and what each holds.
@@ -52,6 +55,9 @@ export const queryKeys = {
   customFields: (code: string) => ['projects', P(code), 'custom-fields'] as const,
   sharedSteps: (code: string) => ['projects', P(code), 'shared-steps'] as const,
   sharedPreconditions: (code: string) => ['projects', P(code), 'shared-preconditions'] as const,
+  /** The live cases that use a shared step or precondition (under its kind's key above). */
+  sharedItemUsers: (code: string, kind: 'step' | 'precondition', id: number) =>
+    ['projects', P(code), kind === 'step' ? 'shared-steps' : 'shared-preconditions', id, 'users'] as const,
   integrations: (code: string) => ['projects', P(code), 'integrations'] as const,
   milestones: (code: string) => ['projects', P(code), 'milestones'] as const,
   milestone: (code: string, id: number) => ['projects', P(code), 'milestones', id] as const,

@@ -8,6 +8,12 @@ import type { paths } from './schema';
  * `['projects', CODE, 'tags']` returning different shapes handed each page the other's data).
  */
 
+/** Every project the person can see (the project switcher, the project bar, the home page). */
+export const projectsQuery = queryOptions({
+  queryKey: queryKeys.projects(),
+  queryFn: async () => (await unwrap(api.GET('/api/public/v0/project'))).projects,
+});
+
 /** One project: its code, title and description. */
 export const projectQuery = (code: string) =>
   queryOptions({
@@ -125,3 +131,12 @@ export const configurationsQuery = (code: string) =>
         api.GET('/api/public/v0/project/{project}/configuration', { params: { path: { project: code } } }),
       ),
   });
+
+/**
+ * The tenant's issue-tracker integrations: the administration's list and what a project's "Link tracker" offers.
+ * One query, so an integration created on the one shows in the other at once.
+ */
+export const integrationsQuery = queryOptions({
+  queryKey: queryKeys.adminIntegrations(),
+  queryFn: async () => (await unwrap(api.GET('/api/public/v0/integration'))).integrations,
+});

@@ -1,5 +1,5 @@
 /**
- * Whole folder paths, the one way every page names a folder (issue 28): the titles from the root down to the
+ * Whole folder paths, the one way every page names a folder: the titles from the root down to the
  * folder, and a long path shortened in the middle (`Shop / … / Checkout / Cards`) so the top folder and the leaf
  * stay in view. Pure: the `FolderPath` component (components/FolderPath.tsx) and plain-text places (a select's
  * options) both use these.

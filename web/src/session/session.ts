@@ -29,8 +29,26 @@ export function safeReturnTo(value: unknown): string | undefined {
     : undefined;
 }
 
-/** The admin role (admins and the owner) manages projects and people (D3): one rule, defined once. */
-export const canManageProjects = (role: string) => role === 'admin' || role === 'owner';
-export const canManagePeople = canManageProjects;
-/** Test-runners and up create, edit, clone and close runs and record results (D3); viewers only read. */
-export const canRunTests = (role: string) => role !== 'viewer';
+/** The roles, lowest first (D3): each includes what the ones before it may do. */
+export const ROLES = ['viewer', 'test-runner', 'user', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Each role's name as the pages show it. */
+export const ROLE_NAMES: Record<Role, string> = {
+  viewer: 'Viewer',
+  'test-runner': 'Test runner',
+  user: 'User',
+  admin: 'Admin',
+  owner: 'Owner',
+};
+
+/** Whether `role` is `needed` or above it: the one comparison every predicate below and the route guard make. */
+export const hasRole = (role: string, needed: Role) => ROLES.indexOf(role as Role) >= ROLES.indexOf(needed);
+
+// One predicate per role (D3), defined once.
+/** Test-runners and up create, edit, clone and close runs and record results; viewers only read. */
+export const canRunTests = (role: string) => hasRole(role, 'test-runner');
+/** The admin role (admins and the owner) manages projects, people and the service's settings. */
+export const isAdmin = (role: string) => hasRole(role, 'admin');
+/** The owner alone sees the instance's settings. */
+export const isOwner = (role: string) => hasRole(role, 'owner');

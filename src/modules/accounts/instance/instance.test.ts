@@ -3,7 +3,7 @@ import { userWithKey } from '../../../../test/helpers/factories.js';
 import { describeEachDb } from '../../../../test/helpers/test-app.js';
 import { buildApp } from '../../../app.js';
 
-/** The owner's instance page (issue 27): the tenant, its public address and whether mail is set up. */
+/** The owner's instance page: the tenant, its public address and whether mail is set up. */
 describeEachDb("the tenant's details for the owner", (t) => {
   const get = (key: string, target = t.app) =>
     target.inject({

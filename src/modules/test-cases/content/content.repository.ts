@@ -179,7 +179,7 @@ export async function replaceLatestLinks(
   );
 }
 
-/** Deleted cases leave the link tables and the full-text index (issue 28), in the deleting transaction. */
+/** Deleted cases leave the link tables and the full-text index, in the deleting transaction. */
 export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: string[]): Promise<void> {
   await deleteSearchDocs(db, tenantId, tcaseIds);
   for (const part of chunks(tcaseIds)) {
@@ -195,6 +195,6 @@ export async function removeLatestLinks(db: Db, tenantId: string, tcaseIds: stri
   }
 }
 
-/** The full-text documents of these cases, rebuilt from their latest version in the writing transaction (issue 28). */
+/** The full-text documents of these cases, rebuilt from their latest version in the writing transaction. */
 export const reindexCases = (db: Db, tenantId: string, tcaseIds: string[]): Promise<void> =>
   rewriteSearchDocs(db, tenantId, tcaseIds);

@@ -5,7 +5,7 @@ import { createFolder, createTcase } from '../../../../test/helpers/tcase-factor
 import { readSearchDocs } from '../../../db/search-docs.js';
 import * as m0024 from '../../../db/migrations/0024_case_search.js';
 
-/* Full-text search of the test-case list (`q`, issue 28) on both databases. */
+/* Full-text search of the test-case list (`q`) on both databases. */
 
 describeEachDb('test case full-text search', (t) => {
   const fx = {} as {

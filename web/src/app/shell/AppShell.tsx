@@ -1,8 +1,9 @@
 import { Link, Outlet } from '@tanstack/react-router';
+import { RequireRole } from '../../routing/RequireRole';
 import { ProjectSwitcher } from './ProjectSwitcher';
 import { UserMenu } from './UserMenu';
 
-/** The frame of every signed-in page: a skip link, the header, the page. */
+/** The frame of every signed-in page: a skip link, the header, the page (behind its role guard). */
 export function AppShell() {
   return (
     <div className="shell">
@@ -20,7 +21,10 @@ export function AppShell() {
         <UserMenu />
       </header>
       <main id="main" className="main" tabIndex={-1}>
-        <Outlet />
+        {/* A page that needs a role says so in its route (staticData.access): one guard for all of them. */}
+        <RequireRole>
+          <Outlet />
+        </RequireRole>
       </main>
     </div>
   );

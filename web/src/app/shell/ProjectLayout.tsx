@@ -1,51 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useParams, useRouterState } from '@tanstack/react-router';
-import { projectQuery, projectsQuery } from '../../features/projects/api';
+import { useMemo } from 'react';
+import { Link, Outlet, useParams, useRouter, useRouterState } from '@tanstack/react-router';
+import { projectRoute } from '../../routing/layouts';
+import { projectQuery, projectsQuery } from '../../api/queries';
+import { navEntries, type NavEntry } from '../../routing/nav';
+import { hasRole, meQuery } from '../../session/session';
 import { useCurrentTabInView } from './useCurrentTabInView';
 import './project-nav.css';
 
-type Section = 'home' | 'cases' | 'runs' | 'plans' | 'milestones' | 'reports' | 'settings';
-
 /**
- * Which tab a project address belongs to, by its first segment after `/project/<code>`: a case counts under
- * Test cases, a run under Runs, a plan under Plans, and pages added later under the tab of their segment.
+ * Which tab a project address belongs to, by its first segment after `/project/<code>`: each tab names its
+ * segments (a case counts under Test cases, a run under Runs); a page of no tab's segment marks none.
  */
-const SECTION_OF: Record<string, Section> = {
-  '': 'home',
-  repository: 'cases',
-  tcase: 'cases',
-  runs: 'runs',
-  run: 'runs',
-  plans: 'plans',
-  plan: 'plans',
-  milestones: 'milestones',
-  milestone: 'milestones',
-  reports: 'reports',
-  report: 'reports',
-  settings: 'settings',
-};
-
-function sectionOf(pathname: string): Section | undefined {
-  const segment = pathname.split('/')[3] ?? '';
-  return SECTION_OF[decodeURIComponent(segment)];
+function tabOf(tabs: readonly NavEntry[], pathname: string): NavEntry | undefined {
+  const segment = decodeURIComponent(pathname.split('/')[3] ?? '');
+  return tabs.find((t) => t.segments?.includes(segment));
 }
-
-const TABS = [
-  { section: 'home', to: '/project/$code', label: 'Dashboard' },
-  { section: 'cases', to: '/project/$code/repository', label: 'Test cases' },
-  { section: 'runs', to: '/project/$code/runs', label: 'Runs' },
-  { section: 'plans', to: '/project/$code/plans', label: 'Plans' },
-  { section: 'milestones', to: '/project/$code/milestones', label: 'Milestones' },
-  { section: 'reports', to: '/project/$code/reports', label: 'Reports' },
-  { section: 'settings', to: '/project/$code/settings', label: 'Settings' },
-] as const;
 
 /** Every page of a project: the project's navigation bar, then the page. */
 export function ProjectLayout() {
   const { code: rawCode } = useParams({ from: '/app/project/$code' });
   const code = rawCode.toUpperCase();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const current = sectionOf(pathname);
+  const router = useRouter();
+  const all = useMemo(() => navEntries(Object.values(router.routesById), [projectRoute]), [router]);
+  const current = tabOf(all, pathname);
+  const me = useQuery(meQuery).data;
+  // Before the role is known, the tabs every role may use.
+  const tabs = all.filter((t) => hasRole(me?.role ?? 'viewer', t.role));
   // The switcher has loaded the list already; an unknown project is the page's to explain. A page that reads
   // the project itself (the dashboard, the settings) may have it first: the bar takes whichever is there.
   const listed = useQuery({
@@ -54,7 +36,7 @@ export function ProjectLayout() {
   }).data;
   const own = useQuery({ ...projectQuery(code), enabled: false }).data;
   const project = listed ?? own;
-  const navRef = useCurrentTabInView(current);
+  const navRef = useCurrentTabInView(current?.to);
 
   return (
     <>
@@ -65,16 +47,16 @@ export function ProjectLayout() {
           {project?.archivedAt && <span className="badge">Archived</span>}
         </span>
         <ul className="project-nav-tabs">
-          {TABS.map((t) => (
-            <li key={t.section}>
+          {tabs.map((t) => (
+            <li key={t.to}>
               <Link
                 to={t.to}
                 params={{ code }}
                 className="project-nav-tab"
                 // Marked by section, not by exact address: a run is under Runs, a case under Test cases.
                 activeOptions={{ exact: true, includeSearch: false }}
-                aria-current={current === t.section ? 'page' : undefined}
-                data-current={current === t.section || undefined}
+                aria-current={current === t ? 'page' : undefined}
+                data-current={current === t || undefined}
               >
                 {t.label}
               </Link>

@@ -9,7 +9,7 @@ import {
   Popover,
   Separator,
 } from 'react-aria-components';
-import { projectsQuery } from '../../features/projects/api';
+import { projectsQuery } from '../../api/queries';
 
 /** Jumps between the projects one can see (the one one is in is named by its navigation bar). */
 export function ProjectSwitcher() {

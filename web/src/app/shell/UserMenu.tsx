@@ -10,7 +10,7 @@ import {
   Popover,
   Separator,
 } from 'react-aria-components';
-import { canManagePeople, meQuery, signOut } from '../../session/session';
+import { isAdmin, meQuery, signOut } from '../../session/session';
 import { useShortcuts } from './Shortcuts';
 
 const initials = (name: string, email: string) =>
@@ -66,12 +66,12 @@ export function UserMenu() {
           <MenuItem id="settings" className="menu-item">
             Your settings
           </MenuItem>
-          {canManagePeople(me.role) && (
+          {isAdmin(me.role) && (
             <MenuItem id="people" className="menu-item">
               People
             </MenuItem>
           )}
-          {canManagePeople(me.role) && (
+          {isAdmin(me.role) && (
             <MenuItem id="admin" className="menu-item">
               Administration
             </MenuItem>

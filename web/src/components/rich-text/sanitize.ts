@@ -1,5 +1,5 @@
 /**
- * The browser's own pass over stored HTML before it is shown (issue 24): the service sanitises every html field
+ * The browser's own pass over stored HTML before it is shown: the service sanitises every html field
  * on write (D22), and this keeps the page safe even from HTML that reached the database another way (an older
  * version, a restored backup, a direct write). The same allow-list as src/lib/html.ts: text formatting, lists,
  * tables, code, links (http, https, mailto) and images (http, https). Everything is parsed in an inert document

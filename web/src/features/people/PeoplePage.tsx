@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { meQuery } from '../../session/session';
-import { canManagePeople, ROLE_NAMES, type Role } from './api';
+import type { Role } from './api';
 import { AccessDefaultsSection } from './AccessDefaultsSection';
 import { InvitationsSection } from './InvitationsSection';
 import { InviteSection } from './InviteSection';
@@ -16,23 +15,6 @@ export function PeoplePage() {
   useDocumentTitle('People');
   const me = useQuery(meQuery).data;
   if (!me) return <Loading label="Loading your account…" />;
-  if (!canManagePeople(me.role)) {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">People</h1>
-        <div className="panel people-denied">
-          <p className="status-title">You need the admin role to manage people.</p>
-          <p>
-            Your role is “{ROLE_NAMES[me.role]}”. Inviting people, changing roles and deactivating accounts is
-            for admins and the owner: ask one of them if you need a change.
-          </p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <People me={me} />;
 }
 

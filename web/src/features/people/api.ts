@@ -46,16 +46,7 @@ export const issuePasswordReset = (userId: number) =>
 /** Roles an admin hands out, lowest first (D3). The owner is never given: ownership is transferred. */
 export const ASSIGNABLE_ROLES = ['viewer', 'test-runner', 'user', 'admin'] as const satisfies readonly Role[];
 
-export const ROLE_NAMES: Record<Role, string> = {
-  viewer: 'Viewer',
-  'test-runner': 'Test runner',
-  user: 'User',
-  admin: 'Admin',
-  owner: 'Owner',
-};
-
-// Who may manage people is the session's one rule (session/session.ts).
-export { canManagePeople } from '../../session/session';
+export { ROLE_NAMES } from '../../session/session';
 
 /** What new members are given: whether invitations naming no projects grant every one. */
 export const accessDefaultsQuery = queryOptions({

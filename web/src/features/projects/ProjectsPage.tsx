@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { canManageProjects, meQuery } from '../../session/session';
+import { isAdmin, meQuery } from '../../session/session';
 import { projectsQuery, type Project } from './api';
 import { CreateProjectDialog } from './CreateProjectDialog';
 import { plainText } from './text';
@@ -28,7 +28,7 @@ export function ProjectsPage() {
   const me = useQuery(meQuery).data;
   const projects = useQuery(projectsQuery);
   const [creating, setCreating] = useState(false);
-  const canCreate = me ? canManageProjects(me.role) : false;
+  const canCreate = me ? isAdmin(me.role) : false;
 
   const active = projects.data?.filter((p) => !p.archivedAt) ?? [];
   const archived = projects.data?.filter((p) => p.archivedAt) ?? [];

@@ -9,13 +9,8 @@ export type CreateProjectBody = NonNullable<
   paths['/api/public/v0/project']['post']['requestBody']
 >['content']['application/json'];
 
-export const projectsQuery = queryOptions({
-  queryKey: queryKeys.projects(),
-  queryFn: async () => (await unwrap(api.GET('/api/public/v0/project'))).projects,
-});
-
-// One project: read by several features (its pages, its reports), so defined in the shared home.
-export { projectQuery } from '../../api/queries';
+// Every project, and one project: read by several features and the project's bar, so defined in the shared home.
+export { projectQuery, projectsQuery } from '../../api/queries';
 
 /** What the overview counts: every test case, and the runs still open (newest first). */
 export const projectCountsQuery = (code: string) =>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { usersQuery } from '../../../api/queries';
 import { Button } from '../../../components/Button';
@@ -10,7 +9,6 @@ import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCount, formatDate } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
-import { canManagePeople, meQuery } from '../../../session/session';
 import { revokeServiceKey, serviceApiKeysQuery, type ServiceApiKey } from './api';
 import { OAuthClientsSection } from './OAuthClientsSection';
 import '../audit-log/audit-log.css';
@@ -19,21 +17,6 @@ import './api-keys.css';
 /** Every API key of the service (admin): whose, what kind, when made, last used and expiring; revoke. */
 export function ApiKeysPage() {
   useDocumentTitle('API keys');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManagePeople(me.role)) {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">API keys</h1>
-        <div className="panel admin-denied">
-          <p className="status-title">You need the admin role to see everyone’s API keys.</p>
-          <p>
-            Your own keys are in <Link to="/settings">your settings</Link>.
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <ApiKeys />;
 }
 

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormError } from '../../../components/FormError';
@@ -8,7 +7,6 @@ import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCountOf } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
-import { canManageProjects, meQuery } from '../../../session/session';
 import {
   createField,
   customFieldsQuery,
@@ -26,24 +24,6 @@ import './custom-fields.css';
 /** `/admin/custom-fields` (admins and the owner): the tenant's custom fields of test cases. */
 export function CustomFieldsPage() {
   useDocumentTitle('Custom fields');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManageProjects(me.role))
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Custom fields</h1>
-        <div className="panel">
-          <p className="status-title">You need the admin role to manage custom fields.</p>
-          <p>
-            Your role is “{me.role}”. Custom fields are set up by admins and the owner: ask one of them if a
-            test case needs another field.
-          </p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
   return <CustomFields />;
 }
 

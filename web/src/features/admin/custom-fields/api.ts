@@ -5,7 +5,7 @@ import type { paths } from '../../../api/schema';
 
 /** The tenant's custom fields (admin), in their order. */
 export const customFieldsQuery = queryOptions({
-  queryKey: ['custom-fields'] as const,
+  queryKey: queryKeys.tenantCustomFields(),
   queryFn: async () => (await unwrap(api.GET('/api/public/v0/custom-field'))).customFields,
 });
 export type CustomField = Awaited<ReturnType<typeof customFieldsQuery.queryFn & {}>>[number];
@@ -33,7 +33,7 @@ export const deleteField = (id: string) =>
 /** How many cases and versions hold a value: what a deletion removes. */
 export const fieldUsageQuery = (id: string) =>
   queryOptions({
-    queryKey: ['custom-fields', id, 'usage'] as const,
+    queryKey: queryKeys.customFieldUsage(id),
     queryFn: () => unwrap(api.GET('/api/public/v0/custom-field/{id}/usage', { params: { path: { id } } })),
     staleTime: 0,
   });

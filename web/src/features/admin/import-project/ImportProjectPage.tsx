@@ -7,10 +7,9 @@ import { Button } from '../../../components/Button';
 import { FileField } from '../../../components/FileField';
 import { FormError } from '../../../components/FormError';
 import { JobProgress } from '../../../components/JobProgress';
-import { ErrorState, Loading } from '../../../components/Status';
+import { ErrorState } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCountOf } from '../../../lib/format';
-import { canManagePeople, meQuery } from '../../../session/session';
 import { isFinished, projectImportQuery, startProjectImport, type ProjectImport } from './api';
 import '../audit-log/audit-log.css';
 import './import-project.css';
@@ -20,21 +19,6 @@ type Errors = Partial<Record<'file' | 'code' | 'form', string>>;
 /** `/admin/import-project` (admins): a Casebook archive in, as a new project, with its progress and outcome. */
 export function ImportProjectPage() {
   useDocumentTitle('Import a project');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManagePeople(me.role)) {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Import a project</h1>
-        <div className="panel admin-denied">
-          <p className="status-title">You need the admin role to import a project.</p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <ImportProjectForm />;
 }
 

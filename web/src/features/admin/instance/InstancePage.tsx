@@ -1,12 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Button } from '../../../components/Button';
 import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatDate } from '../../../lib/format';
 import { sentence, UNREACHABLE } from '../../../lib/useForm';
 import { isApiError } from '../../../api/client';
-import { meQuery } from '../../../session/session';
 import { instanceQuery, sendTestMail } from './api';
 import '../audit-log/audit-log.css';
 import './instance.css';
@@ -14,24 +12,6 @@ import './instance.css';
 /** The tenant as its owner sees it: name, public address, mail settings, and a test e-mail. */
 export function InstancePage() {
   useDocumentTitle('Instance');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (me.role !== 'owner') {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Instance</h1>
-        <div className="panel admin-denied">
-          <p className="status-title">Only the owner sees the instance’s settings.</p>
-          <p>
-            The public address and the mail server are set where the service runs; ask the owner about them.
-          </p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <Instance />;
 }
 

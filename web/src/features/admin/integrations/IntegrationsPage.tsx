@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -9,7 +8,6 @@ import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCountOf, formatDuration } from '../../../lib/format';
 import { sentence, UNREACHABLE } from '../../../lib/useForm';
 import { isApiError } from '../../../api/client';
-import { canManageProjects, meQuery } from '../../../session/session';
 import {
   checkInWords,
   deleteIntegration,
@@ -26,25 +24,6 @@ const words = (e: unknown) => (isApiError(e) ? sentence(e.message) : UNREACHABLE
 /** /admin/integrations (admins and the owner): the tenant's issue trackers. */
 export function IntegrationsPage() {
   useDocumentTitle('Integrations');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManageProjects(me.role)) {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Integrations</h1>
-        <div className="panel adm-denied">
-          <p className="status-title">You need the admin role to manage integrations.</p>
-          <p>
-            Connecting issue trackers is for admins and the owner: ask one of them if a tracker is missing.
-            Your projects show the trackers linked to them in their settings.
-          </p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <Integrations />;
 }
 

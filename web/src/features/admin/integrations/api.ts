@@ -1,13 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
 import { api, isApiError, unwrap } from '../../../api/client';
-import { queryKeys } from '../../../api/keys';
+import { integrationsQuery } from '../../../api/queries';
 import type { paths } from '../../../api/schema';
 import { sentence, UNREACHABLE, type FormErrors } from '../../../lib/useForm';
 
-export const integrationsQuery = queryOptions({
-  queryKey: queryKeys.adminIntegrations(),
-  queryFn: async () => (await unwrap(api.GET('/api/public/v0/integration'))).integrations,
-});
+// The tenant's integrations: one query with the projects' "Link tracker" list (api/queries.ts).
+export { integrationsQuery };
 
 export type Integration = Awaited<ReturnType<typeof integrationsQuery.queryFn & {}>>[number];
 export type IntegrationType = Integration['type'];

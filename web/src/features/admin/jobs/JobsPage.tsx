@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../../../api/keys';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -9,7 +9,6 @@ import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCount, formatCountOf, formatDateTime } from '../../../lib/format';
 import { sentence } from '../../../lib/useForm';
-import { canManagePeople, meQuery } from '../../../session/session';
 import {
   failedJobsQuery,
   JOBS_SHOWN,
@@ -25,24 +24,6 @@ import './jobs.css';
 /** Failed background jobs (admin): webhook deliveries and tracker comments that gave up, with why; retry. */
 export function JobsPage() {
   useDocumentTitle('Background jobs');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManagePeople(me.role)) {
-    return (
-      <div className="page page-narrow">
-        <h1 className="page-title">Background jobs</h1>
-        <div className="panel admin-denied">
-          <p className="status-title">You need the admin role to see background jobs.</p>
-          <p>
-            Webhook deliveries and issue-tracker comments that failed are watched by admins and the owner.
-          </p>
-          <p>
-            <Link to="/">Go to your projects</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
   return <Jobs />;
 }
 

@@ -4,22 +4,13 @@ import { Link, useParams } from '@tanstack/react-router';
 import { isApiError } from '../../../api/client';
 import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { canManageProjects, meQuery } from '../../../session/session';
 import { webhookQuery } from './api';
 import { DeliveriesSection } from './DeliveriesSection';
 import { WebhookForm } from './WebhookForm';
-import { WebhooksDenied } from './WebhooksPage';
 import '../integrations/adm-b.css';
 
 /** /admin/webhooks/$webhookId (admins and the owner): one webhook's deliveries and its settings. */
 export function WebhookPage() {
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManageProjects(me.role)) return <WebhooksDenied role={me.role} />;
-  return <WebhookDetail />;
-}
-
-function WebhookDetail() {
   const { webhookId } = useParams({ from: '/app/admin/webhooks/$webhookId' });
   const hook = useQuery(webhookQuery(webhookId));
   const [done, setDone] = useState<string>();

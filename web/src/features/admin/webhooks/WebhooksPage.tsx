@@ -7,7 +7,6 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCountOf } from '../../../lib/format';
-import { canManageProjects, meQuery } from '../../../session/session';
 import {
   deleteWebhook,
   deliveryCountQuery,
@@ -20,31 +19,9 @@ import {
 import { WebhookForm } from './WebhookForm';
 import '../integrations/adm-b.css';
 
-/** What a non-admin sees at a webhook address: what the pages are for, and who to ask. */
-export function WebhooksDenied({ role }: { role: string }) {
-  return (
-    <div className="page page-narrow">
-      <h1 className="page-title">Webhooks</h1>
-      <div className="panel adm-denied">
-        <p className="status-title">You need the admin role to manage webhooks.</p>
-        <p>
-          Your role is “{role}”. Sending events to other services is set up by admins and the owner: ask one
-          of them if you need one.
-        </p>
-        <p>
-          <Link to="/">Go to your projects</Link>
-        </p>
-      </div>
-    </div>
-  );
-}
-
 /** /admin/webhooks (admins and the owner): every webhook, enable or disable, create, delete. */
 export function WebhooksPage() {
   useDocumentTitle('Webhooks');
-  const me = useQuery(meQuery).data;
-  if (!me) return <Loading label="Loading your account…" />;
-  if (!canManageProjects(me.role)) return <WebhooksDenied role={me.role} />;
   return <Webhooks />;
 }
 

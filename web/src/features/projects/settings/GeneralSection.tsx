@@ -9,13 +9,13 @@ import { RichTextField } from '../../../components/rich-text/RichText';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 import { TextField } from '../../../components/TextField';
 import { sentence, useForm, type FormErrors } from '../../../lib/useForm';
-import { canManageProjects, type Me } from '../../../session/session';
+import { isAdmin, type Me } from '../../../session/session';
 import { editProject, type Project } from '../api';
 import { ArchiveProject, DeleteProject } from './DangerZone';
 
 /** Title, overview, links: admins edit them (D3); everyone else reads them. The code never changes. */
 export function GeneralSection({ project, me }: { project: Project; me: Me }) {
-  const admin = canManageProjects(me.role);
+  const admin = isAdmin(me.role);
   return (
     <>
       {admin && !project.archivedAt ? <EditGeneral project={project} /> : <ReadGeneral project={project} />}

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
-import { canManageProjects, meQuery, type Me } from '../../../session/session';
+import { isAdmin, meQuery, type Me } from '../../../session/session';
 import { projectQuery, type Project } from '../api';
 import { ConfigurationsSection } from './ConfigurationsSection';
 import { GeneralSection } from './GeneralSection';
@@ -35,7 +35,7 @@ const SECTIONS: Section[] = [
   {
     id: 'members',
     title: 'Members',
-    shownTo: (me) => canManageProjects(me.role),
+    shownTo: (me) => isAdmin(me.role),
     forWhom: 'admins and the owner',
     Body: MembersSection,
   },

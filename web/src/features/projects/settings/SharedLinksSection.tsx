@@ -6,7 +6,7 @@ import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { sentence } from '../../../lib/useForm';
-import { canManageProjects, type Me } from '../../../session/session';
+import { isAdmin, type Me } from '../../../session/session';
 import { reportSharesQuery, revokeReportShare, type Project, type ReportShare } from '../api';
 import { formatCount, formatDate, formatFullDateTime } from '../../../lib/format';
 
@@ -86,7 +86,7 @@ export function SharedLinksSection({ project, me }: { project: Project; me: Me }
   const closed = shares.data.filter((s) => s.inactiveReason === 'revoked' || s.inactiveReason === 'expired');
   const open = shares.data.filter((s) => !closed.includes(s));
   const mayRevoke = (s: ReportShare) =>
-    !project.archivedAt && (s.createdBy?.id === me.id || canManageProjects(me.role));
+    !project.archivedAt && (s.createdBy?.id === me.id || isAdmin(me.role));
 
   return (
     <>

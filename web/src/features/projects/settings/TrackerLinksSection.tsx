@@ -11,7 +11,7 @@ import { TextField } from '../../../components/TextField';
 import { FieldProblem, fieldProblemOr } from '../../../lib/field-problem';
 import { formatDate } from '../../../lib/format';
 import { sentence, useForm, type FormErrors } from '../../../lib/useForm';
-import { canManageProjects, type Me } from '../../../session/session';
+import { isAdmin, type Me } from '../../../session/session';
 import type { Project } from '../api';
 import {
   integrationsQuery,
@@ -33,7 +33,7 @@ export function TrackerLinksSection({ project, me }: { project: Project; me: Me 
   const code = project.code;
   const links = useQuery(projectIntegrationsQuery(code));
   const [unlinking, setUnlinking] = useState<ProjectIntegration>();
-  const admin = canManageProjects(me.role) && !project.archivedAt;
+  const admin = isAdmin(me.role) && !project.archivedAt;
   if (links.isPending) return <Loading label="Loading the issue trackers…" />;
   if (links.isError)
     return (

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../../api/client';
 import { queryKeys } from '../../../api/keys';
-import { configurationsQuery } from '../../../api/queries';
+import { configurationsQuery, integrationsQuery } from '../../../api/queries';
 import type { paths } from '../../../api/schema';
 
 /*
@@ -66,7 +66,7 @@ export const renameConfiguration = (code: string, id: string, title: string) =>
 /** The runs that use a configuration (and the open ones): what its delete dialog names. */
 export const configurationUsageQuery = (code: string, id: string) =>
   queryOptions({
-    queryKey: [...configurationsQuery(code).queryKey, id, 'usage'] as const,
+    queryKey: [...queryKeys.configurations(code), id, 'usage'] as const,
     queryFn: () =>
       unwrap(
         api.GET('/api/public/v0/project/{project}/configuration/{configuration}/usage', {
@@ -117,11 +117,7 @@ export type SharedKind = 'step' | 'precondition';
 /** The live cases whose latest version uses the item: what an edit of it changes. */
 export const sharedItemUsersQuery = (code: string, kind: SharedKind, id: number) =>
   queryOptions({
-    queryKey: [
-      ...(kind === 'step' ? queryKeys.sharedSteps(code) : queryKeys.sharedPreconditions(code)),
-      id,
-      'users',
-    ] as const,
+    queryKey: queryKeys.sharedItemUsers(code, kind, id),
     queryFn: async () => {
       const params = { params: { path: { project: code, id } } };
       return (
@@ -148,7 +144,7 @@ export const deleteSharedItem = (code: string, kind: SharedKind, id: number) => 
   return unwrap(kind === 'step' ? api.DELETE(`${STEP}/{id}`, params) : api.DELETE(`${PRE}/{id}`, params));
 };
 
-// ---- issue-tracker links (admins change them; everyone reads them) ----
+// Issue-tracker links: admins change them; everyone reads them.
 export const projectIntegrationsQuery = (code: string) =>
   queryOptions({
     queryKey: queryKeys.integrations(code),
@@ -159,11 +155,8 @@ export type ProjectIntegration = Awaited<
   ReturnType<ReturnType<typeof projectIntegrationsQuery>['queryFn'] & {}>
 >[number];
 
-/** The tenant's integrations (admin): what a project may be linked to. */
-export const integrationsQuery = queryOptions({
-  queryKey: ['integrations'] as const,
-  queryFn: async () => (await unwrap(api.GET('/api/public/v0/integration'))).integrations,
-});
+// The tenant's integrations (what a project may be linked to): the administration's query, so a new one shows here.
+export { integrationsQuery };
 export type Integration = Awaited<ReturnType<typeof integrationsQuery.queryFn & {}>>[number];
 
 export type LinkConfig = NonNullable<

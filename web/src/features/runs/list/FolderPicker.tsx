@@ -15,7 +15,7 @@ import {
 const MARK: Record<CheckState, string> = { checked: '☑', inherited: '☑', mixed: '▣', unchecked: '☐' };
 
 /**
- * The folders of a run's query plan as a tree with case counts (issue 28): checking a folder takes its subtree,
+ * The folders of a run's query plan as a tree with case counts: checking a folder takes its subtree,
  * a folder with something chosen under it is shown mixed (aria-checked="mixed"), and the cases of the chosen
  * folders are counted as they change. The keyboard works as in the repository's tree: ↑ ↓ Home End move, → opens
  * or goes to the first subfolder, ← closes or goes to the parent, Space or Enter checks.

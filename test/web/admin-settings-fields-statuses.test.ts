@@ -16,15 +16,17 @@ import {
 import { createPostgresDatabase, POSTGRES_URL, type TestDatabase } from '../helpers/databases.js';
 
 if (!hasChromium) {
-  console.log(`[casebook] admin pages (part A) browser tests SKIPPED: no Chromium at ${CHROMIUM}`);
+  console.log(
+    `[casebook] admin settings, custom fields and statuses browser tests SKIPPED: no Chromium at ${CHROMIUM}`,
+  );
 }
 
 /**
- * Issue 27, part A, as an admin walks it: a project's settings (members, configurations, the shared-step library
+ * The administration pages as an admin walks them: a project's settings (members, configurations, the shared-step library
  * with the cases an edit reaches, tracker links) and the service's custom fields and result statuses, each used
  * where it shows (the case editor, the run page, the cases that include a shared step).
  */
-// The issue's admin day runs on both databases: this walk too, on PostgreSQL when CASEBOOK_TEST_POSTGRES_URL is set.
+// The admin day runs on both databases: this walk too, on PostgreSQL when CASEBOOK_TEST_POSTGRES_URL is set.
 const targets = POSTGRES_URL ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 describe.skipIf(!hasChromium).each(targets)(
   'administration pages (project settings, custom fields, statuses) on %s',
