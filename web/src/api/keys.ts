@@ -42,6 +42,10 @@ export const queryKeys = {
   auditLog: (filter: object) => ['admin', 'audit-log', filter] as const,
   failedJobs: () => ['admin', 'jobs', 'failed'] as const,
   serviceApiKeys: () => ['admin', 'api-keys'] as const,
+  /** The apps registered to sign people in with OAuth, and the rule for which may be approved (admin). */
+  oauthClients: () => ['admin', 'oauth-clients'] as const,
+  /** An app's sign-in request as the approval page shows it. */
+  oauthAuthorization: (params: object) => ['oauth-authorization', params] as const,
   instance: () => ['admin', 'instance'] as const,
   // A project import from a Casebook archive.
   projectImport: (id: number) => ['admin', 'project-imports', id] as const,

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { queryKeys } from '../../api/keys';
 
 /** The parameters of an app's authorization request, as its sign-in link carries them. */
 export interface AuthorizationParams {
@@ -27,7 +28,7 @@ export const AUTHORIZATION_PARAMS = [
 /** The request as the page shows it: the app's name and the origin it sends the person back to. */
 export const authorizationQuery = (params: AuthorizationParams) =>
   queryOptions({
-    queryKey: ['oauth-authorization', params] as const,
+    queryKey: queryKeys.oauthAuthorization(params),
     queryFn: () => unwrap(api.GET('/api/oauth/authorize/request', { params: { query: params } })),
     retry: false,
   });

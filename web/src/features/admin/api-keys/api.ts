@@ -15,7 +15,7 @@ export const revokeServiceKey = (keyId: string) =>
 
 /** The apps registered to sign people in with OAuth, and the rule for which people may approve (admin). */
 export const oauthClientsQuery = queryOptions({
-  queryKey: ['admin', 'oauth-clients'] as const,
+  queryKey: queryKeys.oauthClients(),
   queryFn: () => unwrap(api.GET('/api/oauth/clients')),
 });
 
