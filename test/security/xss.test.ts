@@ -446,6 +446,36 @@ describeEachDb('XSS payloads through every html field', (t) => {
         },
       },
       {
+        name: 'step outcome comments, single and batch',
+        covers: [
+          'POST /api/public/v0/project/{project}/run/{run}/tcase/{tcase}/result /steps/*/comment',
+          'POST /api/public/v0/project/{project}/run/{run}/result/batch /items/*/steps/*/comment',
+        ],
+        roundTrip: async (html) => {
+          await body(
+            api('POST', `${p}/run/${fx.runId}/tcase/${fx.tcaseId}/result`, {
+              body: { status: 'failed', steps: [{ position: 1, status: 'failed', comment: html }] },
+            }),
+            201,
+          );
+          await body(
+            api('POST', `${p}/run/${fx.runId}/result/batch`, {
+              body: {
+                items: [
+                  {
+                    tcaseId: fx.tcaseId,
+                    status: 'failed',
+                    steps: [{ position: 2, status: 'blocked', comment: html }],
+                  },
+                ],
+              },
+            }),
+            201,
+          );
+          return body(api('GET', `${p}/run/${fx.runId}/tcase/${fx.tcaseId}`));
+        },
+      },
+      {
         name: 'plan description and plan run description',
         covers: [
           'POST /api/public/v0/project/{project}/plan /description',
