@@ -145,12 +145,15 @@ describe.skipIf(!hasChromium)('the People page in Chromium (no mail configured)'
     await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).check();
     await page.getByText('New members join every project unless their invitation names some.').waitFor();
     await page.reload();
-    expect(
-      await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).isChecked(),
-    ).toBe(true);
-    expect(await page.getByRole('radio', { name: 'All projects, and the ones made later' }).isChecked()).toBe(
-      true,
-    );
+    // Once the setting has loaded, the box shows it and a new invitation starts from it.
+    await expect
+      .poll(() =>
+        page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).isChecked(),
+      )
+      .toBe(true);
+    await expect
+      .poll(() => page.getByRole('radio', { name: 'All projects, and the ones made later' }).isChecked())
+      .toBe(true);
     await look(page, 'people-access-defaults');
     await page.getByRole('checkbox', { name: /Join every project, and the ones made later/ }).uncheck();
     await page.getByText('New members join the projects their invitation names.').waitFor();
