@@ -26,7 +26,7 @@ export async function startServer(
   // while it still starts would wait for `podman stop`'s SIGKILL. Until it listens, a stop ends the start at its
   // next step (a first start's credentials are still shown, once) and exits 0; after, it drains (stop below).
   const handleSignals = options.handleSignals !== false;
-  let stop: ((signal: NodeJS.Signals) => void) | undefined;
+  let stop: ((signal: NodeJS.Signals) => void) | undefined = undefined;
   let stoppedEarly: NodeJS.Signals | undefined;
   if (handleSignals) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
