@@ -25,24 +25,24 @@ export async function startServer(
   // The handlers go in first: node as a container's PID 1 ignores a signal nobody handles, so a stop that came
   // while it still starts would wait for `podman stop`'s SIGKILL. Until it listens, a stop ends the start at its
   // next step (a first start's credentials are still shown, once) and exits 0; after, it drains (stop below).
-  const handleSignals = options.handleSignals !== false;
+  const signals = options.handleSignals === false ? [] : (['SIGTERM', 'SIGINT'] as const);
   let stop: ((signal: NodeJS.Signals) => void) | undefined = undefined;
   let stoppedEarly: NodeJS.Signals | undefined;
-  if (handleSignals) {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
-        if (stop) return stop(signal);
-        stoppedEarly = signal;
-        // A step that never ends (a database that does not answer) does not hold the stop either.
-        setTimeout(() => process.exit(1), 10_000).unref();
-      });
-    }
-  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop) return stop(signal);
+    stoppedEarly = signal;
+    // A step that never ends (a database that does not answer) does not hold the stop either.
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  for (const signal of signals) process.once(signal, onSignal);
+  // A start that failed leaves no handler behind (its caller may try again, or a test go on).
+  const unhandle = () => signals.forEach((signal) => process.off(signal, onSignal));
   const db = createDb(given.databaseUrl);
   let prepared: PreparedStart;
   try {
     prepared = await prepareStart(db, given);
   } catch (err) {
+    unhandle();
     await db.destroy();
     throw err;
   }
@@ -67,6 +67,7 @@ export async function startServer(
     address = await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     // Port taken, address not available: a first start's credentials are still shown, once.
+    unhandle();
     say(false);
     await app?.close();
     await db.destroy();
