@@ -36,7 +36,7 @@ if [ ! -f "$TARBALL" ]; then
   (cd "$work" && npm pack --silent "npm@$NPM_VERSION" >/dev/null && mkdir npm && tar xzf "npm-$NPM_VERSION.tgz" -C npm --strip-components=1)
   # merged-usr by a hook rather than the usrmerge package, which would pull Perl in (18 MB); no manuals, no
   # documentation but the copyright files, no translations, no glibc character-set modules (iconv; Node.js has
-  # ICU): the image must stay under 250 MB with the service in it (test/release/image.test.ts).
+  # ICU): the image must stay under 250 MB with the service in it (test/release/image.ts).
   mmdebstrap --variant=essential --include=libstdc++6 --quiet \
     --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --dpkgopt='path-exclude=/usr/share/man/*' \
