@@ -62,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
   };
   if (stopping) {
     announce(false);
+    process.stderr.write(`${JSON.stringify({ msg: 'stopped before it listened' })}\n`);
     process.exit(0);
   }
 
