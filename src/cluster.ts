@@ -36,6 +36,14 @@ export async function serve(config: Config): Promise<void> {
     await startServer(config);
     return;
   }
+  // A stop while the primary prepares (no handler: node as a container's PID 1 would ignore it) ends the start
+  // once that is done, or after 10 s; the handler stops the workers once there are some.
+  let stopping = false;
+  let stopAll = (_signal: NodeJS.Signals) => {
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stopAll('SIGTERM'));
   const db = createDb(config.databaseUrl);
   let prepared: PreparedStart;
   try {
@@ -52,15 +60,19 @@ export async function serve(config: Config): Promise<void> {
     const message = startMessage(prepared, listening);
     if (message) process.stdout.write(`${message}\n`);
   };
+  if (stopping) {
+    announce(false);
+    process.stderr.write(`${JSON.stringify({ msg: 'stopped before it listened' })}\n`);
+    process.exit(0);
+  }
 
   // Tracked here rather than read from cluster.workers: a worker leaves that map only once its IPC channel
   // has closed too, which may come after its 'exit' event.
   const alive = new Set<Worker>();
   const listened = new WeakSet<Worker>();
-  let stopping = false;
   let failed = false;
 
-  const stopAll = (signal: NodeJS.Signals) => {
+  stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
     if (alive.size === 0) process.exit(failed ? 1 : 0);
     for (const w of alive) w.process.kill(signal);
@@ -98,6 +110,5 @@ export async function serve(config: Config): Promise<void> {
     process.stderr.write(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
     fork();
   });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stopAll('SIGTERM'));
   for (let i = 0; i < config.workers; i++) fork();
 }

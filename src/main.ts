@@ -22,11 +22,27 @@ export async function startServer(
   given: Config,
   options: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
+  // The handlers go in first: node as a container's PID 1 ignores a signal nobody handles, so a stop that came
+  // while it still starts would wait for `podman stop`'s SIGKILL. Until it listens, a stop ends the start at its
+  // next step (a first start's credentials are still shown, once) and exits 0; after, it drains (stop below).
+  const signals = options.handleSignals === false ? [] : (['SIGTERM', 'SIGINT'] as const);
+  let stop: ((signal: NodeJS.Signals) => void) | undefined = undefined;
+  let stoppedEarly: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop) return stop(signal);
+    stoppedEarly = signal;
+    // A step that never ends (a database that does not answer) does not hold the stop either.
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  for (const signal of signals) process.once(signal, onSignal);
+  // A start that failed leaves no handler behind (its caller may try again, or a test go on).
+  const unhandle = () => signals.forEach((signal) => process.off(signal, onSignal));
   const db = createDb(given.databaseUrl);
   let prepared: PreparedStart;
   try {
     prepared = await prepareStart(db, given);
   } catch (err) {
+    unhandle();
     await db.destroy();
     throw err;
   }
@@ -38,10 +54,20 @@ export async function startServer(
   let app: FastifyInstance | undefined;
   let address: string;
   try {
-    app = await buildApp({ config, db, clusterWorker: cluster.isWorker });
+    if (!stoppedEarly) app = await buildApp({ config, db, clusterWorker: cluster.isWorker });
+    if (stoppedEarly || !app) {
+      say(false);
+      await app?.close();
+      await db.destroy();
+      process.stderr.write(
+        `${JSON.stringify({ signal: stoppedEarly, msg: 'stopped before it listened' })}\n`,
+      );
+      process.exit(0);
+    }
     address = await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     // Port taken, address not available: a first start's credentials are still shown, once.
+    unhandle();
     say(false);
     await app?.close();
     await db.destroy();
@@ -72,22 +98,26 @@ export async function startServer(
       app.log.info('closed');
     })());
 
-  if (options.handleSignals !== false) {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
-        app.log.info({ signal }, 'shutting down');
-        // The drain, then 10 s for requests in flight and jobs to finish.
-        const timer = setTimeout(() => process.exit(1), (config.drainSeconds + 10) * 1000);
-        timer.unref();
-        close(config.drainSeconds).then(
-          () => process.exit(0),
-          (err) => {
-            app.log.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      });
-    }
+  stop = (signal) => {
+    app.log.info({ signal }, 'shutting down');
+    // The drain, then 10 s for requests in flight and jobs to finish.
+    const timer = setTimeout(() => process.exit(1), (config.drainSeconds + 10) * 1000);
+    timer.unref();
+    close(config.drainSeconds).then(
+      () => process.exit(0),
+      (err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  // A stop while it listened but had not said so yet: no one was sent here, so no drain.
+  if (stoppedEarly) {
+    app.log.info({ signal: stoppedEarly }, 'shutting down');
+    close(0).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   }
   return { app, db, address, close };
 }

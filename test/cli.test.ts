@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -419,5 +420,48 @@ describe.runIf(POSTGRES_URL)('casebook command line [postgres]', () => {
     ).toMatchObject({
       host: 'acme.example',
     });
+  });
+});
+
+describe('casebook serve, stopped while it starts', () => {
+  it('exits 0 without listening on a SIGTERM that comes before it listens (node as PID 1 would ignore it)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-early-stop-'));
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        CASEBOOK_DATA_DIR: dataDir,
+        CASEBOOK_LOG_LEVEL: 'silent',
+      };
+      delete env.CASEBOOK_DATABASE_URL;
+      const child = spawn(process.execPath, [...cliArgs(), 'serve', '--port', '0', '--host', '127.0.0.1'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exited = once(child, 'exit');
+      // Signalled once it has the database open (its handlers are in place by then), while it migrates.
+      const fds = `/proc/${child.pid}/fd`;
+      const opened = () =>
+        fs.readdirSync(fds).some((fd) => {
+          try {
+            return fs.readlinkSync(path.join(fds, fd)).endsWith('casebook.db');
+          } catch {
+            return false;
+          }
+        });
+      for (const until = Date.now() + 30_000; child.exitCode === null && !opened() && Date.now() < until;) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGTERM');
+      const [code, signal] = await exited;
+      expect({ code, signal }, out).toEqual({ code: 0, signal: null });
+      expect(out).toContain('stopped before it listened');
+      expect(out).not.toContain('Casebook is ready');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

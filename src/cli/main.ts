@@ -182,7 +182,15 @@ async function run(argv: string[]): Promise<void> {
   switch (`${command}${sub ? ` ${sub}` : ''}`) {
     case 'serve': {
       // Loaded on demand: the HTTP stack (Fastify, routes, OpenAPI) would double the start-up of every other command.
+      // Meanwhile a stop ends it at once (nothing is started yet): node as a container's PID 1 ignores a signal
+      // it has no handler for. serve() puts its own in place before anything else, in the same tick.
+      const early = (signal: NodeJS.Signals) => {
+        process.stderr.write(`${JSON.stringify({ signal, msg: 'stopped before it listened' })}\n`);
+        process.exit(0);
+      };
+      process.once('SIGTERM', early).once('SIGINT', early);
       const { serve, defaultWorkers } = await import('../cluster.js');
+      process.off('SIGTERM', early).off('SIGINT', early);
       const chosen = values.workers !== undefined || (process.env.CASEBOOK_WORKERS ?? '') !== '';
       await serve(chosen ? config : { ...config, workers: defaultWorkers(config.databaseUrl) });
       return;

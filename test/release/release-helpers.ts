@@ -1,6 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -24,16 +26,48 @@ export function npm(args: string[], cwd: string, env: Record<string, string> = {
  * the prepack's other half. Without a build, it builds once first (about two minutes).
  */
 export function packRelease(dest: string): string {
-  const built = ['dist/cli/main.js', 'web/dist/index.html'].every((f) => fs.existsSync(path.join(ROOT, f)));
-  if (!built) npm(['run', 'build', '--silent'], ROOT);
-  const shrinkwrap = path.join(ROOT, 'npm-shrinkwrap.json');
-  fs.copyFileSync(path.join(ROOT, 'package-lock.json'), shrinkwrap);
+  // The tarball's and the image's files pack side by side: one at a time, or one would remove the other's
+  // npm-shrinkwrap.json (or build while the other builds).
+  return withLock(
+    path.join(
+      os.tmpdir(),
+      `casebook-pack-${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}.lock`,
+    ),
+    () => {
+      const built = ['dist/cli/main.js', 'web/dist/index.html'].every((f) =>
+        fs.existsSync(path.join(ROOT, f)),
+      );
+      if (!built) npm(['run', 'build', '--silent'], ROOT);
+      const shrinkwrap = path.join(ROOT, 'npm-shrinkwrap.json');
+      fs.copyFileSync(path.join(ROOT, 'package-lock.json'), shrinkwrap);
+      try {
+        const out = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dest], ROOT);
+        const [{ filename }] = JSON.parse(out) as { filename: string }[];
+        return path.join(dest, filename);
+      } finally {
+        fs.rmSync(shrinkwrap, { force: true });
+      }
+    },
+  );
+}
+
+/** Runs `fn` holding `lock` (a file made exclusively); one left by a run that died is taken after 5 minutes. */
+function withLock<T>(lock: string, fn: () => T): T {
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 300_000) fs.rmSync(lock, { force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
   try {
-    const out = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dest], ROOT);
-    const [{ filename }] = JSON.parse(out) as { filename: string }[];
-    return path.join(dest, filename);
+    return fn();
   } finally {
-    fs.rmSync(shrinkwrap, { force: true });
+    fs.rmSync(lock, { force: true });
   }
 }
 

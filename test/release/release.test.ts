@@ -13,13 +13,13 @@ import {
   signInAndRecordResult,
   waitForHealth,
 } from './release-helpers.js';
-import { describeImage } from './image.js';
 
 /**
  * The release artefact (docs/operations.md, "Install"): `npm pack` gives a tarball with the built server and web
  * application and the release's lock file; unpacked into an empty folder, `npm ci --omit=dev` installs what it
  * runs on — here from npm's cache alone (--offline: CI's `npm ci` filled it) — and `npx casebook serve` starts it
- * with no clone and no build. The container image (./image.ts) is built from the same tarball.
+ * with no clone and no build. The container image (./image.test.ts, beside this file so that the two run at once)
+ * is built from such a tarball too.
  *
  * Node.js 24 only: CI's Node.js 22 pass (`npm run test:server`) leaves test/release out.
  */
@@ -121,5 +121,3 @@ describe('the release tarball', { timeout: 300_000 }, () => {
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
 });
-
-describeImage(() => tarball);
