@@ -99,7 +99,15 @@ export const UNAUTHENTICATED_PREFIXES = ['/healthz', '/readyz', '/docs', '/metri
  * Routes with an authentication of their own, outside this matrix: SCIM takes only a provisioning key (its rules
  * and refusals are tested in src/modules/scim, and the fuzz suite sends it hostile input with that key).
  */
-export const OWN_AUTHENTICATION_PREFIXES = ['/scim/v2/'];
+export const OWN_AUTHENTICATION_PREFIXES = [
+  '/scim/v2/',
+  // OAuth 2.1 for MCP clients: discovery is public by the protocol; registration, authorisation, approval and
+  // revocation answer by the OAuth rules (a session decides, a key gets 403), tested in oauth-code.test.ts.
+  '/.well-known/oauth-',
+  '/api/oauth/register',
+  '/api/oauth/authorize',
+  '/api/oauth/revoke',
+];
 
 /**
  * A saved view the caller owns, so it may change it; the owner's when the caller may not make one (a
@@ -362,6 +370,14 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: async (c) => ({ path: '/api/oauth/device/deny', body: { user_code: await newUserCode(c) } }),
     ok: 403,
     session: 200,
+  },
+
+  // The rule for which OAuth apps people may approve, and the apps registered (admin).
+  'GET /api/oauth/clients': { auth: 'admin', prepare: () => ({ path: '/api/oauth/clients' }), ok: 200 },
+  'PUT /api/oauth/client-policy': {
+    auth: 'admin',
+    prepare: () => ({ path: '/api/oauth/client-policy', body: { allowedOrigins: null } }),
+    ok: 200,
   },
 
   'GET /api/public/v0/openapi.json': { auth: 'public', prepare: () => ({ path: '/openapi.json' }), ok: 200 },
@@ -1317,6 +1333,16 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   // ---- users and accounts ----
   'GET /api/public/v0/users': { auth: 'viewer', prepare: () => ({ path: '/users' }), ok: 200 },
   'GET /api/public/v0/users/me': { auth: 'viewer', prepare: () => ({ path: '/users/me' }), ok: 200 },
+  'GET /api/public/v0/users/access-defaults': {
+    auth: 'admin',
+    prepare: () => ({ path: '/users/access-defaults' }),
+    ok: 200,
+  },
+  'PUT /api/public/v0/users/access-defaults': {
+    auth: 'admin',
+    prepare: () => ({ path: '/users/access-defaults', body: { newMembersJoinAllProjects: false } }),
+    ok: 200,
+  },
   'GET /api/public/v0/users/invitations': {
     auth: 'admin',
     prepare: () => ({ path: '/users/invitations' }),
