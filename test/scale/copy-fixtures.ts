@@ -272,6 +272,44 @@ export async function populate(s: Service): Promise<Populated> {
     }),
     'SCIM group',
   );
+  // A result with step outcomes (result_steps).
+  await ok(
+    s.request('POST', `${p}/run/${fx.runId}/tcase/${fx.tcaseId}/result`, {
+      body: { status: 'failed', steps: [{ position: 1, status: 'failed', comment: '<p>step one</p>' }] },
+    }),
+    'result with steps',
+  );
+  // An MCP client registered, the admin's rule for them, and a code a person approved (oauth_clients,
+  // oauth_client_policies, oauth_authorization_codes: the code is written as the approval writes it).
+  const client = await ok(
+    s.request('POST', '/api/oauth/register', {
+      key: null,
+      body: { client_name: 'Copied assistant', redirect_uris: ['http://127.0.0.1:7777/callback'] },
+    }),
+    'OAuth client',
+  );
+  await ok(
+    s.request('PUT', '/api/oauth/client-policy', { body: { allowedOrigins: ['http://127.0.0.1'] } }),
+    'OAuth client rule',
+  );
+  const now = new Date().toISOString();
+  await s.db
+    .insertInto('oauth_authorization_codes')
+    .values({
+      id: 'copied-code',
+      tenant_id: 'default',
+      client_id: client.client_id,
+      code_hash: 'f'.repeat(64),
+      user_id: 1,
+      redirect_uri: 'http://127.0.0.1:7777/callback',
+      code_challenge: 'c'.repeat(43),
+      resource: `${SITE}/api/mcp`,
+      created_at: now,
+      expires_at: now,
+      used_at: null,
+      authorization_id: null,
+    })
+    .execute();
   return { fx, fileId, fileBody, webhookId: webhook.id, deviceToken: tokens.access_token, extraKey };
 }
 

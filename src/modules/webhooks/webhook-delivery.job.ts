@@ -134,14 +134,21 @@ export function deliveryQueue(webhookId: string, eventType: string, deliveryId: 
 export const DELIVERIES_PER_BATCH = 64;
 
 type Webhook = Selectable<WebhooksTable>;
-type Work = { job: ClaimedJob; delivery: Selectable<WebhookDeliveriesTable> };
+type Sent = {
+  job: ClaimedJob;
+  delivery: Selectable<WebhookDeliveriesTable>;
+  webhook: Webhook;
+  /** Undefined: not sent, the webhook is disabled. */
+  outcome: AttemptOutcome | undefined;
+};
 
 /**
- * `webhook.deliver`: sends the claimed deliveries (payload `{deliveryId}` each) side by side. Each webhook's
- * share is recorded in one transaction as soon as its own requests have answered (a slow receiver delays only
- * its own): each outcome on its delivery, and its job moved on: done; back with back-off (network errors, 429
- * honouring a short Retry-After, 5xx); or failed (another 4xx, a redirect, a refused address, attempts used
- * up). A webhook whose attempts have all failed for 24 hours is disabled with the reason.
+ * `webhook.deliver`: sends the claimed deliveries (payload `{deliveryId}` each) side by side, and records each
+ * outcome as soon as its request has answered: those that answer together share one transaction, so a receiver
+ * that does not answer delays no other delivery's record (and a crash re-sends only what was still in flight).
+ * Each record moves its job on: done; back with back-off (network errors, 429 honouring a short Retry-After,
+ * 5xx); or failed (another 4xx, a redirect, a refused address, attempts used up). A webhook whose attempts have
+ * all failed for 24 hours is disabled with the reason.
  */
 export function webhookDelivery(settings: { guard: OutboundGuard; secretKey: string }): JobHandler {
   return {
@@ -151,97 +158,135 @@ export function webhookDelivery(settings: { guard: OutboundGuard; secretKey: str
       const deliveries = new Map((await repo.findDeliveriesByIds(db, ids)).map((d) => [d.id, d]));
       const hookIds = [...new Set([...deliveries.values()].map((d) => d.webhook_id))];
       const webhooks = new Map((await repo.findWebhooksByIds(db, hookIds)).map((w) => [w.id, w]));
+      const recorder = new Recorder(db, ctx);
+      const nowMs = ctx.now();
       // A delivery deleted with its webhook has nothing to send: its job is simply done.
-      const groups = new Map<string, Work[]>();
-      jobs.forEach((job, i) => {
-        const delivery = deliveries.get(ids[i]);
-        const webhook = delivery && webhooks.get(delivery.webhook_id);
-        if (!delivery || !webhook || webhook.tenant_id !== delivery.tenant_id) return;
-        groups.set(webhook.id, [...(groups.get(webhook.id) ?? []), { job, delivery }]);
-      });
       await Promise.all(
-        [...groups].map(([id, work]) => deliverGroup(db, settings, ctx, webhooks.get(id)!, work)),
+        jobs.map(async (job, i) => {
+          const delivery = deliveries.get(ids[i]);
+          const webhook = delivery && webhooks.get(delivery.webhook_id);
+          if (!delivery || !webhook || webhook.tenant_id !== delivery.tenant_id) return;
+          const outcome =
+            webhook.enabled === 1
+              ? await attemptDelivery(settings.guard, settings.secretKey, webhook, delivery, nowMs)
+              : undefined;
+          await recorder.record({ job, delivery, webhook, outcome });
+        }),
       );
     },
   };
 }
 
-async function deliverGroup(
-  db: Db,
-  settings: { guard: OutboundGuard; secretKey: string },
-  ctx: JobContext,
-  webhook: Webhook,
-  work: Work[],
-): Promise<void> {
-  const nowMs = ctx.now();
-  const now = new Date(nowMs).toISOString();
-  const outcomes =
-    webhook.enabled === 1
-      ? await Promise.all(
-          work.map(({ delivery }) =>
-            attemptDelivery(settings.guard, settings.secretKey, webhook, delivery, nowMs),
-          ),
-        )
-      : undefined;
-  await db.transaction().execute(async (trx) => {
-    if (outcomes === undefined) {
-      for (const { job, delivery } of work) {
-        await repo.updateDelivery(trx, delivery.id, {
-          status: 'failed',
-          error: `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
-          next_attempt_at: null,
-          finished_at: now,
-        });
-        await ctx.fail(trx, job, 'webhook disabled');
+/** Writes outcomes as they come: whatever answered while the last write ran goes in the next one. */
+class Recorder {
+  private waiting: { sent: Sent; done: () => void; failed: (err: unknown) => void }[] = [];
+  private writing = false;
+  /** Each webhook's failing state as this batch last wrote it (a later outcome continues from there). */
+  private readonly states = new Map<
+    string,
+    { failingSince: string | null; written: string | null; disabled: boolean }
+  >();
+
+  constructor(
+    private readonly db: Db,
+    private readonly ctx: JobContext,
+  ) {}
+
+  record(sent: Sent): Promise<void> {
+    return new Promise((done, failed) => {
+      this.waiting.push({ sent, done, failed });
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const taken = this.waiting.splice(0);
+        try {
+          await this.write(taken.map((t) => t.sent));
+          for (const t of taken) t.done();
+        } catch (err) {
+          for (const t of taken) t.failed(err);
+        }
       }
-      return;
+    } finally {
+      this.writing = false;
     }
-    const done: ClaimedJob[] = [];
-    let failingSince = webhook.failing_since;
-    let disabledReason: string | undefined;
-    for (const [i, { job, delivery }] of work.entries()) {
-      const outcome = outcomes[i];
-      const record = {
-        attempts: job.attempt,
-        response_code: outcome.response?.status ?? null,
-        response_body: outcome.response?.body ?? null,
-        error: outcome.error ?? null,
-        duration_ms: outcome.durationMs,
-        last_attempt_at: now,
-      };
-      if (outcome.ok) {
+  }
+
+  private async write(sent: Sent[]): Promise<void> {
+    const nowMs = this.ctx.now();
+    const now = new Date(nowMs).toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      const done: ClaimedJob[] = [];
+      const touched = new Map<string, Webhook>();
+      for (const { job, delivery, webhook, outcome } of sent) {
+        if (outcome === undefined) {
+          await repo.updateDelivery(trx, delivery.id, {
+            status: 'failed',
+            error: `webhook disabled${webhook.disabled_reason ? `: ${webhook.disabled_reason}` : ''}`,
+            next_attempt_at: null,
+            finished_at: now,
+          });
+          await this.ctx.fail(trx, job, 'webhook disabled');
+          continue;
+        }
+        const state = this.states.get(webhook.id) ?? {
+          failingSince: webhook.failing_since,
+          written: webhook.failing_since,
+          disabled: false,
+        };
+        this.states.set(webhook.id, state);
+        touched.set(webhook.id, webhook);
+        const record = {
+          attempts: job.attempt,
+          response_code: outcome.response?.status ?? null,
+          response_body: outcome.response?.body ?? null,
+          error: outcome.error ?? null,
+          duration_ms: outcome.durationMs,
+          last_attempt_at: now,
+        };
+        if (outcome.ok) {
+          await repo.updateDelivery(trx, delivery.id, {
+            ...record,
+            status: 'succeeded',
+            next_attempt_at: null,
+            finished_at: now,
+          });
+          done.push(job);
+          state.failingSince = null;
+          continue;
+        }
+        const nextAt = outcome.retryable ? this.ctx.nextAttemptAt(job, outcome.retryAfterMs) : undefined;
         await repo.updateDelivery(trx, delivery.id, {
           ...record,
-          status: 'succeeded',
-          next_attempt_at: null,
-          finished_at: now,
+          status: nextAt === undefined ? 'failed' : 'pending',
+          next_attempt_at: nextAt === undefined ? null : new Date(nextAt).toISOString(),
+          ...(nextAt === undefined ? { finished_at: now } : {}),
         });
-        done.push(job);
-        failingSince = null;
-        continue;
+        if (nextAt === undefined) await this.ctx.fail(trx, job, outcome.error ?? 'failed');
+        else await this.ctx.retry(trx, job, outcome.error ?? 'failed', nextAt - nowMs);
+        state.failingSince ??= now;
+        if (!state.disabled && nowMs - Date.parse(state.failingSince) >= DISABLE_AFTER_MS) {
+          state.disabled = true;
+          await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, {
+            enabled: 0,
+            disabled_reason: `disabled at ${now}: every delivery attempt since ${state.failingSince} failed (last: ${outcome.error ?? 'failed'})`,
+          });
+        }
       }
-      const nextAt = outcome.retryable ? ctx.nextAttemptAt(job, outcome.retryAfterMs) : undefined;
-      await repo.updateDelivery(trx, delivery.id, {
-        ...record,
-        status: nextAt === undefined ? 'failed' : 'pending',
-        next_attempt_at: nextAt === undefined ? null : new Date(nextAt).toISOString(),
-        ...(nextAt === undefined ? { finished_at: now } : {}),
-      });
-      if (nextAt === undefined) await ctx.fail(trx, job, outcome.error ?? 'failed');
-      else await ctx.retry(trx, job, outcome.error ?? 'failed', nextAt - nowMs);
-      failingSince ??= now;
-      if (nowMs - Date.parse(failingSince) >= DISABLE_AFTER_MS)
-        disabledReason = `disabled at ${now}: every delivery attempt since ${failingSince} failed (last: ${outcome.error ?? 'failed'})`;
-    }
-    if (done.length > 0) await ctx.complete(trx, done);
-    if (disabledReason !== undefined)
-      await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, {
-        enabled: 0,
-        disabled_reason: disabledReason,
-      });
-    else if (failingSince !== webhook.failing_since)
-      await repo.updateWebhook(trx, webhook.tenant_id, webhook.id, { failing_since: failingSince });
-  });
+      if (done.length > 0) await this.ctx.complete(trx, done);
+      for (const [id, webhook] of touched) {
+        const state = this.states.get(id)!;
+        if (state.disabled || state.failingSince === state.written) continue;
+        await repo.updateWebhook(trx, webhook.tenant_id, id, { failing_since: state.failingSince });
+        state.written = state.failingSince;
+      }
+    });
+  }
 }
 
 export const webhookDeliveryJob: QueuedJob = {
