@@ -83,9 +83,10 @@ export async function startServer(
   const close = (drainSeconds = 0) =>
     (closing ??= (async () => {
       // Not ready at once, so the balancer stops sending here; requests that still come are served meanwhile,
-      // each on a connection that ends with its answer, and kept-alive connections now idle are closed.
+      // each on a connection that ends with its answer. Idle kept-alive connections stay open until the drain
+      // ends: closing one could cross a request the balancer sends on it at that moment, which it cannot resend
+      // (a POST). A balancer whose idle timeout is shorter than the drain has closed them itself by then.
       app.drain.draining = true;
-      app.server.closeIdleConnections();
       if (drainSeconds > 0) {
         app.log.info({ seconds: drainSeconds }, 'draining: /readyz answers 503, requests are still served');
         await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));

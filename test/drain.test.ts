@@ -55,27 +55,36 @@ function get(agent: http.Agent, port: number, urlPath: string) {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('stopping the service', () => {
-  it('closes idle kept-alive connections and ends every connection with its answer while draining', async () => {
+  it('keeps an idle kept-alive connection open while draining and ends it with the answer to its next request', async () => {
     const { port } = await start();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const before = await get(agent, port, '/healthz');
     expect(before.headers.connection).toBe('keep-alive');
     const idle = before.socket;
-    const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()));
+    let idleClosed = false;
+    idle.once('close', () => (idleClosed = true));
 
     const closed = server!.close(2);
-    await Promise.race([
-      idleClosed,
-      sleep(1_000).then(() => {
-        throw new Error('the idle kept-alive connection was still open in the drain');
-      }),
-    ]);
-    // Still served during the drain, but on a connection that ends with the answer.
+    // Closing it now could cross a request the balancer is sending on it that very moment, which nginx answers 502
+    // (it does not resend a POST): the connection stays open, and its next answer tells the client to end it.
+    await sleep(300);
+    expect(idleClosed).toBe(false);
     const during = await get(agent, port, '/healthz');
+    expect(during.socket).toBe(idle);
     expect(during.status).toBe(200);
     expect(during.headers.connection).toBe('close');
     agent.destroy();
     await closed;
+  });
+
+  it('closes a kept-alive connection left idle through the whole drain when the server closes', async () => {
+    const { port } = await start();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const before = await get(agent, port, '/healthz');
+    const idleClosed = new Promise<void>((resolve) => before.socket.once('close', () => resolve()));
+    await server!.close(1);
+    await idleClosed;
+    agent.destroy();
   });
 
   it('serves a request that reaches the server while it closes, on a connection that ends with the answer', async () => {

@@ -230,6 +230,9 @@ http {
   upstream casebook {
 ${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join('\n')}
     keepalive 16;
+    # Shorter than the hosts' drain (2 s here): nginx ends its idle connections to a draining host itself, so none
+    # is open when the host closes (docs/operations.md, "Readiness and draining").
+    keepalive_timeout 1s;
   }
   server {
     listen ${listen};
@@ -252,6 +255,15 @@ ${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join('\n'
   }
 }
 `;
+}
+
+/** nginx's error log (why it answered 502: which host, what it met), for a failed assertion's message. */
+export function nginxErrors(prefix: string): string {
+  try {
+    return fs.readFileSync(path.join(prefix, 'error.log'), 'utf8');
+  } catch {
+    return '(no nginx error log)';
+  }
 }
 
 export async function startNginx(upstreams: string[]): Promise<Daemon & { prefix: string }> {

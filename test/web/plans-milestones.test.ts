@@ -255,19 +255,23 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))(
       await expect.poll(() => page.getByTestId('milestone-done').textContent()).toBe('2 of 6');
       await expect.poll(() => page.getByTestId('milestone-pass-rate').textContent()).toBe('50%');
       const plans = page.getByRole('list', { name: 'Plans of the milestone' });
-      expect(await plans.getByRole('link').allTextContents()).toEqual(['Taken title', 'Release 3.0 plan']);
-      expect(
-        await page
-          .getByRole('list', { name: 'Open runs of the milestone' })
-          .getByRole('link')
-          .allTextContents(),
-      ).toEqual(['r', 'Exploratory']);
-      expect(
-        await page
-          .getByRole('list', { name: 'Closed runs of the milestone' })
-          .getByRole('link')
-          .allTextContents(),
-      ).toEqual(['Safari', 'Firefox', 'Chrome']);
+      // The plans and runs arrive in their own requests, after the figures above.
+      await expect
+        .poll(() => plans.getByRole('link').allTextContents())
+        .toEqual(['Taken title', 'Release 3.0 plan']);
+      await expect
+        .poll(() =>
+          page.getByRole('list', { name: 'Open runs of the milestone' }).getByRole('link').allTextContents(),
+        )
+        .toEqual(['r', 'Exploratory']);
+      await expect
+        .poll(() =>
+          page
+            .getByRole('list', { name: 'Closed runs of the milestone' })
+            .getByRole('link')
+            .allTextContents(),
+        )
+        .toEqual(['Safari', 'Firefox', 'Chrome']);
       expect(await page.getByRole('link', { name: 'Report', exact: true }).getAttribute('href')).toBe(
         `/project/PLM/milestone/${release}/report`,
       );
