@@ -105,6 +105,19 @@ export async function listCases(t: TestEnv, code: string) {
   return res.body.data as any[];
 }
 
+/** Every folder of the project by its path (`a > b`), with its comment (HTML). */
+export async function folderComments(t: TestEnv, code: string): Promise<Record<string, string>> {
+  const res = await t.get(`/project/${code}/tcase/folders`);
+  expect(res.status).toBe(200);
+  const all = res.body.data as { id: number; parentId: number; title: string; comment: string }[];
+  const byId = new Map(all.map((f) => [f.id, f]));
+  const pathOf = (f: (typeof all)[number]): string => {
+    const parent = byId.get(f.parentId);
+    return parent ? `${pathOf(parent)} > ${f.title}` : f.title;
+  };
+  return Object.fromEntries(all.map((f) => [pathOf(f), f.comment]));
+}
+
 export const pathOf = (c: any) => (c.path as { title: string }[]).map((f) => f.title).join('/');
 
 /** A QA Sphere CSV of `n` cases with `steps` steps each, in `folders` folders. */

@@ -312,7 +312,9 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     const choices = page.getByRole('group', { name: 'Custom fields in the file' });
     const item = (key: string) => choices.getByRole('listitem').filter({ hasText: key });
     await item('reviewed').waitFor();
-    expect(await choices.getByRole('listitem').count()).toBe(3);
+    // TestRail's estimate comes with its custom fields.
+    expect(await choices.getByRole('listitem').count()).toBe(4);
+    await item('estimate').getByText('1 value: 2m').waitFor();
     await item('platforms').getByText('1 value: Chrome, Safari').waitFor();
     // An admin's default: each becomes a new field of the guessed type.
     expect(await item('reviewed').getByLabel('What becomes of “reviewed”').inputValue()).toBe('create');
@@ -339,7 +341,7 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
           .allTextContents()
       ).join(' ');
     expect(await row('Test cases')).toBe('5 3 0 2');
-    expect(await row('Custom field values')).toBe('3 2 0 1');
+    expect(await row('Custom field values')).toBe('4 3 0 1');
     const warnings = page.getByRole('table', { name: /warnings?: imported, but not as in the file/ });
     await warnings.getByText('custom field "automation_type" left out as chosen (1 value)').waitFor();
     await warnings
@@ -352,6 +354,7 @@ describe.skipIf(!hasChromium)('the import page in Chromium', () => {
     }[];
     expect(fields.map((f) => [f.systemName, f.name, f.type])).toEqual([
       ['signed_off', 'Signed off', 'checkbox'],
+      ['estimate', 'Estimate', 'dropdown'],
       ['platforms', 'Browsers', 'text'],
     ]);
     await rec.scrollIntoViewIfNeeded();

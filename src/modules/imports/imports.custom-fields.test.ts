@@ -48,13 +48,13 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
     const result = (await t.get(`/project/${project.code}/import/${started.body.id}`)).body;
     expect(result).toMatchObject({ status: 'done', created: 3, skipped: 2 });
     expect(result.warnings.filter((w: any) => w.row === 0)).toEqual(
-      ['automation_type', 'platforms', 'reviewed'].map((k) => ({
+      ['estimate', 'automation_type', 'platforms', 'reviewed'].map((k) => ({
         row: 0,
         field: `customField:${k}`,
         message: `custom field "${k}" left out: only an admin may create custom fields (1 value)`,
       })),
     );
-    expect(result.reconciliation.customValues).toEqual({ inFile: 3, created: 0, updated: 0, leftOut: 3 });
+    expect(result.reconciliation.customValues).toEqual({ inFile: 4, created: 0, updated: 0, leftOut: 4 });
     expect(result.reconciliation.cases).toEqual({ inFile: 5, created: 3, updated: 0, leftOut: 2 });
     expect(await fieldsNamed(t, ['automation_type', 'platforms', 'reviewed'])).toEqual([]);
   });
@@ -65,6 +65,7 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
     const first = await importFile(t, code, xml, { format: 'testrail-xml', skipInvalid: 'true' });
     expect(first).toMatchObject({ status: 'done', created: 3, updated: 0, skipped: 2 });
     expect(first.warnings.filter((w: any) => w.row === 0).map((w: any) => w.message)).toEqual([
+      'custom field "estimate" is not in Casebook: created as the dropdown field "Estimate" (estimate) with 1 value',
       'custom field "automation_type" is not in Casebook: created as the dropdown field "Automation Type" (automation_type) with 1 value',
       'custom field "platforms" is not in Casebook: created as the dropdown field "Platforms" (platforms) with 1 value',
       'custom field "reviewed" is not in Casebook: created as the checkbox field "Reviewed" (reviewed) with 1 value',
@@ -80,15 +81,17 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
     const [listed] = await listCases(t, code);
     const card = (await t.get(`/project/${code}/tcase/${listed.id}`)).body;
     expect(card.customFields).toMatchObject({
+      estimate: { value: '2m' },
       automation_type: { value: 'Automated' },
       platforms: { value: 'Chrome, Safari' },
       reviewed: { value: 'true' },
     });
     expect(first.reconciliation).toEqual({
-      folders: { inFile: 5, created: 4, updated: 0, leftOut: 1 },
+      // The section whose only case is refused is kept, as an empty folder: it is a folder row of its own.
+      folders: { inFile: 5, created: 5, updated: 0, leftOut: 0 },
       cases: { inFile: 5, created: 3, updated: 0, leftOut: 2 },
       steps: { inFile: 4, created: 4, updated: 0, leftOut: 0 },
-      customValues: { inFile: 3, created: 3, updated: 0, leftOut: 0 },
+      customValues: { inFile: 4, created: 4, updated: 0, leftOut: 0 },
       requirements: { inFile: 3, created: 3, updated: 0, leftOut: 0 },
       links: none,
       files: none,
@@ -104,7 +107,7 @@ describeEachDb('imports: custom fields the file carries, and the reconciliation'
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.text.split('\r\n').slice(0, 3)).toEqual([
       'kind,inFile,created,updated,leftOut',
-      'folders,5,0,0,1',
+      'folders,5,0,0,0',
       'cases,5,0,0,2',
     ]);
   });

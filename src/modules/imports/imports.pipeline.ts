@@ -112,6 +112,8 @@ interface Checked {
   /** What rows held that the import cannot keep as it was (imports.files.ts). */
   warnings: RowError[];
   badRows: Set<number>;
+  /** Folder rows refused: apart from the cases' rows, which a format may share with them (TestRail XML). */
+  badFolderRows: Set<number>;
   wouldCreate: number;
   wouldUpdate: number;
 }
@@ -137,6 +139,7 @@ async function checkFile(
     errors: [],
     warnings: [],
     badRows: new Set(),
+    badFolderRows: new Set(),
     wouldCreate: 0,
     wouldUpdate: 0,
   };
@@ -199,8 +202,10 @@ async function checkFile(
     if ('folder' in item) {
       tally.folderInFile(item.folder.folderPath);
       const f = prepareFolderRow(item.folder, o.folderId !== undefined);
-      if (Array.isArray(f)) f.forEach(fail);
-      else tally.folderKept(f.folderPath);
+      if (Array.isArray(f)) {
+        out.errors.push(...f);
+        out.badFolderRows.add(item.folder.row);
+      } else tally.folderKept(f.folderPath);
     }
     if ('error' in item) {
       if (!out.badRows.has(item.error.row)) out.total++;
@@ -328,7 +333,8 @@ async function writeFile(
     done += rows;
   };
   for await (const item of parse(file, project, o, separator, { check: false, alive })) {
-    if ('folder' in item && !checked.badRows.has(item.folder.row)) {
+    if ('folder' in item) {
+      // A refused folder row is refused again here, by the same check.
       const f = prepareFolderRow(item.folder, o.folderId !== undefined);
       if (!Array.isArray(f)) folderRows.push(f);
     }
@@ -405,7 +411,7 @@ export async function runImport(
     return;
   }
   const errors = JSON.stringify(keepErrors(checked.errors));
-  const skipped = checked.badRows.size;
+  const skipped = checked.badRows.size + checked.badFolderRows.size;
   await repo.updateHeld(db, importId, token, {
     total: checked.total,
     errors,

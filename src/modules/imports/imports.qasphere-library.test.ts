@@ -1,24 +1,18 @@
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
+import { describeEachDb } from '../../../test/helpers/test-app.js';
 import { createProject } from '../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../test/helpers/tcase-factories.js';
-import { fixture, importFile, listCases, pathOf } from '../../../test/helpers/import-factories.js';
+import {
+  fixture,
+  folderComments,
+  importFile,
+  listCases,
+  pathOf,
+} from '../../../test/helpers/import-factories.js';
 
 /* The CSV QA Sphere's CSV library (Hypersequent/qasphere-csv) writes, from its own expected outputs (real/SOURCES.md). */
 
 const real = (name: string) => fixture(`real/qasphere-csv/${name}`);
-
-async function folders(t: TestEnv, code: string) {
-  const res = await t.get(`/project/${code}/tcase/folders`);
-  expect(res.status).toBe(200);
-  const all = res.body.data as { id: number; parentId: number; title: string; comment: string }[];
-  const byId = new Map(all.map((f) => [f.id, f]));
-  const pathOf = (f: (typeof all)[number]): string => {
-    const parent = byId.get(f.parentId);
-    return parent ? `${pathOf(parent)} > ${f.title}` : f.title;
-  };
-  return Object.fromEntries(all.map((f) => [pathOf(f), f.comment]));
-}
 
 const messages = (result: { warnings: { row: number; field?: string; message: string }[] }) =>
   result.warnings.map((w) => `${w.row} ${w.field ?? ''}: ${w.message}`);
@@ -147,7 +141,7 @@ describeEachDb('imports: what QA Sphere’s CSV library writes', (t) => {
         warnings: [],
       });
     }
-    expect(await folders(t, code)).toEqual({
+    expect(await folderComments(t, code)).toEqual({
       'empty-folder': '',
       'commented-folder': '<p>This is a folder comment</p>',
       'folder/with/slashes': '',
@@ -162,7 +156,7 @@ describeEachDb('imports: what QA Sphere’s CSV library writes', (t) => {
       const code = (await createProject(t)).code;
       const result = await importFile(t, code, real(file));
       expect(result).toMatchObject({ status: 'done', created: 1, skipped: 0, errors: [] });
-      expect(await folders(t, code)).toEqual({ 'my-folder': '<p>Folder description</p>' });
+      expect(await folderComments(t, code)).toEqual({ 'my-folder': '<p>Folder description</p>' });
       const [only] = await listCases(t, code);
       expect([pathOf(only), only.title]).toEqual(['my-folder', 'tc-in-commented-folder']);
     },
@@ -174,7 +168,7 @@ describeEachDb('imports: what QA Sphere’s CSV library writes', (t) => {
       const code = (await createProject(t)).code;
       const result = await importFile(t, code, real(file));
       expect(result).toMatchObject({ status: 'done', created: 1, errors: [] });
-      expect(Object.keys(await folders(t, code))).toEqual(['root/parent', 'root/parent > child/leaf']);
+      expect(Object.keys(await folderComments(t, code))).toEqual(['root/parent', 'root/parent > child/leaf']);
     },
   );
 

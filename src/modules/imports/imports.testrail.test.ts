@@ -3,7 +3,13 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb, type TestEnv } from '../../../test/helpers/test-app.js';
 import { createProject } from '../../../test/helpers/factories.js';
-import { importFile, listCases, pathOf, postImport } from '../../../test/helpers/import-factories.js';
+import {
+  folderComments,
+  importFile,
+  listCases,
+  pathOf,
+  postImport,
+} from '../../../test/helpers/import-factories.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../test/fixtures/testrail');
 const testrail = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -89,6 +95,26 @@ describeEachDb('imports: TestRail XML', (t) => {
       automation_type: { value: 'Automated' },
       platforms: { value: 'Chrome, Safari' },
       reviewed: { value: 'true' },
+    });
+  });
+
+  it("keeps the suite's and each section's description as its folder's comment, and an empty section as a folder", async () => {
+    const p = (await createProject(t)).code;
+    const xml = `<suite><name>Web shop</name><description>The **whole** shop</description><sections>
+      <section><name>Checkout</name>
+        <description>From cart
+          to receipt</description>
+        <cases><case><id>C1</id><title>Pay</title></case></cases>
+      </section>
+      <section><name>Returns</name><description>Not written yet</description><cases/></section>
+    </sections></suite>`;
+    const result = await importFile(t, p, Buffer.from(xml), { format: 'testrail-xml' });
+    expect(result).toMatchObject({ status: 'done', created: 1, skipped: 0 });
+    expect(result.reconciliation.folders).toEqual({ inFile: 3, created: 3, updated: 0, leftOut: 0 });
+    expect(await folderComments(t, p)).toEqual({
+      'Web shop': '<p>The <strong>whole</strong> shop</p>',
+      'Web shop > Checkout': '<p>From cart\nto receipt</p>',
+      'Web shop > Returns': '<p>Not written yet</p>',
     });
   });
 

@@ -18,7 +18,11 @@ import type { ImportedCase, ImportedStep, ParsedItem } from './types.js';
  * the rows after a case with no ID and no Title carry its further steps.
  */
 
-/** Columns read for what they are; the export's bookkeeping columns (who, when, estimates) are left out. */
+/**
+ * Columns read for what they are; the export's bookkeeping columns (who, when, forecasts) are left out. The estimate
+ * is a custom field (key `estimate`), as in the XML export, so the import's choices for custom fields decide it; a
+ * Section Description becomes its folder's comment.
+ */
 const KNOWN = new Set([
   'id',
   'title',
@@ -37,7 +41,6 @@ const KNOWN = new Set([
   'steps (additional info)',
   'steps (shared step id)',
   'template',
-  'estimate',
   'forecast',
   'milestone',
   'created by',
@@ -122,6 +125,8 @@ export async function* parseTestRailCsv(input: TextInput, delimiter?: string): A
   let columns: Map<string, number> | undefined;
   let headers: string[] = [];
   let pending: ImportedCase | undefined;
+  /** Each folder's Section Description once (every case row of the section repeats it). */
+  const described = new Map<string, string>();
   // csv-parse counts a CRLF inside a quoted cell as two lines; its line count is corrected by those seen.
   let crlfInCells = 0;
   try {
@@ -165,6 +170,12 @@ export async function* parseTestRailCsv(input: TextInput, delimiter?: string): A
         continue;
       }
       pending = toCase(row, title, cell, headers, record, steps);
+      const description = cell('section description').trim();
+      const folderKey = JSON.stringify(pending.folderPath);
+      if (description !== '' && pending.folderPath.length > 0 && described.get(folderKey) !== description) {
+        described.set(folderKey, description);
+        yield { folder: { row, folderPath: pending.folderPath, comment: description } };
+      }
     }
   } catch (err) {
     if (err instanceof CsvFileError) throw err;

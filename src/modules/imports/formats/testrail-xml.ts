@@ -20,7 +20,12 @@ import type { ImportedCase, ImportedStep, ParsedItem } from './types.js';
  *
  * A <case> holds id (C123), title, template, type, priority, estimate, references and <custom>: preconds, steps and
  * expected (the text template), steps_separated/step/{index, content, expected} (the steps template) and every
- * other custom field (a dropdown as <id>/<value>, a multi-select as <item>s, else text).
+ * other custom field (a dropdown as <id>/<value>, a multi-select as <item>s, else text). The estimate goes with the
+ * custom fields (key `estimate`), so the import's choices for them (create, map, leave out) decide where it goes.
+ *
+ * The suite and each section also yield a folder row, before their cases, carrying their <description> as the
+ * folder's comment: an empty section still becomes a folder. A folder row has no ordinal of its own (rows count
+ * cases): it takes that of the case read after it.
  */
 
 interface XmlNode {
@@ -73,6 +78,8 @@ function toItem(node: XmlNode, row: number, folderPath: string[]): ParsedItem {
   if (requirements) c.requirements = requirements;
   const custom = child(node, 'custom');
   const customFields: Record<string, string> = {};
+  const estimate = textOf(node, 'estimate');
+  if (estimate !== '') customFields.estimate = estimate;
   let textSteps: ImportedStep | undefined;
   for (const field of custom?.children ?? []) {
     if (field.name === 'preconds') {
@@ -104,11 +111,31 @@ function toItem(node: XmlNode, row: number, folderPath: string[]): ParsedItem {
 export async function* parseTestRailXml(input: TextInput): AsyncGenerator<ParsedItem> {
   const ready: ParsedItem[] = [];
   const outside: string[] = [];
-  const sections: string[] = [];
-  let suiteName = '';
-  let nameText: string | undefined;
+  /** The suite (when the root is <suite>) and the open sections: each one's name, description, and whether its folder row went out. */
+  const levels: { name: string; description: string; said: boolean }[] = [];
+  let text: { into: 'name' | 'description'; value: string } | undefined;
   let caseStack: XmlNode[] | undefined;
   let row = 0;
+  const pathTo = (depth: number) =>
+    levels
+      .slice(0, depth)
+      .map((l) => l.name)
+      .filter((n) => n !== '');
+  /** The innermost level's folder row, once: before its first case or section, or as it closes (an empty one). */
+  const sayFolder = () => {
+    const level = levels[levels.length - 1];
+    if (!level || level.said) return;
+    level.said = true;
+    const folderPath = pathTo(levels.length);
+    if (folderPath.length === 0 || level.name === '') return;
+    ready.push({
+      folder: {
+        row: row + 1,
+        folderPath,
+        ...(level.description === '' ? {} : { comment: level.description }),
+      },
+    });
+  };
   const reader = xmlReader({
     open(name) {
       if (caseStack) {
@@ -124,15 +151,18 @@ export async function* parseTestRailXml(input: TextInput): AsyncGenerator<Parsed
       }
       const parent = outside[outside.length - 1];
       outside.push(name);
+      const atLevel = parent === 'section' || parent === 'suite';
       if (name === 'case') caseStack = [{ name, text: '', children: [] }];
-      else if (name === 'section') sections.push('');
-      else if (name === 'name' && (parent === 'section' || parent === 'suite')) nameText = '';
+      else if (name === 'section' || name === 'suite')
+        levels.push({ name: '', description: '', said: false });
+      else if ((name === 'name' || name === 'description') && atLevel) text = { into: name, value: '' };
+      else if ((name === 'cases' || name === 'sections') && atLevel) sayFolder();
     },
     text(t) {
       if (caseStack) {
         const node = caseStack[caseStack.length - 1];
         if (node.text.length < MAX_TEXT) node.text += t;
-      } else if (nameText !== undefined) nameText += t;
+      } else if (text && text.value.length < MAX_TEXT) text.value += t;
     },
     close(name) {
       if (caseStack && caseStack.length > 1) {
@@ -141,15 +171,16 @@ export async function* parseTestRailXml(input: TextInput): AsyncGenerator<Parsed
       }
       outside.pop();
       if (caseStack) {
-        const folderPath = [suiteName, ...sections].filter((n) => n !== '');
-        ready.push(toItem(caseStack[0], ++row, folderPath));
+        ready.push(toItem(caseStack[0], ++row, pathTo(levels.length)));
         caseStack = undefined;
-      } else if (name === 'section') {
-        sections.pop();
-      } else if (name === 'name' && nameText !== undefined) {
-        if (outside[outside.length - 1] === 'suite') suiteName = nameText.trim();
-        else sections[sections.length - 1] = nameText.trim();
-        nameText = undefined;
+      } else if (name === 'section' || name === 'suite') {
+        sayFolder();
+        levels.pop();
+      } else if (text && text.into === name) {
+        const level = levels[levels.length - 1];
+        if (name === 'name') level.name = text.value.trim();
+        else level.description = dedent(text.value);
+        text = undefined;
       }
     },
   });

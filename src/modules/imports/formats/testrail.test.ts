@@ -22,7 +22,18 @@ async function* bytesIn(name: string, size: number) {
 
 describe('TestRail XML export', () => {
   it('reads suites, nested sections, both step templates, priorities, references and custom fields', async () => {
-    const items = await all(parseTestRailXml(createReadStream(path('suite-export.xml'))));
+    const read = await all(parseTestRailXml(createReadStream(path('suite-export.xml'))));
+    // The suite and each section as a folder row before its cases, with its description as the comment.
+    expect(read.filter((i) => 'folder' in i)).toEqual([
+      { folder: { row: 1, folderPath: ['Web shop'], comment: 'Regression suite of the web shop' } },
+      {
+        folder: { row: 1, folderPath: ['Web shop', 'Checkout'], comment: 'Everything from cart to receipt' },
+      },
+      { folder: { row: 3, folderPath: ['Web shop', 'Checkout', 'Payment, cards & wallets'] } },
+      { folder: { row: 3, folderPath: ['Web shop', 'Checkout', 'Payment, cards & wallets', '3-D Secure'] } },
+      { folder: { row: 5, folderPath: ['Web shop', '日本語の節'] } },
+    ]);
+    const items = read.filter((i) => !('folder' in i));
     expect(items).toHaveLength(5);
     expect(items[0]).toEqual({
       case: {
@@ -46,7 +57,13 @@ describe('TestRail XML export', () => {
           },
           { description: 'Reload the page <F5>', expected: '' },
         ],
-        customFields: { automation_type: 'Automated', platforms: 'Chrome, Safari', reviewed: 'true' },
+        // The estimate rides with the custom fields, whose choices (create, map, leave out) decide it.
+        customFields: {
+          estimate: '2m',
+          automation_type: 'Automated',
+          platforms: 'Chrome, Safari',
+          reviewed: 'true',
+        },
         markup: 'markdown',
       },
     });
@@ -101,6 +118,7 @@ describe('TestRail XML export', () => {
     const xml =
       '<sections><section><name>Login</name><cases><case><id>C2</id><title>Correct password</title></case></cases></section></sections>';
     expect(await all(parseTestRailXml(xml))).toEqual([
+      { folder: { row: 1, folderPath: ['Login'] } },
       {
         case: {
           row: 1,
@@ -110,6 +128,29 @@ describe('TestRail XML export', () => {
           markup: 'markdown',
         },
       },
+    ]);
+  });
+
+  it('keeps an empty section as a folder and a description, dedented, as its comment', async () => {
+    const xml = `<sections>
+      <section><name>Login</name>
+        <description>Signing in:
+          - with a password
+          - with a passkey</description>
+        <sections><section><name>Later</name><description/><cases/></section></sections>
+      </section>
+      <section><name>Empty</name></section>
+    </sections>`;
+    expect(await all(parseTestRailXml(xml))).toEqual([
+      {
+        folder: {
+          row: 1,
+          folderPath: ['Login'],
+          comment: 'Signing in:\n- with a password\n- with a passkey',
+        },
+      },
+      { folder: { row: 1, folderPath: ['Login', 'Later'] } },
+      { folder: { row: 1, folderPath: ['Empty'] } },
     ]);
   });
 
@@ -151,7 +192,7 @@ describe('TestRail CSV export', () => {
           },
           { description: 'Reload the page', expected: '' },
         ],
-        customFields: { automation_type: 'Automated' },
+        customFields: { estimate: '2m', automation_type: 'Automated' },
         markup: 'markdown',
       },
     });
@@ -169,6 +210,18 @@ describe('TestRail CSV export', () => {
         customFields: { automation_type: 'None' },
       },
     });
+  });
+
+  it("makes a Section Description its folder's comment, once for the section's rows", async () => {
+    const csv = [
+      'ID,Title,Section Hierarchy,Section Description',
+      'C1,Sign in,Login,"Signing in, **every** way"',
+      'C2,Sign out,Login,"Signing in, **every** way"',
+      'C3,Pay,Checkout > Cards,',
+    ].join('\n');
+    expect(
+      (await all(parseTestRailCsv(csv))).map((i) => ('folder' in i ? i : 'case' in i ? i.case.row : i)),
+    ).toEqual([{ folder: { row: 2, folderPath: ['Login'], comment: 'Signing in, **every** way' } }, 2, 3, 4]);
   });
 
   it('joins the one-step-a-row layout to the case above', async () => {
