@@ -20,7 +20,7 @@ export const ImportBody = Type.Object({
   format: ImportFormat,
   mapping: Type.Optional(
     Type.String({
-      description: `${mappedFormats} only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>`,
+      description: `${mappedFormats} only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>, or skip; a field may be {field, values?: {file value: Casebook value}, separator?} (values for priority and custom fields, separator for folder and tags)`,
     }),
   ),
   separator: Type.Optional(

@@ -259,11 +259,13 @@ describeEachDb('imports: Excel (.xlsx) with a mapping', (t) => {
     const bomb = zipOf([...workbookEntries(), { ...sheet, declaredSize: 900 }]);
     const result = await importFile(t, p, bomb, { format: 'xlsx', mapping: MAPPING });
     expect(result).toMatchObject({ status: 'failed', created: 0 });
+    // The sheet's own ratio or the file's, whichever the reader's read-ahead lets it see first (it varies with load).
     expect(result.errors).toEqual([
       {
         row: 0,
-        message:
-          'the .xlsx file is refused: "xl/worksheets/sheet1.xml" inflates more than 200 times (a zip bomb, or not a workbook to import)',
+        message: expect.stringMatching(
+          /^the \.xlsx file is refused: ("xl\/worksheets\/sheet1\.xml" inflates|its contents inflate) more than 200 times \(a zip bomb, or not a workbook to import\)$/,
+        ),
       },
     ]);
     expect(await listCases(t, p)).toEqual([]);

@@ -38142,7 +38142,7 @@ export interface paths {
                         file: string;
                         /** @description qasphere-csv: QA Sphere CSV (its export, either layout of steps); csv: Any CSV, with a column mapping; xlsx: Excel (.xlsx, its first sheet), with a column mapping; testrail-xml: TestRail XML (a suite export); testrail-csv: TestRail CSV (a case export); qase-json: Qase JSON (a project export); testlink-xml: TestLink XML (test suites or test cases); xray-csv: Xray CSV (its Test Case Importer's layout) */
                         format: "qasphere-csv" | "csv" | "xlsx" | "testrail-xml" | "testrail-csv" | "qase-json" | "testlink-xml" | "xray-csv";
-                        /** @description csv and xlsx only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName> */
+                        /** @description csv and xlsx only, JSON: {column header: field}; fields title, folder, priority, tags, precondition, steps, expected, legacyId, customField:<systemName>, or skip; a field may be {field, values?: {file value: Casebook value}, separator?} (values for priority and custom fields, separator for folder and tags) */
                         mapping?: string;
                         /** @description , ; or tab; guessed from the header row when absent; not for xlsx, testrail-xml, qase-json, testlink-xml */
                         separator?: string;

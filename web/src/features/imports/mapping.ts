@@ -17,12 +17,12 @@ export const BASE_FIELDS: [string, string][] = [
 const GUESSES: [RegExp, string][] = [
   [/^(title|name|summary|test ?case( name| title)?|case)$/, 'title'],
   [/^(folder|section|path|suite|module|component)$/, 'folder'],
-  [/^(priority|importance|severity)$/, 'priority'],
+  [/^(priority|prio|importance|severity)$/, 'priority'],
   [/^(tags?|labels?|keywords?)$/, 'tags'],
   [/^(pre-?conditions?|setup|prerequisites?)$/, 'precondition'],
   [/^(steps?|actions?|test steps)$/, 'steps'],
   [/^(expected( results?)?|results?|expected outcome)$/, 'expected'],
-  [/^(legacy ?id|id|key|external ?id|ref(erence)?)$/, 'legacyId'],
+  [/^(legacy ?id|id|key|external ?id|ref(erence)?|(test ?)?case ?id|test ?id)$/, 'legacyId'],
 ];
 
 /** One field per column at most: a later column that guesses a field already taken is left unmapped. */
