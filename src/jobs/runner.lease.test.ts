@@ -44,12 +44,14 @@ describeEachDb('job leases', (t) => {
       'test.slow': {
         run: async () => {
           runs++;
-          await sleep(1_500);
+          // Three leases long; the lease is renewed every third of it, so a busy machine's pauses of up to about
+          // two thirds of a lease (650 ms) do not let the other runner take it.
+          await sleep(3_000);
         },
       },
     };
     await enqueueJobs(t.db, [{ tenantId: t.tenantId, kind: 'test.slow', payload: {}, maxAttempts: 5 }]);
-    const runners = [1, 2].map(() => new JobRunner(t.db, { handlers, leaseMs: 300, pollMs: 50 }));
+    const runners = [1, 2].map(() => new JobRunner(t.db, { handlers, leaseMs: 1_000, pollMs: 50 }));
     for (const r of runners) r.start();
     await until(async () => (await jobRow(t, 'test.slow')).status === 'done');
     await Promise.all(runners.map((r) => r.stop()));
