@@ -42,6 +42,7 @@ import { importsRoutes } from './imports/imports.routes.js';
 import { archiveRoutes } from './imports/archive/archive.routes.js';
 import { projectImportJob } from './imports/archive/archive.job.js';
 import { viewsRoutes } from './views/views.routes.js';
+import { triageRoutes } from './triage/triage.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
 
@@ -77,6 +78,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   importsRoutes,
   archiveRoutes,
   viewsRoutes,
+  triageRoutes,
 ];
 
 /**
