@@ -89,6 +89,13 @@ describe('failureSignature', () => {
     expect(sig(a)).not.toBe(sig(b));
   });
 
+  it('tells selectors apart by a short number in them, and masks a long id in one', () => {
+    const at = (selector: string) =>
+      sig(playwrightTimeout(selector, 30000, '/home/runner/work/shop/shop', 'checkout.spec.ts', 12));
+    expect(at('#step-2')).not.toBe(at('#step-3'));
+    expect(at('[data-order="order-48213377"]')).toBe(at('[data-order="order-99120045"]'));
+  });
+
   it('gives a Jest assertion diff in one test file one signature whatever the values and the checkout folder', () => {
     const a = jestDiff(4, 3, '/home/ann/shop', 'sum.test.js');
     const b = jestDiff(10, 7, '/builds/ci-8812/shop', 'sum.test.js');

@@ -160,11 +160,30 @@ const MASKS: [RegExp, string][] = [
   [/(?<![A-Za-z])\d+(?:\.\d+)?(?![A-Za-z])/g, '<n>'],
 ];
 
+/**
+ * In what a line waited for (a selector), a short number names a thing (`#step-2`, `nth=1`), not a run: only numbers
+ * of four digits or more are masked inside its quotes.
+ */
+const QUOTED_MASKS: [RegExp, string][] = [
+  ...MASKS.slice(0, -1),
+  [/(?<![A-Za-z])\d{4,}(?:\.\d+)?(?![A-Za-z])/g, '<n>'],
+];
+const QUOTED = /(['"`])[^'"`]*\1/g;
+
+const mask = (s: string, masks: [RegExp, string][]) =>
+  masks.reduce((out, [re, to]) => out.replace(re, to), s);
+
 /** One message line with what changes between runs masked: ids, numbers, hex, UUIDs, temp paths, times. */
-export function normaliseLine(line: string): string {
-  let s = line.replace(/^Error:\s+/, '');
-  for (const [re, to] of MASKS) s = s.replace(re, to);
-  return s.replace(/\s+/g, ' ').trim();
+export function normaliseLine(line: string, target = false): string {
+  const s = line.replace(/^Error:\s+/, '');
+  if (!target) return mask(s, MASKS).replace(/\s+/g, ' ').trim();
+  let out = '';
+  let at = 0;
+  for (const m of s.matchAll(QUOTED)) {
+    out += mask(s.slice(at, m.index), MASKS) + mask(m[0], QUOTED_MASKS);
+    at = m.index + m[0].length;
+  }
+  return (out + mask(s.slice(at), MASKS)).replace(/\s+/g, ' ').trim();
 }
 
 /** A message says what it is about itself when it names something (a quoted name, a selector); else the frame helps. */
@@ -191,7 +210,7 @@ export function failureSignature(html: string, logs: readonly string[] = []): Fa
     .slice(1, 20)
     .filter((l) => TARGET_LINE.test(l))
     .slice(0, 3)
-    .map(normaliseLine);
+    .map((l) => normaliseLine(l, true));
   const head = [first, ...targets].join('\n');
   const where = frame && !SPECIFIC.test(head) ? frame.file : '';
   const signature = createHash('sha256').update(`${head}\u0000${where}`).digest('hex').slice(0, 32);
