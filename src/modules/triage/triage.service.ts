@@ -29,6 +29,10 @@ import type {
  * marked known in one action. Nothing is linked automatically: every write here is a person's request.
  */
 
+/** Runs `work` in a transaction of its own, or in the caller's when `db` is one already. */
+const inTransaction = <T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute(work);
+
 const RUNS_SHOWN = 200;
 const CASES_SHOWN = 500;
 /** Links read per suggestion request: the newest; older decisions beyond them are not offered. */
@@ -115,10 +119,8 @@ export async function projectFailureGroups(
   const project = await resolveProject(db, actor, projectRef);
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 50;
-  const [total, rows] = [
-    await repo.countProjectGroups(db, actor.tenantId, project.id),
-    await repo.listProjectGroups(db, actor.tenantId, project.id, offset, limit),
-  ];
+  const total = await repo.countProjectGroups(db, actor.tenantId, project.id);
+  const rows = await repo.listProjectGroups(db, actor.tenantId, project.id, offset, limit);
   const known = await knownBySignature(
     db,
     actor.tenantId,
@@ -246,7 +248,7 @@ export async function linkDefectToGroup(
 ): Promise<{ signature: string; linked: number[]; skipped: number[] }> {
   const { project, run, rows } = await groupForWrite(db, actor, projectRef, runId, signature);
   const now = nowIso();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const out = await linkResults(
       trx,
       actor,
@@ -283,7 +285,7 @@ export async function markGroupKnown(
   const { project, run, rows } = await groupForWrite(db, actor, projectRef, runId, signature);
   const now = nowIso();
   const note = (body.note ?? '').trim();
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await repo.upsertKnown(trx, {
       tenant_id: actor.tenantId,
       project_id: project.id,
@@ -314,7 +316,7 @@ export async function unmarkKnown(
   signature: string,
 ): Promise<void> {
   const project = await resolveProject(db, actor, projectRef, { write: true });
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     if (!(await repo.removeKnown(trx, actor.tenantId, project.id, signature)))
       throw notFound(`failure group ${signature} is not marked known in project ${project.code}`);
     await recordAudit(trx, actor, 'triage.unmarked_known', {
