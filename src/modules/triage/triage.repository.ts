@@ -9,12 +9,18 @@ import type { KnownFailuresTable } from '../../db/tables/triage.js';
  * of one per row (docs/architecture.md lists them). Links are written through the runs service.
  */
 
-/** The failures a run shows now: each in-run case's latest result, when that result is signed. */
+/**
+ * The failures a run shows now: each in-run case's latest result, when that result is signed. The run's signatures
+ * by their index, each joined to its case's row by `run_tcases`' key.
+ */
 export const listRunFailures = (db: Db, tenantId: string, runId: number) =>
   db
     .selectFrom('failure_signatures as f')
     .innerJoin('run_tcases as rt', (j) =>
-      j.onRef('rt.run_id', '=', 'f.run_id').onRef('rt.latest_result_id', '=', 'f.result_id'),
+      j
+        .onRef('rt.run_id', '=', 'f.run_id')
+        .onRef('rt.tcase_id', '=', 'f.tcase_id')
+        .onRef('rt.latest_result_id', '=', 'f.result_id'),
     )
     .innerJoin('tcases as t', 't.id', 'f.tcase_id')
     .select(['f.signature', 'f.label', 'f.result_id', 'f.tcase_id', 'rt.status', 't.seq', 't.title'])
@@ -28,7 +34,10 @@ export async function listRunSignatures(db: Db, tenantId: string, runId: number)
   const rows = await db
     .selectFrom('failure_signatures as f')
     .innerJoin('run_tcases as rt', (j) =>
-      j.onRef('rt.run_id', '=', 'f.run_id').onRef('rt.latest_result_id', '=', 'f.result_id'),
+      j
+        .onRef('rt.run_id', '=', 'f.run_id')
+        .onRef('rt.tcase_id', '=', 'f.tcase_id')
+        .onRef('rt.latest_result_id', '=', 'f.result_id'),
     )
     .select('f.signature')
     .distinct()
