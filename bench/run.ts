@@ -14,6 +14,8 @@
  *   npm run bench -- --only search          full-text search (q) of a 50,000-case project (bench/search.ts), alone:
  *                                           without the standard data set
  *   npm run bench -- --only webhook-batch   result batches with one webhook subscribed, and 10,000 events delivered
+ *   npm run bench -- --only triage          failure triage (bench/triage.ts), alone and in process: signing 100,000
+ *                                           failures, grouping a 10,000-case run (medians)
  *   npm run bench -- --workers 2     serve with two processes (casebook serve --workers 2)
  *   npm run bench -- --keep-db       leaves the PostgreSQL database in place for psql (its URL is printed)
  *   npm run bench -- --cpu-prof DIR  writes a CPU profile of each server process into DIR (node --cpu-prof),
@@ -35,8 +37,10 @@ import { freshPgDatabase, pgAvailable } from './lib/postgres.js';
 import { fmt, log, ms, printTable, type Row } from './lib/report.js';
 import { freePort, startBaselineServer } from './lib/server.js';
 import { runOn, type Baseline } from './scenarios.js';
+import { runTriageBench } from './triage.js';
 
 async function main() {
+  if (values.only === 'triage') return runTriageBench();
   if (!values['skip-build']) {
     log('== building (npm run build)');
     execSync('npm run build --silent', { stdio: 'inherit', cwd: path.resolve(import.meta.dirname, '..') });

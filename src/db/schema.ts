@@ -12,6 +12,7 @@ import type { ReportsTables } from './tables/reports.js';
 import type { SearchTables } from './tables/search.js';
 import type { ViewsTables } from './tables/views.js';
 import type { ScimTables } from './tables/scim.js';
+import type { TriageTables } from './tables/triage.js';
 
 /**
  * Kysely table types. Conventions (both databases):
@@ -361,4 +362,5 @@ export type Database = CoreTables &
   ImportsTables &
   SearchTables &
   ViewsTables &
-  ScimTables;
+  ScimTables &
+  TriageTables;

@@ -34,6 +34,7 @@ import { webhookFanoutJob } from './webhooks/webhook-fanout.job.js';
 import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
 import { deliveryRetentionJob } from './webhooks/webhook-retention.job.js';
 import { trackerCommentJob } from './runs/tracker-comment.job.js';
+import { failureBackfillJob } from './runs/failures/failure-backfill.job.js';
 import { auditRetentionJob } from './audit/audit-retention.job.js';
 import { idempotencyRetentionJob } from './idempotency/idempotency-retention.job.js';
 import { importJob } from './imports/imports.job.js';
@@ -41,6 +42,7 @@ import { importsRoutes } from './imports/imports.routes.js';
 import { archiveRoutes } from './imports/archive/archive.routes.js';
 import { projectImportJob } from './imports/archive/archive.job.js';
 import { viewsRoutes } from './views/views.routes.js';
+import { triageRoutes } from './triage/triage.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
 
@@ -76,6 +78,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   importsRoutes,
   archiveRoutes,
   viewsRoutes,
+  triageRoutes,
 ];
 
 /**
@@ -109,4 +112,5 @@ export const moduleJobs: JobDefinition[] = [
   idempotencyRetentionJob,
   importJob,
   projectImportJob,
+  failureBackfillJob,
 ];

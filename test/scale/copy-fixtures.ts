@@ -279,6 +279,20 @@ export async function populate(s: Service): Promise<Populated> {
     }),
     'result with steps',
   );
+  // Failure triage: the run's failures are signed (failure_signatures); one group linked to a defect by a person
+  // (result_links.linked_by, linked_at) and marked known (known_failures).
+  const groups = await ok(s.request('GET', `${p}/run/${fx.runId}/failure-group`), 'failure groups');
+  const signature: string = groups.groups[0].signature;
+  await ok(
+    s.request('POST', `${p}/run/${fx.runId}/failure-group/${signature}/link`, {
+      body: { url: 'https://bugs.example.com/triaged', text: 'Triaged' },
+    }),
+    'defect linked to a failure group',
+  );
+  await ok(
+    s.request('POST', `${p}/run/${fx.runId}/failure-group/${signature}/known`, { body: { note: 'known' } }),
+    'failure group marked known',
+  );
   // An MCP client registered, the admin's rule for them, and a code a person approved (oauth_clients,
   // oauth_client_policies, oauth_authorization_codes: the code is written as the approval writes it).
   const client = await ok(
@@ -334,6 +348,9 @@ export function comparedRequests(d: Populated): string[] {
     `${p}/run/${d.fx.runId}/tcase/${d.fx.tcaseId}`,
     `${p}/plan/${d.fx.planId}`,
     `${p}/view`,
+    `${p}/run/${d.fx.runId}/failure-group`,
+    `${p}/failure-group`,
+    `${p}/result/${d.fx.resultId}/suggestions`,
     `${p}/custom-field`,
     '/users',
     '/webhook',

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { describeEachDb } from '../helpers/test-app.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
 import { collectRoutes } from './collect-routes.js';
+import { failureSignature } from '../../src/lib/failure-signature.js';
 import { populateProject, type ProjectData } from './fixtures.js';
 import { clientFor } from './matrix.js';
 import { hostileRequest, operationsFrom, sweep, type HostileRequest, type Operation } from './fuzz-gen.js';
@@ -56,7 +57,12 @@ const WATCHED = [
   'tags',
   'custom_fields',
   'statuses',
+  'failure_signatures',
+  'known_failures',
 ];
+
+/** The signature of the populated project's failed result (fixtures.ts: its comment is `<p>broken</p>`). */
+const FIXTURE_SIGNATURE = failureSignature('<p>broken</p>').signature;
 
 const ENDING = /\/(close|archive|deactivate|transfer-ownership|logout)$/;
 const rank = (op: Operation) =>
@@ -95,6 +101,8 @@ describeEachDb('hostile-input fuzzing of every route', (t) => {
       plan: fx.planId,
       folder: fx.folderId,
       integrationId: fx.integrationId,
+      result: fx.resultId,
+      signature: FIXTURE_SIGNATURE,
     };
     return String(Object.hasOwn(known, name) ? known[name] : 999_999);
   };

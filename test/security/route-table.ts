@@ -9,6 +9,7 @@ import { ARCHIVE_BOUNDARY, archiveBody } from '../helpers/archive-factories.js';
 import { hashPassword } from '../../src/lib/crypto.js';
 import { setEmail, setPasswordHash } from '../../src/modules/users/users.service.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
+import { failureSignature } from '../../src/lib/failure-signature.js';
 
 /**
  * The expectation table of the security suite: one row per route of the application. The authorisation
@@ -86,6 +87,25 @@ export interface RouteRow {
   session?: number;
   /** A successful call ends the owner's session (the harness signs in again). */
   endsSession?: boolean;
+}
+
+/** A fresh run of the shared project whose one case failed with a known message, and that failure's signature. */
+async function triageRun(c: MatrixCtx): Promise<{ runId: number; signature: string }> {
+  const comment = '<p>Error: matrix checkout timed out</p>';
+  const runId = await idOf(
+    c.asOwner('POST', `${c.p}/run`, {
+      body: {
+        title: `Triage ${c.unique()}`,
+        type: 'static_struct',
+        queryPlans: [{ tcaseIds: [c.fx.tcaseId] }],
+      },
+    }),
+  );
+  const res = await c.asOwner('POST', `${c.p}/run/${runId}/tcase/${c.fx.tcaseId}/result`, {
+    body: { status: 'failed', comment },
+  });
+  if (res.status !== 201) throw new Error(`triage result: ${res.status} ${JSON.stringify(res.body)}`);
+  return { runId, signature: failureSignature(comment).signature };
 }
 
 /**
@@ -1609,6 +1629,62 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       const own = await c.asOwner('POST', `${c.p}/report/share`, { body, key: c.actor.key });
       const made = own.status === 201 ? own : await c.asOwner('POST', `${c.p}/report/share`, { body });
       return { path: `${c.p}/report/share/${made.body.id}` };
+    },
+    ok: 204,
+  },
+  // ---- failure triage (docs/api-decisions.md#failure-triage: reads for any member; writes test-runner and up) ----
+  'GET /api/public/v0/project/:project/run/:run/failure-group': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/failure-group` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/failure-group': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/failure-group` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/failure-group/:signature': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: async (c) => ({ path: `${c.p}/failure-group/${(await triageRun(c)).signature}` }),
+    ok: 200,
+  },
+  'GET /api/public/v0/project/:project/result/:result/suggestions': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/result/${c.fx.resultId}/suggestions` }),
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/failure-group/:signature/link': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const { runId, signature } = await triageRun(c);
+      return {
+        path: `${c.p}/run/${runId}/failure-group/${signature}/link`,
+        body: { url: 'https://bugs.example.com/triage', text: 'Triage bug' },
+      };
+    },
+    ok: 200,
+  },
+  'POST /api/public/v0/project/:project/run/:run/failure-group/:signature/known': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const { runId, signature } = await triageRun(c);
+      return { path: `${c.p}/run/${runId}/failure-group/${signature}/known`, body: { note: 'known' } };
+    },
+    ok: 200,
+  },
+  'DELETE /api/public/v0/project/:project/failure-group/:signature/known': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: async (c) => {
+      const { runId, signature } = await triageRun(c);
+      await c.asOwner('POST', `${c.p}/run/${runId}/failure-group/${signature}/known`, { body: {} });
+      return { path: `${c.p}/failure-group/${signature}/known` };
     },
     ok: 204,
   },

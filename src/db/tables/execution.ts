@@ -115,6 +115,10 @@ export interface ResultLinksTable {
   comment_error: OptionalText;
   /** When the outcome was last written. */
   comment_at: OptionalText;
+  /** Who added the link after its result was recorded (failure triage, migration 0041); null: the result's author. */
+  linked_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When that was; null: the result's time. */
+  linked_at: OptionalText;
 }
 
 /** A result's outcome of one step of its case version (extensions.md §8, migration 0034). */

@@ -87,6 +87,12 @@ async function defaultSince(db: Db, tenantId: string, projectId: string, run: re
   return (await repo.findEarlierComparableRun(db, tenantId, projectId, run))?.id ?? null;
 }
 
+/** The run a run is compared with by default (defaultSince), by id; null when there is none (or no such run). */
+export async function comparableRunId(db: Db, tenantId: string, projectId: string, runId: number) {
+  const run = await repo.findRun(db, tenantId, projectId, runId);
+  return run ? defaultSince(db, tenantId, projectId, run) : null;
+}
+
 /** A run case with its latest result, as the run report's failures and its CSV rows show it. */
 export interface RunCaseLine {
   tcaseId: string;

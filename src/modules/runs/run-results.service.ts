@@ -4,3 +4,4 @@
  */
 export { recordResult, recordResultBatch } from './results/results.service.js';
 export { getRunTcase, listRunTcases } from './run-tcases/run-tcases.service.js';
+export { linkResults } from './failures/failures.service.js';

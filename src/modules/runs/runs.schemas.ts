@@ -17,6 +17,7 @@ export {
   CreateResultBody,
   ResultIdResponse,
   ResultIdsResponse,
+  ResultLinkInput,
 } from './results/results.schemas.js';
 
 export const RUN_TYPES = ['static', 'static_struct', 'live'] as const;

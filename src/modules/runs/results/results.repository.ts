@@ -92,7 +92,7 @@ const insertOneResult = prepareQuery(
 );
 
 export async function insertResultLinks(db: Db, rows: Insertable<ResultLinksTable>[]): Promise<void> {
-  for (const part of chunks(rows, rowsPerStatement(6)))
+  for (const part of chunks(rows, rowsPerStatement(9)))
     await db.insertInto('result_links').values(part).execute();
 }
 

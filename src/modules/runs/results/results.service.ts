@@ -28,6 +28,7 @@ import { auditBackdatedResults, checkBackdatedResults } from '../backdating/back
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../../lib/urls.js';
 import { seqOf } from '../../../lib/ids.js';
 import { enqueueResultEvents } from '../../webhooks/webhook-events.service.js';
+import { signFailures } from '../failures/failures.service.js';
 
 /** A batch lists at most this many problems; the message says how many there were. */
 const MAX_DETAILS = 50;
@@ -236,7 +237,6 @@ async function findInRun(
     for (const row of await find.byLegacyIds(rest))
       if (!found.has(row.legacy_id)) found.set(row.legacy_id, row);
   }
-
   return found;
 }
 
@@ -247,7 +247,7 @@ async function findInRun(
 async function applyResults(
   trx: Db,
   tenantId: string,
-  run: { id: number; type: string },
+  run: { id: number; type: string; projectId: string },
   items: ResultInput[],
   resolved: runTcasesRepo.RunTcaseStateRow[],
   now: string,
@@ -300,6 +300,7 @@ async function applyResults(
     : undefined;
   if (steps && steps.errors.length > 0) throw validationError(steps.errors, 'Invalid result steps');
   const resultIds = await repo.insertResults(trx, resultRows);
+  await signFailures(trx, run.projectId, resultRows, resultIds); // failure triage, with the results
   if (steps) {
     await insertResultSteps(
       trx,

@@ -1,0 +1,66 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../../db/create-db.js';
+import type { FailureSignaturesTable } from '../../../db/tables/triage.js';
+import { chunks, rowsPerStatement } from '../../../lib/chunks.js';
+
+/*
+ * The `failure_signatures` table: written by the runs module with the results it signs (the triage module reads it).
+ * The backfill reads `results` joined with `runs` for the project, in id ranges.
+ */
+
+const COLUMNS = 8;
+
+/**
+ * Inserts signatures; one already stored for a result is kept (two processes' backfills may meet, and a result
+ * has one signature: its comment never changes).
+ */
+export async function insertFailureSignatures(
+  db: Db,
+  rows: Insertable<FailureSignaturesTable>[],
+): Promise<void> {
+  for (const part of chunks(rows, rowsPerStatement(COLUMNS)))
+    await db
+      .insertInto('failure_signatures')
+      .values(part)
+      .onConflict((oc) => oc.column('result_id').doNothing())
+      .execute();
+}
+
+/** The highest result id (0 when there is none). */
+export async function maxResultId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('results')
+    .select((eb) => eb.fn.max('id').as('m'))
+    .executeTakeFirst();
+  return Number(row?.m ?? 0);
+}
+
+/** Failed or blocked results with ids in (after, upTo] that have no signature yet, with their runs' projects. */
+export const listUnsignedFailures = (db: Db, statuses: readonly string[], after: number, upTo: number) =>
+  db
+    .selectFrom('results as r')
+    .innerJoin('runs as ru', 'ru.id', 'r.run_id')
+    .leftJoin('failure_signatures as f', 'f.result_id', 'r.id')
+    .select(['r.id', 'r.tenant_id', 'r.run_id', 'r.tcase_id', 'r.comment', 'r.created_at', 'ru.project_id'])
+    .where('r.id', '>', after)
+    .where('r.id', '<=', upTo)
+    .where('r.status', 'in', statuses)
+    .where('f.result_id', 'is', null)
+    .orderBy('r.id')
+    .execute();
+
+/** Of these results, those that already carry a link to `url`. */
+export async function resultsLinkedTo(db: Db, tenantId: string, resultIds: number[], url: string) {
+  const out = new Set<number>();
+  for (const part of chunks(resultIds, 500)) {
+    const rows = await db
+      .selectFrom('result_links')
+      .select('result_id')
+      .where('tenant_id', '=', tenantId)
+      .where('result_id', 'in', part)
+      .where('url', '=', url)
+      .execute();
+    for (const r of rows) out.add(Number(r.result_id));
+  }
+  return out;
+}
