@@ -43,6 +43,7 @@ import { projectImportJob } from './imports/archive/archive.job.js';
 import { viewsRoutes } from './views/views.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
+import { oidcProvidersRoutes, oidcSignInRoutes } from './oidc/oidc.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -70,6 +71,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   accountsRoutes,
   apiKeysRoutes,
   webhooksRoutes,
+  oidcProvidersRoutes,
   jobsRoutes,
   reportsRoutes,
   reportSharesRoutes,
@@ -84,6 +86,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
  */
 export const privateApiRoutes: FastifyPluginAsync[] = [
   authRoutes,
+  oidcSignInRoutes,
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,

@@ -37,6 +37,7 @@ import * as m0036 from './0036_scim_additive.js';
 import * as m0037 from './0037_result_steps_additive.js';
 import * as m0038 from './0038_oauth_clients_additive.js';
 import * as m0039 from './0039_import_reconciliation_additive.js';
+import * as m0040 from './0040_oidc_providers_additive.js';
 
 /**
  * A migration. One that only adds (tables, nullable or defaulted columns, indexes), so that the code of the version
@@ -85,4 +86,5 @@ export const migrations: Record<string, CasebookMigration> = {
   '0037_result_steps_additive': m0037,
   '0038_oauth_clients_additive': m0038,
   '0039_import_reconciliation_additive': m0039,
+  '0040_oidc_providers_additive': m0040,
 };
