@@ -2,6 +2,7 @@ import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from '../../routing/layouts';
 import { safeReturnTo } from '../../session/session';
 import { SignInPage } from './SignInPage';
+import { PROVIDER_SIGN_IN_ERRORS } from './api';
 
 /** Sign-in and the account links of mails (invitation, password reset): pages without a session. */
 
@@ -9,9 +10,12 @@ import { SignInPage } from './SignInPage';
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-in',
-  validateSearch: (search: Record<string, unknown>): { returnTo?: string } => {
+  validateSearch: (search: Record<string, unknown>): { returnTo?: string; error?: string } => {
     const returnTo = safeReturnTo(search.returnTo);
-    return returnTo ? { returnTo } : {};
+    // Only the words a sign-in through an identity provider ends with; anything else is not shown.
+    const error =
+      typeof search.error === 'string' && search.error in PROVIDER_SIGN_IN_ERRORS ? search.error : undefined;
+    return { ...(returnTo ? { returnTo } : {}), ...(error ? { error } : {}) };
   },
   component: SignInPage,
 });
