@@ -40,6 +40,8 @@ export class OidcSignInError extends Error {
   constructor(
     readonly reason: SignInFailure,
     message: string,
+    /** Where the person was going, once the sign-in is known: the sign-in page keeps it for another try. */
+    readonly returnTo = '/',
   ) {
     super(message);
     this.name = 'OidcSignInError';
@@ -79,9 +81,10 @@ async function fail(
   reason: SignInFailure,
   message: string,
   meta: Record<string, unknown> & { userId?: number | null } = {},
+  returnTo?: string,
 ): Promise<never> {
   await auditOutcome(db, source, provider, reason, { ...meta, detail: message.slice(0, 500) });
-  throw new OidcSignInError(reason, message);
+  throw new OidcSignInError(reason, message, returnTo);
 }
 
 /**
@@ -172,12 +175,13 @@ export async function finishSignIn(
   if (!signIn || !used || signIn.provider_id !== input.providerId) {
     return fail(db, source, known, 'state_invalid', 'unknown or already used state');
   }
+  const back = signIn.return_to;
   if (Date.parse(signIn.expires_at) <= Date.now()) {
-    return fail(db, source, known, 'state_invalid', 'the sign-in took too long: its state expired');
+    return fail(db, source, known, 'state_invalid', 'the sign-in took too long: its state expired', {}, back);
   }
   const provider = await findEnabledProvider(db, source.tenantId, input.providerId);
   if (!provider) {
-    return fail(db, source, known, 'provider_unavailable', 'the provider is not enabled any more');
+    return fail(db, source, known, 'provider_unavailable', 'the provider is not enabled any more', {}, back);
   }
   let claims: Record<string, unknown>;
   try {
@@ -188,17 +192,25 @@ export async function finishSignIn(
       codeVerifier: signIn.code_verifier,
     });
   } catch (err) {
-    return fail(db, source, provider, 'provider_error', (err as Error).message);
+    return fail(db, source, provider, 'provider_error', (err as Error).message, {}, back);
   }
   const subject = String(claims.sub);
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   if (email === '' || !verified(claims.email_verified) || !users.isEmailAddress(email)) {
-    return fail(db, source, provider, 'email_unverified', 'the provider sent no verified e-mail address', {
-      subject,
-    });
+    return fail(
+      db,
+      source,
+      provider,
+      'email_unverified',
+      'the provider sent no verified e-mail address',
+      {
+        subject,
+      },
+      back,
+    );
   }
   if ((await getTenant(db, source.tenantId)).suspended) {
-    return fail(db, source, provider, 'suspended', 'this tenant is suspended', { email });
+    return fail(db, source, provider, 'suspended', 'this tenant is suspended', { email }, back);
   }
   const groups = stringsOf(claims[provider.groups_claim]);
   const roleRules = parseJson<RoleRule[]>(provider.role_rules, []);
@@ -217,16 +229,23 @@ export async function finishSignIn(
       provider,
       'no_account',
       `no account for ${email} and accounts are not made here`,
-      {
-        email,
-      },
+      { email },
+      back,
     );
   }
   if (person && !person.active) {
-    return fail(db, source, provider, 'deactivated', 'this account is deactivated', {
-      email,
-      userId: person.id,
-    });
+    return fail(
+      db,
+      source,
+      provider,
+      'deactivated',
+      'this account is deactivated',
+      {
+        email,
+        userId: person.id,
+      },
+      back,
+    );
   }
   const rawName = claims[provider.name_claim];
   const name = (typeof rawName === 'string' && rawName.trim() ? rawName.trim() : email.split('@')[0]!).slice(

@@ -188,7 +188,7 @@ describeEachDb(
     it('refuses an unknown person where only pre-provisioned people may sign in: error=no_account, no account made', async () => {
       const { callback } = await signInAs(strict.id, 'bob', '/project/SSO');
       expect(callback.status).toBe(302);
-      expect(callback.headers.location).toBe('/sign-in?error=no_account');
+      expect(callback.headers.location).toBe('/sign-in?error=no_account&returnTo=%2Fproject%2FSSO');
       expect(cookiesOf(callback).session).toBeUndefined();
       expect(await userByEmail('bob@corp.example')).toBeUndefined();
       const failed = (await auditRows(t, 'oidc.sign_in')).map((r) => JSON.parse(r.meta!));

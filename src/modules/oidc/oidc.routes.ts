@@ -252,7 +252,7 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         setSessionCookie(reply, req, config, token);
         return reply.redirect(returnTo, 302);
       } catch (err) {
-        if (err instanceof OidcSignInError) return reply.redirect(signInPage(err.reason, '/'), 302);
+        if (err instanceof OidcSignInError) return reply.redirect(signInPage(err.reason, err.returnTo), 302);
         throw err;
       }
     },
