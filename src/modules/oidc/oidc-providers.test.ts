@@ -47,7 +47,7 @@ describeEachDb('OpenID Connect providers (/oidc-provider, admin)', (t) => {
         groupsClaim: 'groups',
         roleRules: [{ group: 'qa-leads', role: 'admin' }],
         projectRules: [{ group: 'qa', projectIds: [project.body.id] }],
-        redirectUri: `http://localhost/api/auth/oidc/${res.body.id}/callback`,
+        redirectUri: `http://casebook.test/api/auth/oidc/${res.body.id}/callback`,
       });
       expect(res.text).not.toContain(SECRET);
       const [event] = await auditRows(t, 'oidc.provider_create');

@@ -144,8 +144,8 @@ const verified = (value: unknown) => value === true || value === 'true';
 
 export interface FinishInput {
   providerId: string;
-  /** The URL the provider sent the browser back to, as it reached us (code, state, iss…). */
-  callbackUrl: URL;
+  /** What the provider sent the browser back with (code, state, iss…, or error). */
+  query: URLSearchParams;
   /** The state the browser carried in its cookie since the start: the sign-in is this browser's own. */
   cookieState: string | undefined;
 }
@@ -162,7 +162,7 @@ export async function finishSignIn(
   input: FinishInput,
   settings: OidcSettings & { sessionTtlHours: number },
 ): Promise<{ token: string; returnTo: string; userId: number }> {
-  const state = input.callbackUrl.searchParams.get('state') ?? '';
+  const state = input.query.get('state') ?? '';
   const known = { id: input.providerId };
   const sameBrowser =
     state !== '' && input.cookieState !== undefined && safeEqualHex(sha256(state), sha256(input.cookieState));
@@ -186,7 +186,10 @@ export async function finishSignIn(
   let claims: Record<string, unknown>;
   try {
     const config = await configurationOf(clientOf(provider, settings.secretKey), settings.guard);
-    claims = await redeemCode(config, input.callbackUrl, {
+    // The redirect URI of the start, not of this request: the token request must name the one the provider saw.
+    const callbackUrl = new URL(signIn.redirect_uri);
+    callbackUrl.search = input.query.toString();
+    claims = await redeemCode(config, callbackUrl, {
       state,
       nonce: signIn.nonce,
       codeVerifier: signIn.code_verifier,

@@ -19,8 +19,13 @@ import { finishSignIn, OidcSignInError, SIGN_IN_TTL_MS, startSignIn } from './oi
 
 const tags = ['sign-in providers'];
 
-/** The origin the browser reached this service at: the provider sends it back there (the redirect URI). */
-function reachedOrigin(config: Config, req: FastifyRequest): string {
+/**
+ * Where people's browsers reach this service, for the redirect URI: CASEBOOK_PUBLIC_URL when it was set (so a proxy
+ * that does not pass the scheme cannot change it), else the address this request came to; in multi-tenant mode the
+ * tenant's own host (D1), as the request reached it.
+ */
+function siteOrigin(config: Config, req: FastifyRequest): string {
+  if (config.publicUrlSet && !config.multiTenant) return new URL(config.publicUrl).origin;
   if (!req.host) return new URL(config.publicUrl).origin;
   return new URL(`${req.protocol}://${req.host}`).origin;
 }
@@ -42,7 +47,7 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ({
-      providers: await providers.listProviders(db, req.actor.tenantId, reachedOrigin(config, req)),
+      providers: await providers.listProviders(db, req.actor.tenantId, siteOrigin(config, req)),
     }),
   );
 
@@ -60,7 +65,7 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) =>
       reply
         .code(201)
-        .send(await providers.createProvider(db, req.actor, req.body, settings, reachedOrigin(config, req))),
+        .send(await providers.createProvider(db, req.actor, req.body, settings, siteOrigin(config, req))),
   );
 
   app.get(
@@ -75,7 +80,7 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) =>
-      providers.getProvider(db, req.actor.tenantId, req.params.providerId, reachedOrigin(config, req)),
+      providers.getProvider(db, req.actor.tenantId, req.params.providerId, siteOrigin(config, req)),
   );
 
   app.patch(
@@ -98,7 +103,7 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
         req.params.providerId,
         req.body,
         settings,
-        reachedOrigin(config, req),
+        siteOrigin(config, req),
       ),
   );
 
@@ -203,7 +208,7 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { url, state } = await startSignIn(
           db,
           await requestSource(app, req),
-          { providerId: req.params.providerId, returnTo, origin: reachedOrigin(config, req) },
+          { providerId: req.params.providerId, returnTo, origin: siteOrigin(config, req) },
           settings,
         );
         reply.setCookie(STATE_COOKIE, state, {
@@ -237,16 +242,14 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const origin = reachedOrigin(config, req);
-      const callbackUrl = new URL(providers.redirectUriOf(origin, req.params.providerId));
-      callbackUrl.search = new URL(req.url, origin).search;
+      const query = new URL(req.url, 'http://casebook.invalid').searchParams;
       clearState(req, reply);
       reply.header('cache-control', 'no-store');
       try {
         const { token, returnTo } = await finishSignIn(
           db,
           await requestSource(app, req),
-          { providerId: req.params.providerId, callbackUrl, cookieState: req.cookies[STATE_COOKIE] },
+          { providerId: req.params.providerId, query, cookieState: req.cookies[STATE_COOKIE] },
           settings,
         );
         setSessionCookie(reply, req, config, token);
