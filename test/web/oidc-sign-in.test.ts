@@ -30,6 +30,7 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))(
     let service: RunningService;
     let browser: Browser;
     const a11y: string[] = [];
+    let providerId = '';
 
     beforeAll(async () => {
       ensureBuilt();
@@ -51,6 +52,7 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))(
         roleRules: [{ group: 'qa', role: 'user' }],
         projectRules: [{ group: 'qa', projects: ['SSO'] }],
       });
+      providerId = provider.id;
       idp.configure([
         { client_id: 'casebook', client_secret: SECRET, redirect_uris: [provider.redirectUri] },
       ]);
@@ -103,6 +105,14 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))(
         .poll(() => page.getByRole('alert').textContent())
         .toContain('did not send a verified e-mail address');
       a11y.push(...(await inspect(page, 'sign-in-provider-error')));
+      await page.close();
+    });
+
+    it('follows a /sign-in?sso= deep link straight to the provider and back to returnTo', async () => {
+      const page = await browser.newPage();
+      await page.goto(`${service.baseUrl}/sign-in?sso=${providerId}&returnTo=%2Fproject%2FSSO`);
+      await atTheProvider(page, 'pat');
+      await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toBe('/project/SSO');
       await page.close();
     });
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
@@ -31,8 +31,13 @@ function describe(e: unknown): string {
 
 export function SignInPage() {
   useDocumentTitle('Sign in');
-  const { returnTo, error } = useSearch({ from: '/sign-in' });
+  const { returnTo, error, sso } = useSearch({ from: '/sign-in' });
   const providers = useQuery(signInProvidersQuery()).data?.providers ?? [];
+  // A deep link to one provider goes on to it, unless it just came back from there with an error to show.
+  const deepLink = !error ? providers.find((p) => p.id === sso) : undefined;
+  useEffect(() => {
+    if (deepLink) window.location.assign(providerSignInHref(deepLink.startUrl, returnTo));
+  }, [deepLink, returnTo]);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('password');

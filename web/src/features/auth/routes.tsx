@@ -10,12 +10,15 @@ import { PROVIDER_SIGN_IN_ERRORS } from './api';
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-in',
-  validateSearch: (search: Record<string, unknown>): { returnTo?: string; error?: string } => {
+  validateSearch: (search: Record<string, unknown>): { returnTo?: string; error?: string; sso?: string } => {
     const returnTo = safeReturnTo(search.returnTo);
     // Only the words a sign-in through an identity provider ends with; anything else is not shown.
     const error =
       typeof search.error === 'string' && search.error in PROVIDER_SIGN_IN_ERRORS ? search.error : undefined;
-    return { ...(returnTo ? { returnTo } : {}), ...(error ? { error } : {}) };
+    // `?sso=<provider id>`: a deep link that goes straight on to that provider (returnTo kept).
+    const sso =
+      typeof search.sso === 'string' && /^[a-z0-9]{1,64}$/.test(search.sso) ? search.sso : undefined;
+    return { ...(returnTo ? { returnTo } : {}), ...(error ? { error } : {}), ...(sso ? { sso } : {}) };
   },
   component: SignInPage,
 });
