@@ -9,6 +9,7 @@ import { open, seal } from './lib/secret-box.js';
 import { resealTotpSecret } from './modules/auth/two-factor.service.js';
 import { decryptCredential, encryptCredential } from './modules/integrations/credentials.js';
 import { resealWebhookValue } from './modules/webhooks/webhooks.service.js';
+import { resealOidcSecret } from './modules/oidc/oidc-providers.service.js';
 import { CHECK_PURPOSE, SECRET_KEY_FILE, verifySecretKey, type SecretKey } from './secret-key.js';
 
 /** How each kind of sealed value is opened with the old key and sealed with the new one. */
@@ -17,6 +18,7 @@ const RESEAL: Record<SealedKind, (oldKey: string, newKey: string, sealed: string
   webhookSecret: resealWebhookValue,
   webhookHeaders: resealWebhookValue,
   twoFactorSecret: resealTotpSecret,
+  oidcClientSecret: resealOidcSecret,
   secretKeyCheck: (o, n, v) => seal(open(v, o, CHECK_PURPOSE), n, CHECK_PURPOSE),
 };
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decryptCredential } from '../src/modules/integrations/credentials.js';
+import { openClientSecret } from '../src/modules/oidc/oidc-providers.service.js';
 import { openWebhookSecrets } from '../src/modules/webhooks/webhooks.service.js';
 import { verifySecretKey } from '../src/secret-key.js';
 import { rotateSecretKey } from '../src/secret-key-rotate.js';
@@ -29,9 +30,10 @@ describeEachDb('casebook secret-key rotate', (t) => {
       .select(['secret_enc', 'headers_enc'])
       .executeTakeFirstOrThrow(),
     token: (await t.db.selectFrom('integrations').select('token_enc').executeTakeFirstOrThrow()).token_enc!,
+    oidc: await t.db.selectFrom('oidc_providers').select('client_secret_enc').executeTakeFirstOrThrow(),
   });
 
-  it('re-seals webhook secrets, headers and tracker tokens under a new key file, and the old key opens nothing', async () => {
+  it('re-seals webhook secrets, headers, tracker tokens and OIDC client secrets under a new key file, and the old key opens nothing', async () => {
     const hook = await t.post('/webhook', {
       name: 'CI',
       endpoint: 'https://hooks.example.com/ci',
@@ -47,6 +49,13 @@ describeEachDb('casebook secret-key rotate', (t) => {
       token: 'tracker-token-123',
     });
     expect(tracker.status, tracker.text).toBe(201);
+    const sso = await t.post('/oidc-provider', {
+      name: 'SSO',
+      issuer: 'https://sso.example.com',
+      clientId: 'casebook',
+      clientSecret: 'oidc-client-secret',
+    });
+    expect(sso.status, sso.text).toBe(201);
 
     // The key comes from the data directory's key file, as on a default installation.
     const keyFile = path.join(dir, 'secret.key');
@@ -58,6 +67,7 @@ describeEachDb('casebook secret-key rotate', (t) => {
       webhookSecret: 1,
       webhookHeaders: 1,
       twoFactorSecret: 0,
+      oidcClientSecret: 1,
       secretKeyCheck: 1,
     });
     expect(rotation.keyFile).toBe(keyFile);
@@ -73,6 +83,8 @@ describeEachDb('casebook secret-key rotate', (t) => {
       headers: { 'X-Team': 'qa-team-header' },
     });
     expect(decryptCredential(fresh, rows.token)).toBe('tracker-token-123');
+    expect(openClientSecret(fresh, rows.oidc)).toBe('oidc-client-secret');
+    expect(() => openClientSecret(OLD, rows.oidc)).toThrow();
     expect(() => openWebhookSecrets(OLD, rows.webhook)).toThrow();
     expect(() => decryptCredential(OLD, rows.token)).toThrow();
     await expect(

@@ -6,6 +6,7 @@ import type { JobsTables } from './tables/jobs.js';
 import type { ImportsTables } from './tables/imports.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
+import type { OidcTables } from './tables/oidc.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { InstanceTables } from './tables/instance.js';
 import type { ReportsTables } from './tables/reports.js';
@@ -355,6 +356,7 @@ export type Database = CoreTables &
   ExecutionTables &
   AdminTables &
   OAuthTables &
+  OidcTables &
   JobsTables &
   IdempotencyTables &
   InstanceTables &

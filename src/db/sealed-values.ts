@@ -47,6 +47,7 @@ export const SEALED_COLUMNS = [
   { kind: 'webhookSecret', table: 'webhooks', key: 'id', column: 'secret_enc' },
   { kind: 'webhookHeaders', table: 'webhooks', key: 'id', column: 'headers_enc' },
   { kind: 'twoFactorSecret', table: 'two_factor', key: 'user_id', column: 'secret_enc' },
+  { kind: 'oidcClientSecret', table: 'oidc_providers', key: 'id', column: 'client_secret_enc' },
   { kind: 'secretKeyCheck', table: 'instance_settings', key: 'name', column: 'value' },
 ] as const;
 

@@ -45,6 +45,7 @@ import { viewsRoutes } from './views/views.routes.js';
 import { triageRoutes } from './triage/triage.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
+import { oidcProvidersRoutes, oidcSignInRoutes } from './oidc/oidc.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -72,6 +73,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   accountsRoutes,
   apiKeysRoutes,
   webhooksRoutes,
+  oidcProvidersRoutes,
   jobsRoutes,
   reportsRoutes,
   reportSharesRoutes,
@@ -87,6 +89,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
  */
 export const privateApiRoutes: FastifyPluginAsync[] = [
   authRoutes,
+  oidcSignInRoutes,
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,

@@ -324,6 +324,46 @@ export async function populate(s: Service): Promise<Populated> {
       authorization_id: null,
     })
     .execute();
+  // An OpenID Connect provider (oidc_providers, its secret sealed), a person it signed in (oidc_identities) and a
+  // sign-in under way (oidc_sign_ins), written as the callback and the start write them.
+  const provider = await ok(
+    s.request('POST', '/oidc-provider', {
+      body: {
+        name: 'Copied SSO',
+        issuer: 'https://sso.example.com/realms/qa',
+        clientId: 'casebook',
+        clientSecret: 'copied-client-secret',
+        enabled: true,
+        roleRules: [{ group: 'qa-leads', role: 'admin' }],
+      },
+    }),
+    'OIDC provider',
+  );
+  await s.db
+    .insertInto('oidc_identities')
+    .values({
+      provider_id: provider.id,
+      subject: 'copied-subject',
+      tenant_id: 'default',
+      user_id: 1,
+      created_at: now,
+      last_sign_in_at: now,
+    })
+    .execute();
+  await s.db
+    .insertInto('oidc_sign_ins')
+    .values({
+      id: 'e'.repeat(64),
+      tenant_id: 'default',
+      provider_id: provider.id,
+      nonce: 'copied-nonce',
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: `${SITE}/api/auth/oidc/${provider.id}/callback`,
+      return_to: '/',
+      created_at: now,
+      expires_at: now,
+    })
+    .execute();
   return { fx, fileId, fileBody, webhookId: webhook.id, deviceToken: tokens.access_token, extraKey };
 }
 
@@ -354,6 +394,7 @@ export function comparedRequests(d: Populated): string[] {
     `${p}/custom-field`,
     '/users',
     '/webhook',
+    '/oidc-provider',
     `/webhook/${d.webhookId}/delivery`,
     '/audit-logs?limit=1000',
     `/file/${d.fileId}`,

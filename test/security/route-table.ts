@@ -159,6 +159,18 @@ const webhookBody = (c: MatrixCtx) => ({
   eventTypes: ['run_created'],
 });
 const newWebhook = (c: MatrixCtx) => idOf(c.asOwner('POST', '/webhook', { body: webhookBody(c) }));
+// An OpenID Connect provider, off (its start and callback answer with the sign-in page's words).
+const newOidcProvider = (c: MatrixCtx) =>
+  idOf(
+    c.asOwner('POST', '/oidc-provider', {
+      body: {
+        name: `SSO ${c.unique()}`,
+        issuer: 'https://sso.example.com/realms/qa',
+        clientId: 'casebook',
+        clientSecret: 'matrix-client-secret',
+      },
+    }),
+  );
 const pingedWebhook = async (c: MatrixCtx) => {
   const webhookId = await newWebhook(c);
   const deliveryId = await idOf(c.asOwner('POST', `/webhook/${webhookId}/ping`));
@@ -291,6 +303,26 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   'GET /api/mcp': { auth: 'viewer', prepare: () => ({ path: '/api/mcp' }), ok: 405 },
   'DELETE /api/mcp': { auth: 'viewer', prepare: () => ({ path: '/api/mcp' }), ok: 405 },
   // ---- web application (private API) ----
+  // Sign-in through an OpenID Connect provider: public; a provider that is off, or a callback without this
+  // browser's state, sends the browser to the sign-in page (302) — the flow itself is tested in src/modules/oidc.
+  'GET /api/auth/oidc/providers': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/auth/oidc/providers' }),
+    ok: 200,
+  },
+  'GET /api/auth/oidc/:providerId/start': {
+    auth: 'public',
+    prepare: async (c) => ({ path: `/api/auth/oidc/${await newOidcProvider(c)}/start` }),
+    ok: 302,
+  },
+  'GET /api/auth/oidc/:providerId/callback': {
+    auth: 'public',
+    prepare: async (c) => ({
+      path: `/api/auth/oidc/${await newOidcProvider(c)}/callback`,
+      query: { code: 'c', state: 's' },
+    }),
+    ok: 302,
+  },
   'POST /api/auth/login': {
     auth: 'public',
     prepare: async (c) => {
@@ -1135,6 +1167,39 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     ok: 200,
   },
 
+  // ---- OpenID Connect providers (admin, tenant-wide, like webhooks) ----
+  'GET /api/public/v0/oidc-provider': { auth: 'admin', prepare: () => ({ path: '/oidc-provider' }), ok: 200 },
+  'POST /api/public/v0/oidc-provider': {
+    auth: 'admin',
+    prepare: (c) => ({
+      path: '/oidc-provider',
+      body: {
+        name: `SSO ${c.unique()}`,
+        issuer: 'https://sso.example.com',
+        clientId: 'casebook',
+        clientSecret: 'matrix-client-secret',
+      },
+    }),
+    ok: 201,
+  },
+  'GET /api/public/v0/oidc-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/oidc-provider/${await newOidcProvider(c)}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/oidc-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({
+      path: `/oidc-provider/${await newOidcProvider(c)}`,
+      body: { justInTime: true },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/oidc-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/oidc-provider/${await newOidcProvider(c)}` }),
+    ok: 200,
+  },
   // ---- webhooks (D3: admin, tenant-wide) ----
   'GET /api/public/v0/webhook': { auth: 'admin', prepare: () => ({ path: '/webhook' }), ok: 200 },
   'POST /api/public/v0/webhook': {

@@ -37,6 +37,7 @@ import * as m0036 from './0036_scim_additive.js';
 import * as m0037 from './0037_result_steps_additive.js';
 import * as m0038 from './0038_oauth_clients_additive.js';
 import * as m0039 from './0039_import_reconciliation_additive.js';
+import * as m0040 from './0040_oidc_providers_additive.js';
 import * as m0041 from './0041_failure_signatures_additive.js';
 
 /**
@@ -86,5 +87,6 @@ export const migrations: Record<string, CasebookMigration> = {
   '0037_result_steps_additive': m0037,
   '0038_oauth_clients_additive': m0038,
   '0039_import_reconciliation_additive': m0039,
+  '0040_oidc_providers_additive': m0040,
   '0041_failure_signatures_additive': m0041,
 };

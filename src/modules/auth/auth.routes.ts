@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../errors.js';
 import { addRetryAfterOnThrottle, requestSource } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
+import { cookieIsSecure, setSessionCookie } from '../../http/session-cookie.js';
 import { LoginBody, LoginResponse } from './auth.schemas.js';
 import { SESSION_COOKIE, sessionIdOf, signIn, signOut } from './auth.service.js';
 
@@ -11,10 +12,7 @@ const PUBLIC = { access: { public: true } };
 /** The web application's private API (docs/api-decisions.md#endpoints-beyond-the-public-api), under `/api/auth`. */
 export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config } = app;
-  // Secure whenever the browser talks HTTPS: the public URL says so, or this request came over it (directly or
-  // through a trusted proxy's X-Forwarded-Proto: CASEBOOK_TRUST_PROXY), so the cookie never travels in clear.
-  const publicHttps = config.publicUrl.startsWith('https:');
-  const secure = (req: FastifyRequest) => publicHttps || req.protocol === 'https';
+  const secure = (req: FastifyRequest) => cookieIsSecure(config, req);
   addRetryAfterOnThrottle(app);
 
   app.post(
@@ -30,14 +28,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const { token } = await signIn(db, await requestSource(app, req), req.body, config);
-      // D4: HttpOnly so scripts can't read it; SameSite=Lax so other sites' forms don't send it.
-      reply.setCookie(SESSION_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: secure(req),
-        path: '/',
-        maxAge: config.sessionTtlHours * 3600,
-      });
+      setSessionCookie(reply, req, config, token);
       return { token };
     },
   );

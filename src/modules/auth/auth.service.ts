@@ -78,25 +78,39 @@ export async function signIn(
   if (second === 'invalid') throw await fail('invalid two-factor code', '/totp');
   if ((await getTenant(db, source.tenantId)).suspended) throw forbidden('this tenant is suspended');
 
+  await recordSignInSuccess(db, source, input.email);
+  return { ...(await openSession(db, source, user.id, options.sessionTtlHours)), userId: user.id };
+}
+
+/**
+ * D4: opens a session of `sessionTtlHours` for a person who proved who they are (a password and second factor, or
+ * an identity provider), and audits the contract's `login` (no meta) in the same transaction.
+ */
+export async function openSession(
+  db: Db,
+  source: RequestSource,
+  userId: number,
+  sessionTtlHours: number,
+): Promise<{ token: string; expiresAt: string }> {
   const token = newSecret(32);
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + options.sessionTtlHours * 3600_000).toISOString();
-  await recordSignInSuccess(db, source, input.email);
-  await db.transaction().execute(async (trx) => {
+  const expiresAt = new Date(now.getTime() + sessionTtlHours * 3600_000).toISOString();
+  const work = async (trx: Db) => {
     await repo.deleteExpiredSessions(trx, source.tenantId, now.toISOString(), 100);
     await repo.insertSession(trx, {
       id: sessionIdOf(token),
       tenant_id: source.tenantId,
-      user_id: user.id,
+      user_id: userId,
       ip: source.ip,
       user_agent: source.userAgent,
       created_at: now.toISOString(),
       expires_at: expiresAt,
       last_seen_at: now.toISOString(),
     });
-    await recordAudit(trx, { ...source, userId: user.id }, 'login');
-  });
-  return { token, expiresAt, userId: user.id };
+    await recordAudit(trx, { ...source, userId }, 'login');
+  };
+  await (db.isTransaction ? work(db) : db.transaction().execute(work));
+  return { token, expiresAt };
 }
 
 /** Ends the session the request came with. Audits `logout`. */

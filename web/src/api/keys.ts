@@ -17,6 +17,7 @@ export const queryKeys = {
   // Pages reached without a session.
   invitation: (token: string) => ['invitation', token] as const,
   deviceCode: (userCode: string) => ['device-code', userCode] as const,
+  signInProviders: () => ['sign-in-providers'] as const,
 
   // The tenant.
   statuses: () => ['statuses'] as const,

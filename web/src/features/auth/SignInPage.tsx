@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Form } from 'react-aria-components';
 import { isApiError } from '../../api/client';
@@ -9,7 +9,7 @@ import { TextField } from '../../components/TextField';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useForm, type FormErrors } from '../../lib/useForm';
 import { safeReturnTo } from '../../session/session';
-import { signIn } from './api';
+import { PROVIDER_SIGN_IN_ERRORS, providerSignInHref, signIn, signInProvidersQuery } from './api';
 import { queryKeys } from '../../api/keys';
 
 type Step = 'password' | 'second-factor';
@@ -31,7 +31,13 @@ function describe(e: unknown): string {
 
 export function SignInPage() {
   useDocumentTitle('Sign in');
-  const { returnTo } = useSearch({ from: '/sign-in' });
+  const { returnTo, error, sso } = useSearch({ from: '/sign-in' });
+  const providers = useQuery(signInProvidersQuery()).data?.providers ?? [];
+  // A deep link to one provider goes on to it, unless it just came back from there with an error to show.
+  const deepLink = !error ? providers.find((p) => p.id === sso) : undefined;
+  useEffect(() => {
+    if (deepLink) window.location.assign(providerSignInHref(deepLink.startUrl, returnTo));
+  }, [deepLink, returnTo]);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('password');
@@ -74,7 +80,20 @@ export function SignInPage() {
               : 'Enter the 6-digit code from your authenticator app.'}
           </p>
         )}
-        <FormError message={form.formError} />
+        <FormError message={form.formError ?? (error ? PROVIDER_SIGN_IN_ERRORS[error] : undefined)} />
+        {step === 'password' && providers.length > 0 && (
+          <nav aria-label="Sign in with your organisation" className="auth-providers">
+            {providers.map((p) => (
+              <a
+                key={p.id}
+                className="btn btn-secondary btn-block"
+                href={providerSignInHref(p.startUrl, returnTo)}
+              >
+                Sign in with {p.name}
+              </a>
+            ))}
+          </nav>
+        )}
         <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
           {step === 'password' ? (
             <>

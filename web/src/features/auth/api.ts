@@ -9,6 +9,30 @@ export type LoginBody = NonNullable<
 
 export const signIn = (body: LoginBody) => unwrap(api.POST('/api/auth/login', { body }));
 
+/** The tenant's enabled identity providers: one "Sign in with …" button each. */
+export const signInProvidersQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.signInProviders(),
+    queryFn: () => unwrap(api.GET('/api/auth/oidc/providers')),
+    staleTime: 60_000,
+  });
+
+/** Where a provider's button goes: the service's start route, which sends the browser to the provider. */
+export const providerSignInHref = (startUrl: string, returnTo: string | undefined) =>
+  returnTo ? `${startUrl}?${new URLSearchParams({ returnTo }).toString()}` : startUrl;
+
+/** The words for each `?error=` a sign-in through a provider ends with (docs/api-decisions.md#openid-connect-sign-in). */
+export const PROVIDER_SIGN_IN_ERRORS: Record<string, string> = {
+  deactivated: 'Your account is deactivated. Ask an administrator to reactivate it.',
+  email_unverified:
+    'The identity provider did not send a verified e-mail address, so Casebook cannot tell who you are.',
+  no_account: 'There is no Casebook account for you yet. Ask an administrator to invite you.',
+  state_invalid: 'That sign-in expired or was already used. Please try again.',
+  provider_unavailable: 'That sign-in option is not available any more.',
+  provider_error: 'The identity provider could not sign you in. Please try again, or ask an administrator.',
+  suspended: 'This workspace is suspended.',
+};
+
 /** What an invitation link offers (its e-mail and role); a 404 once it expired or was used. */
 export const invitationQuery = (token: string) =>
   queryOptions({

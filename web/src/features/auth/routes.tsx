@@ -2,6 +2,7 @@ import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { rootRoute } from '../../routing/layouts';
 import { safeReturnTo } from '../../session/session';
 import { SignInPage } from './SignInPage';
+import { PROVIDER_SIGN_IN_ERRORS } from './api';
 
 /** Sign-in and the account links of mails (invitation, password reset): pages without a session. */
 
@@ -9,9 +10,15 @@ import { SignInPage } from './SignInPage';
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-in',
-  validateSearch: (search: Record<string, unknown>): { returnTo?: string } => {
+  validateSearch: (search: Record<string, unknown>): { returnTo?: string; error?: string; sso?: string } => {
     const returnTo = safeReturnTo(search.returnTo);
-    return returnTo ? { returnTo } : {};
+    // Only the words a sign-in through an identity provider ends with; anything else is not shown.
+    const error =
+      typeof search.error === 'string' && search.error in PROVIDER_SIGN_IN_ERRORS ? search.error : undefined;
+    // `?sso=<provider id>`: a deep link that goes straight on to that provider (returnTo kept).
+    const sso =
+      typeof search.sso === 'string' && /^[a-z0-9]{1,64}$/.test(search.sso) ? search.sso : undefined;
+    return { ...(returnTo ? { returnTo } : {}), ...(error ? { error } : {}), ...(sso ? { sso } : {}) };
   },
   component: SignInPage,
 });
