@@ -26,14 +26,19 @@ const jobRow = (t: TestEnv, kind: string) =>
     .where('kind', '=', kind)
     .executeTakeFirstOrThrow();
 
-/** Puts the job's lease in the past and claims it for `token`, as a second runner would once it expired. */
+/**
+ * Claims the job for `token` as a second runner would once the lease expired: one whose clock is past the lease's
+ * end. In one step, so that the first runner's own poll cannot claim the expired job back in between (it did once,
+ * under load, when the test first moved the lease into the past and then claimed).
+ */
 async function takeOver(t: TestEnv, kind: string, token: string) {
-  await t.db
-    .updateTable('jobs')
-    .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-    .where('kind', '=', kind)
-    .execute();
-  const [job] = await claimJobs(t.db, { token, nowMs: Date.now(), leaseMs: 60_000, limit: 1, kinds: [kind] });
+  const [job] = await claimJobs(t.db, {
+    token,
+    nowMs: Date.now() + 120_000,
+    leaseMs: 60_000,
+    limit: 1,
+    kinds: [kind],
+  });
   expect(job).toBeDefined();
 }
 

@@ -237,8 +237,18 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))(
     });
 
     it('reorders folders by drag and drop', async () => {
-      // Dropped on the upper edge of Inbox: Delta goes before it.
+      // Dropped on the upper edge of Inbox: Delta goes before it. The tree settles first: a late re-render of the
+      // move above once shifted the rows under the pointer, and another folder was dragged.
       const target = folderRow('Inbox');
+      const settled = async () =>
+        JSON.stringify([await folderRow('Delta').boundingBox(), await target.boundingBox()]);
+      let last = '';
+      await expect
+        .poll(async () => {
+          const [before, now] = [last, (last = await settled())];
+          return before === now;
+        })
+        .toBe(true);
       const box = (await target.boundingBox())!;
       await folderRow('Delta').dragTo(target, { targetPosition: { x: box.width / 2, y: 2 } });
       await expect.poll(() => childrenOf(null)).toEqual(['Delta', 'Inbox', 'Alpha']);
