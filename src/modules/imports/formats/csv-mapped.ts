@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { readCsv, UnreadableFile, type CsvRecord } from './csv-read.js';
+import { mapPriority } from './testrail-common.js';
 import type { ImportedCase, ImportedStep, ParsedItem } from './types.js';
 
 /*
@@ -117,10 +118,6 @@ const PRIORITY_WORDS: Record<string, string> = {
   p3: 'low',
   p4: 'low',
 };
-
-export function priorityOf(text: string): string {
-  return PRIORITY_WORDS[text.replace(/^\d+\s*-\s*/, '').toLowerCase()] ?? text;
-}
 
 const NUMBERED = /^\s*(\d{1,4})[.)]\s+(.*)$/;
 
@@ -251,7 +248,7 @@ export async function* parseMapped(
     const priority = cell('priority').trim();
     if (priority !== '') {
       const given = mapped(cols.get('priority'), priority);
-      c.priority = given === priority ? priorityOf(priority) : given;
+      c.priority = given === priority ? (mapPriority(priority, PRIORITY_WORDS) ?? priority) : given;
     }
     const tags = cell('tags')
       .split(cols.get('tags')?.separator ?? ',')

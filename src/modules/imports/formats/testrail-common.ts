@@ -31,14 +31,15 @@ export async function* textChunks(input: TextInput): AsyncGenerator<string> {
 const PRIORITIES: Record<string, string> = { critical: 'high', high: 'high', medium: 'medium', low: 'low' };
 
 /**
- * TestRail's default priorities (Critical, High, Medium, Low; also `1 - Critical` as some instances label them) as
- * Casebook's; a priority a TestRail admin added is passed on as written, for the pipeline to report.
+ * A priority word as Casebook's, by `words` (default TestRail's: Critical, High, Medium, Low; also `1 - Critical` as
+ * some instances label them); one the table lacks (a priority a TestRail admin added) is passed on as written, for
+ * the pipeline to report.
  */
-export function mapPriority(text: string): string | undefined {
+export function mapPriority(text: string, words: Record<string, string> = PRIORITIES): string | undefined {
   const t = text.trim();
   if (t === '') return undefined;
   const word = t.replace(/^\d+\s*-\s*/, '').toLowerCase();
-  return PRIORITIES[word] ?? t;
+  return words[word] ?? t;
 }
 
 /** `References`: comma-separated keys (`RF-1, RF-2`) or URLs, each one requirement. */
