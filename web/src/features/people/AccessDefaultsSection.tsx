@@ -9,9 +9,13 @@ export function AccessDefaultsSection() {
   const queryClient = useQueryClient();
   const defaults = useQuery(accessDefaultsQuery);
   const [said, setSaid] = useState<{ text: string; bad?: boolean }>();
+  // What was just ticked, set in the change event itself: the mutation's own state reaches the box a moment later,
+  // and meanwhile the controlled box would spring back to the old value.
+  const [ticked, setTicked] = useState<boolean>();
   const save = useMutation({
     mutationFn: setAccessDefaults,
     onMutate: () => setSaid(undefined),
+    onSettled: () => setTicked(undefined),
     onSuccess: (r) => {
       queryClient.setQueryData(queryKeys.accessDefaults(), r);
       setSaid({
@@ -22,7 +26,7 @@ export function AccessDefaultsSection() {
     },
     onError: (e) => setSaid({ text: words(e), bad: true }),
   });
-  const on = save.isPending ? save.variables : defaults.data?.newMembersJoinAllProjects;
+  const on = ticked ?? defaults.data?.newMembersJoinAllProjects;
   return (
     <section className="panel" aria-labelledby="access-defaults">
       <h2 id="access-defaults" className="panel-title">
@@ -33,7 +37,10 @@ export function AccessDefaultsSection() {
           type="checkbox"
           checked={on ?? false}
           disabled={!defaults.isSuccess || save.isPending}
-          onChange={(e) => save.mutate(e.target.checked)}
+          onChange={(e) => {
+            setTicked(e.target.checked);
+            save.mutate(e.target.checked);
+          }}
         />
         Join every project, and the ones made later, unless the invitation names projects
       </label>
