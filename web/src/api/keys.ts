@@ -41,6 +41,8 @@ export const queryKeys = {
     ['admin', 'webhooks', id, 'deliveries', deliveryId] as const,
   // Service administration: the audit log, background jobs, every key, the instance.
   auditLog: (filter: object) => ['admin', 'audit-log', filter] as const,
+  /** Every action the log records, with its words (fixed for a version of the service). */
+  auditActions: () => ['admin', 'audit-log-actions'] as const,
   failedJobs: () => ['admin', 'jobs', 'failed'] as const,
   serviceApiKeys: () => ['admin', 'api-keys'] as const,
   /** The apps registered to sign people in with OAuth, and the rule for which may be approved (admin). */
