@@ -26,7 +26,7 @@ const TIMEOUT = (spec: string) =>
 // A message that quotes markup: stored escaped (D22), its label is plain text holding angle brackets.
 const MARKUP = '<p>Error: expected &lt;img src=x onerror=alert(1)&gt; to be visible</p>';
 const TIMEOUT_LABEL = 'TimeoutError: Timeout <n>ms waiting for #checkout';
-const MARKUP_LABEL = 'Error: expected <img src=x onerror=alert(<n>)> to be visible';
+const MARKUP_LABEL = 'expected <img src=x onerror=alert(<n>)> to be visible';
 const BUG = { url: 'https://tracker.example.com/issues/77', text: 'BUG-77 checkout times out' };
 
 /**
