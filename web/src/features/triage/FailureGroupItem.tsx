@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Button } from '../../components/Button';
 import { formatDateTime } from '../../lib/format';
 import type { FailureGroup } from './api';
@@ -11,6 +11,8 @@ import { failWith } from './words';
 export function FailureGroupItem({
   code,
   group,
+  open,
+  onToggle,
   comparedWith,
   statusName,
   canTriage,
@@ -22,6 +24,8 @@ export function FailureGroupItem({
 }: {
   code: string;
   group: FailureGroup;
+  open: boolean;
+  onToggle: () => void;
   comparedWith: number | null;
   statusName: (id: string) => string;
   canTriage: boolean;
@@ -32,7 +36,6 @@ export function FailureGroupItem({
   onUnmarkKnown: () => void;
 }) {
   const id = useId();
-  const [open, setOpen] = useState(false);
   const known = group.known;
   return (
     <li className="triage-group" data-signature={group.signature}>
@@ -42,7 +45,7 @@ export function FailureGroupItem({
           className="triage-toggle"
           aria-expanded={open}
           aria-controls={open ? `${id}-cases` : undefined}
-          onClick={() => setOpen((o) => !o)}
+          onClick={onToggle}
         >
           <span className="triage-chevron" aria-hidden="true" />
           {/* Labels are plain text from the service (messages may quote markup): React writes them as text. */}
@@ -85,9 +88,9 @@ export function FailureGroupItem({
                 <span className="project-code">
                   {code}-{c.seq}
                 </span>{' '}
-                {c.title}
-              </button>{' '}
-              <span className="muted">{statusName(c.status)}</span>
+                <span className="triage-case-title">{c.title}</span>
+              </button>
+              <span className="muted triage-case-status">{statusName(c.status)}</span>
             </li>
           ))}
         </ul>

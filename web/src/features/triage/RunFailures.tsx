@@ -39,6 +39,8 @@ export function RunFailures({
   const statuses = useQuery(statusesQuery());
   const [expanded, setExpanded] = useState(false);
   const [linking, setLinking] = useState<FailureGroup>();
+  // Which groups show their cases, by signature: a group keeps it when it moves between the lists (known).
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
   const [said, setSaid] = useState<Said>();
   const canTriage = me.data !== undefined && canRunTests(me.data.role);
 
@@ -100,14 +102,27 @@ export function RunFailures({
       key={g.signature}
       code={code}
       group={g}
+      open={openGroups.has(g.signature)}
+      onToggle={() =>
+        setOpenGroups((all) => {
+          const next = new Set(all);
+          if (!next.delete(g.signature)) next.add(g.signature);
+          return next;
+        })
+      }
       comparedWith={comparedWith}
       statusName={statusName}
       canTriage={canTriage}
       busy={mark.isPending || unmark.isPending}
       onOpenCase={(tcaseId) => {
         onOpenCase(tcaseId);
-        // On a phone the case is shown under the list: bring it into view.
-        document.querySelector('.run-detail')?.scrollIntoView({ block: 'start' });
+        // The case opens beside the list (under it on a phone), maybe out of view: its top is brought just under
+        // the sticky top bar.
+        const detail = document.querySelector('.run-detail');
+        if (!detail) return;
+        const below = document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0;
+        const top = detail.getBoundingClientRect().top;
+        if (top < below || top > window.innerHeight / 2) window.scrollBy({ top: top - below - 12 });
       }}
       onLink={() => setLinking(g)}
       onMarkKnown={() => mark.mutate(g)}
