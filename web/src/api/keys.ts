@@ -111,6 +111,12 @@ export const queryKeys = {
   runAssignable: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'assignable'] as const,
   runCase: (code: string, runId: number, tcaseId: string) =>
     ['projects', P(code), 'runs', runId, 'tcases', tcaseId] as const,
+  /** The run's failures grouped by signature (triage): under the run, so what refreshes the run refreshes them. */
+  runFailureGroups: (code: string, runId: number) =>
+    ['projects', P(code), 'runs', runId, 'failure-groups'] as const,
+  /** Defects linked before to failures like this result (triage's suggestions). */
+  resultSuggestions: (code: string, resultId: number) =>
+    ['projects', P(code), 'result-suggestions', resultId] as const,
   runPreview: (code: string, type: string, queryPlans: object[]) =>
     ['projects', P(code), 'run-preview', type, queryPlans] as const,
   plans: (code: string) => ['projects', P(code), 'plans'] as const,

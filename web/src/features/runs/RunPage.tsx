@@ -26,6 +26,7 @@ import type { AssignTarget } from './run-page/AssignDialog';
 import { canRunTests, meQuery } from '../../session/session';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
+import { RunFailures } from '../triage';
 import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
 import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
@@ -384,6 +385,7 @@ export function RunPage() {
         </div>
       ))}
 
+      <RunFailures code={project} runId={id} onOpenCase={select} />
       <div className="run-layout">
         <section aria-labelledby="cases-title" className="panel rp-list">
           <h2 id="cases-title" className="panel-title">

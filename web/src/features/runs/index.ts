@@ -5,3 +5,6 @@ export { Preview } from './list/Preview';
 export type { QueryPlan } from './api';
 export { passRateOf } from './list/order';
 export { projectAssignableQuery } from './api';
+// Failure triage's "link this defect to all" offers the same trackers and reads an issue id the way the recorder does.
+export { projectIntegrationsQuery } from './api';
+export { issueIdFromUrl } from './run-page/recorder-draft';
