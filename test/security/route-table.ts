@@ -1727,6 +1727,15 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/result/${c.fx.resultId}/suggestions` }),
     ok: 200,
   },
+  'POST /api/public/v0/project/:project/result/:result/link': {
+    auth: 'test-runner',
+    project: 'write',
+    prepare: (c) => ({
+      path: `${c.p}/result/${c.fx.resultId}/link`,
+      body: { url: 'https://bugs.example.com/accepted', text: 'Accepted bug' },
+    }),
+    ok: 200,
+  },
   'POST /api/public/v0/project/:project/run/:run/failure-group/:signature/link': {
     auth: 'test-runner',
     project: 'write',

@@ -130,6 +130,54 @@ describeEachDb('failure triage: writes', (t) => {
     });
   });
 
+  describe('POST /project/:p/result/:r/link (accepting a suggestion)', () => {
+    it('links the defect to that one result as the caller, audited with the result, and leaves the group alone', async () => {
+      const { p, runId, resultOf } = await seeded(t);
+      const runner = await memberWithKey(t, 'test-runner', p);
+      const res = await t.post(`/project/${p.code}/result/${resultOf(1)}/link`, BUG, { key: runner.key });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({ resultId: resultOf(1), linked: true });
+      const links = await linksOfRun(t, runId);
+      expect(links.map((l) => [l.result_id, l.url, l.linked_by])).toEqual([
+        [resultOf(1), BUG.url, runner.user.id],
+      ]);
+      const events = (await auditRows(t, 'triage.defect_linked', runner.user.id)).map((e) =>
+        JSON.parse(e.meta!),
+      );
+      expect(events).toEqual([
+        expect.objectContaining({
+          run_id: runId,
+          result_id: resultOf(1),
+          signature: CHECKOUT,
+          results_linked: 1,
+        }),
+      ]);
+      const again = await t.post(`/project/${p.code}/result/${resultOf(1)}/link`, BUG, { key: runner.key });
+      expect(again.body).toEqual({ resultId: resultOf(1), linked: false });
+      expect(await linksOfRun(t, runId)).toHaveLength(1);
+    });
+
+    it('answers 400 for a link D24 refuses, 404 for a result of another project, 403 for a viewer; nothing written', async () => {
+      const { p, runId, resultOf } = await seeded(t);
+      const other = await createProject(t);
+      const viewer = await memberWithKey(t, 'viewer', p);
+      const url = `/project/${p.code}/result/${resultOf(0)}/link`;
+      const cases: [string, unknown, number, string | undefined][] = [
+        [url, { url: 'javascript:alert(1)', text: 'x' }, 400, undefined],
+        [url, { text: 'no url' }, 400, undefined],
+        [`/project/${other.code}/result/${resultOf(0)}/link`, BUG, 404, undefined],
+        [`/project/${p.code}/result/999999999/link`, BUG, 404, undefined],
+        [url, BUG, 403, viewer.key],
+      ];
+      for (const [path, body, status, key] of cases) {
+        const res = await t.post(path, body, key ? { key } : {});
+        expect(res.status, `${path} ${JSON.stringify(res.body)}`).toBe(status);
+        expect(res.body.message).toEqual(expect.any(String));
+      }
+      expect(await linksOfRun(t, runId)).toEqual([]);
+    });
+  });
+
   describe('POST …/failure-group/:signature/known and DELETE /project/:p/failure-group/:signature/known', () => {
     it('marks the group known in the project (who, when, the run, a note), shows it, and takes it back', async () => {
       const { p, runId } = await seeded(t);

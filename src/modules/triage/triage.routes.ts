@@ -6,6 +6,7 @@ import {
   GroupPageQuery,
   GroupParams,
   LinkGroupAnswer,
+  LinkResultAnswer,
   LinkGroupBody,
   MarkKnownAnswer,
   MarkKnownBody,
@@ -77,6 +78,22 @@ export const triageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.resultSuggestions(db, req.actor, req.params.project, req.params.result),
+  );
+
+  app.post(
+    '/project/:project/result/:result/link',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary:
+          'Link one defect to one recorded result, as a person does when accepting a suggestion (the run keeps its other results as they are)',
+        params: ResultParams,
+        body: LinkGroupBody,
+        response: { 200: LinkResultAnswer, ...errorResponses },
+      },
+    },
+    async (req) => service.linkDefectToResult(db, req.actor, req.params.project, req.params.result, req.body),
   );
 
   app.post(

@@ -150,6 +150,11 @@ export const LinkGroupAnswer = Type.Object({
   skipped: Type.Array(Type.Integer(), { description: 'results that had a link to this URL already' }),
 });
 
+export const LinkResultAnswer = Type.Object({
+  resultId: Type.Integer(),
+  linked: Type.Boolean({ description: 'false when the result had a link to this URL already' }),
+});
+
 export const MarkKnownBody = Type.Object(
   { note: Type.Optional(Type.String({ maxLength: 1024, description: 'plain text' })) },
   { additionalProperties: false },

@@ -271,6 +271,38 @@ export async function linkDefectToGroup(
 }
 
 /**
+ * Accepting a suggestion: the defect goes on this one recorded result, as a person adds a link (a tracker issue is
+ * commented back, D24); nothing happens to the run's other results. Audited as `triage.defect_linked` with the
+ * result. 404 for a result not in the project; 400 for a link D24 refuses, with nothing written.
+ */
+export async function linkDefectToResult(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  resultId: number,
+  link: LinkGroupBody,
+): Promise<{ resultId: number; linked: boolean }> {
+  const project = await resolveProject(db, actor, projectRef, { write: true });
+  const result = await repo.findResult(db, actor.tenantId, project.id, resultId);
+  if (!result) throw notFound(`result ${resultId} not found in project ${project.code}`);
+  return inTransaction(db, async (trx) => {
+    const run = { id: result.run_id, projectId: project.id };
+    const out = await linkResults(trx, actor, run, [resultId], link, nowIso());
+    await recordAudit(trx, actor, 'triage.defect_linked', {
+      project_id: project.id,
+      project_code: project.code,
+      run_id: run.id,
+      result_id: resultId,
+      signature: result.signature ?? undefined,
+      url: link.url,
+      integration_id: link.integrationId,
+      results_linked: out.linked.length,
+    });
+    return { resultId, linked: out.linked.length === 1 };
+  });
+}
+
+/**
  * "Mark all as known": the signature is marked known in the project (one mark per project and signature; marking
  * again replaces who, when, the run and the note); audited as `triage.marked_known`.
  */

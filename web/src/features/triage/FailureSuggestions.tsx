@@ -4,7 +4,7 @@ import { queryKeys } from '../../api/keys';
 import { Button } from '../../components/Button';
 import { formatCountOf, formatDate } from '../../lib/format';
 import { canRunTests, meQuery } from '../../session/session';
-import { linkDefectToGroup, resultSuggestionsQuery, runFailureGroupsQuery, type Suggestion } from './api';
+import { linkDefectToResult, resultSuggestionsQuery, type Suggestion } from './api';
 import './triage.css';
 
 /** The failures the service signs (docs/api-decisions.md#failure-triage): custom statuses are the tenant's. */
@@ -12,8 +12,8 @@ const SIGNED = new Set(['failed', 'blocked']);
 
 /**
  * Under a case's latest result in the run: the defects linked before to failures like it, with who linked them
- * in which run. Accept links the defect as a person does (the group's link request, so the run's other cases
- * failing the same way get it too); nothing is linked without it.
+ * in which run. Accept links the defect to this result as a person does; the run's other cases failing the same
+ * way are the group's "Link this defect to all". Nothing is linked without a person's choice.
  */
 export function FailureSuggestions({
   code,
@@ -27,14 +27,12 @@ export function FailureSuggestions({
   const signed = SIGNED.has(result.status);
   const queryClient = useQueryClient();
   const suggestions = useQuery({ ...resultSuggestionsQuery(code, result.id), enabled: signed });
-  const groups = useQuery({ ...runFailureGroupsQuery(code, runId), enabled: signed });
   const me = useQuery(meQuery);
   const [said, setSaid] = useState('');
   const signature = suggestions.data?.signature;
-  const group = groups.data?.groups.find((g) => g.signature === signature);
   const accept = useMutation({
     mutationFn: (s: Suggestion) =>
-      linkDefectToGroup(code, runId, signature!, {
+      linkDefectToResult(code, result.id, {
         url: s.url,
         text: s.text,
         ...(s.integrationId ? { integrationId: s.integrationId } : {}),
@@ -46,14 +44,16 @@ export function FailureSuggestions({
         queryClient.invalidateQueries({ queryKey: queryKeys.resultSuggestions(code, result.id) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.reports(code), refetchType: 'none' }),
       ]);
-      setSaid(`“${s.text}” linked to ${formatCountOf(answer.linked.length, 'case')}.`);
+      setSaid(
+        answer.linked ? `“${s.text}” linked to this result.` : `This result carries “${s.text}” already.`,
+      );
     },
   });
   if (!signed || !signature) return null;
   // A defect this result carries already is no suggestion any more.
   const linked = new Set(result.links.map((l) => l.url));
   const shown = (suggestions.data?.suggestions ?? []).filter((s) => !linked.has(s.url));
-  const canAccept = me.data !== undefined && canRunTests(me.data.role) && group !== undefined;
+  const canAccept = me.data !== undefined && canRunTests(me.data.role);
   if (shown.length === 0 && !said) return null;
   return (
     <section className="triage-suggestions" aria-labelledby="triage-suggestions-title">
@@ -86,7 +86,6 @@ export function FailureSuggestions({
                     variant="primary"
                     isPending={accept.isPending && accept.variables?.url === s.url}
                     isDisabled={accept.isPending}
-                    aria-describedby={`triage-accept-${result.id}`}
                     onPress={() => accept.mutate(s)}
                   >
                     Accept
@@ -97,13 +96,6 @@ export function FailureSuggestions({
           );
         })}
       </ul>
-      {canAccept && shown.length > 0 && (
-        <p id={`triage-accept-${result.id}`} className="muted triage-accept-note">
-          {group!.count === 1
-            ? 'Accept links the defect to this result.'
-            : `Accept links the defect to the latest result of each of the ${formatCountOf(group!.count, 'case')} failing this way in this run.`}
-        </p>
-      )}
       {accept.isError && (
         <p className="field-error" role="alert">
           The defect was not linked: {accept.error.message}

@@ -44,6 +44,15 @@ export const linkDefectToGroup = (code: string, runId: number, signature: string
     }),
   );
 
+/** Accepting a suggestion: the defect goes on this one result, as a person links it. */
+export const linkDefectToResult = (code: string, resultId: number, link: DefectLink) =>
+  unwrap(
+    api.POST('/api/public/v0/project/{project}/result/{result}/link', {
+      params: { path: { project: code, result: resultId } },
+      body: link,
+    }),
+  );
+
 /** "Mark all as known": the signature is a known problem of the project (it hides nothing). */
 export const markGroupKnown = (code: string, runId: number, signature: string) =>
   unwrap(
