@@ -2,8 +2,9 @@
  * `npm run bench -- --only triage` (issue 45): the time to sign 100,000 generated failures (src/lib/failure-signature.ts,
  * in memory, each comment distinct) and to group a 10,000-case run (`GET /project/:p/run/:r/failure-group`, in
  * process through inject: the query, the grouping and the answer's serialisation), medians, on SQLite and on
- * PostgreSQL when reachable. A measurement, not a test: nothing fails. The labelled real-world corpus and its
- * precision and recall are not here yet.
+ * PostgreSQL when reachable; and how well signatures group the labelled corpus of real CI failures
+ * (bench/triage-corpus/, bench/lib/triage-corpus.ts): B-cubed and pairwise precision and recall. A measurement, not a
+ * test: nothing fails here (test/triage-corpus.test.ts fails under the bars).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { failureSignature } from '../src/lib/failure-signature.js';
+import { labelledComments, scoreGrouping } from './lib/triage-corpus.js';
 import { benchConfig, firstStartOf } from './lib/in-process.js';
 import { QUICK } from './lib/options.js';
 import { analyzePostgres, freshPgDatabase, pgAvailable } from './lib/postgres.js';
@@ -144,11 +146,33 @@ async function groupBigRun(
   }
 }
 
+/** The corpus's grouping figures, as lines of the report. */
+function corpusFigures(): string[] {
+  const items = labelledComments();
+  const signed = items.map((i) => failureSignature(i.html));
+  const s = scoreGrouping(
+    items,
+    signed.map((x) => x.signature),
+    signed.map((x) => x.label),
+  );
+  const f = (x: number) => x.toFixed(3);
+  return [
+    `corpus: ${fmt(s.failures)} failures (${s.realFailures} real, the rest generated re-runs) in ${s.trueGroups} true groups → ${s.signatures} signatures`,
+    `corpus grouping, B-cubed: precision ${f(s.bcubed.precision)} (target ≥ 0.95), recall ${f(s.bcubed.recall)} (target ≥ 0.90)`,
+    `corpus grouping, pairwise: precision ${f(s.pairwise.precision)}, recall ${f(s.pairwise.recall)}`,
+    ...s.split.map((g) => `  split: ${g.group} over ${g.signatures} signatures`),
+    ...s.merged.map((m) => `  merged: ${m.groups.join(' + ')} as "${m.label}"`),
+  ];
+}
+
 /** Prints the figures; `--only triage` runs this alone (no build, no server process). */
 export async function runTriageBench(): Promise<void> {
   log(`== triage: signing ${fmt(SIGNED)} generated failures (${SIGN_ROUNDS} rounds)`);
   const signMs = median([signMany()]);
-  const lines = [`sign ${fmt(SIGNED)} failures: median ${ms(signMs)} (target ≤ 10 s for 100,000)`];
+  const lines = [
+    ...corpusFigures(),
+    `sign ${fmt(SIGNED)} failures: median ${ms(signMs)} (target ≤ 10 s for 100,000)`,
+  ];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-triage-'));
   try {
     log(`== triage: a run of ${fmt(RUN_CASES)} cases on SQLite`);
