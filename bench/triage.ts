@@ -23,6 +23,8 @@ const SIGNED = QUICK ? 10_000 : 100_000;
 const RUN_CASES = QUICK ? 1_000 : 10_000;
 const SIGN_ROUNDS = 5;
 const GROUP_ROUNDS = QUICK ? 5 : 20;
+/** Runs of the same cases before the big one (the flaky score's window). */
+const EARLIER_RUNS = QUICK ? 2 : 4;
 /** Failures of the big run: every third case, in this many distinct problems. */
 const PROBLEMS = 40;
 
@@ -87,7 +89,7 @@ async function groupBigRun(
   dir: string,
   /** PostgreSQL's URL: its statistics are refreshed after the load, as autovacuum would (bench/lib/postgres.ts). */
   pgUrl?: string,
-): Promise<{ median: number; groups: number; bytes: number }> {
+): Promise<{ median: number; groups: number; bytes: number; flakyMedian: number; flaky: number }> {
   const config = benchConfig(dir);
   const { apiKey } = await firstStartOf(db, config);
   const app = await buildApp({ config, db, webRoot: null });
@@ -111,6 +113,25 @@ async function groupBigRun(
       }));
       const res = await call('POST', '/project/TRI/tcase/bulk', { folderPath: ['Bench'], tcases });
       ids.push(...JSON.parse(res.body).tcases.map((c: { id: string }) => c.id));
+    }
+    // Earlier runs of the same cases, so the run's flaky scores read a window of runs: every seventh case fails
+    // in one of them and passes in the next.
+    for (let r = 0; r < EARLIER_RUNS; r++) {
+      const earlier = JSON.parse(
+        (
+          await call('POST', '/project/TRI/run', {
+            title: `Earlier ${r + 1}`,
+            type: 'static_struct',
+            queryPlans: [{ tcaseIds: ids }],
+          })
+        ).body,
+      );
+      for (let i = 0; i < ids.length; i += 5000) {
+        const items = ids
+          .slice(i, i + 5000)
+          .map((tcaseId, k) => ({ tcaseId, status: (i + k + r) % 7 === 0 ? 'failed' : 'passed' }));
+        await call('POST', `/project/TRI/run/${earlier.id}/result/batch`, { items });
+      }
     }
     const run = JSON.parse(
       (
@@ -140,7 +161,23 @@ async function groupBigRun(
       body = (await call('GET', url)).body;
       times.push(performance.now() - t0);
     }
-    return { median: median(times), groups: JSON.parse(body).groups.length, bytes: body.length };
+    // The run page's flaky column: the scores of the run's cases over its configuration's last 20 runs.
+    const flakyUrl = `/project/TRI/run/${run.id}/flaky-score`;
+    for (let i = 0; i < 3; i++) await call('GET', flakyUrl);
+    const flakyTimes: number[] = [];
+    let flakyBody = '';
+    for (let i = 0; i < GROUP_ROUNDS; i++) {
+      const t0 = performance.now();
+      flakyBody = (await call('GET', flakyUrl)).body;
+      flakyTimes.push(performance.now() - t0);
+    }
+    return {
+      median: median(times),
+      groups: JSON.parse(body).groups.length,
+      bytes: body.length,
+      flakyMedian: median(flakyTimes),
+      flaky: JSON.parse(flakyBody).tcases.length,
+    };
   } finally {
     await app.close();
   }
@@ -181,6 +218,7 @@ export async function runTriageBench(): Promise<void> {
       const g = await groupBigRun(sqlite, dir);
       lines.push(
         `group a ${fmt(RUN_CASES)}-case run [sqlite]: median ${ms(g.median)} (${g.groups} groups, ${fmt(g.bytes)} bytes; target ≤ 200 ms)`,
+        `flaky scores of a ${fmt(RUN_CASES)}-case run over ${EARLIER_RUNS + 1} runs [sqlite]: median ${ms(g.flakyMedian)} (${fmt(g.flaky)} cases flip)`,
       );
     } finally {
       await sqlite.destroy();
@@ -197,6 +235,7 @@ export async function runTriageBench(): Promise<void> {
         const g = await groupBigRun(pg, dir, database.url);
         lines.push(
           `group a ${fmt(RUN_CASES)}-case run [postgres]: median ${ms(g.median)} (${g.groups} groups; target ≤ 200 ms)`,
+          `flaky scores of a ${fmt(RUN_CASES)}-case run over ${EARLIER_RUNS + 1} runs [postgres]: median ${ms(g.flakyMedian)} (${fmt(g.flaky)} cases flip)`,
         );
       } finally {
         await pg.destroy();
