@@ -2,8 +2,9 @@
  * `npm run bench -- --only triage` (issue 45): the time to sign 100,000 generated failures (src/lib/failure-signature.ts,
  * in memory, each comment distinct) and to group a 10,000-case run (`GET /project/:p/run/:r/failure-group`, in
  * process through inject: the query, the grouping and the answer's serialisation), medians, on SQLite and on
- * PostgreSQL when reachable. A measurement, not a test: nothing fails. The labelled real-world corpus and its
- * precision and recall are not here yet.
+ * PostgreSQL when reachable; and how well signatures group the labelled corpus of real CI failures
+ * (bench/triage-corpus/, bench/lib/triage-corpus.ts): B-cubed and pairwise precision and recall. A measurement, not a
+ * test: nothing fails here (test/triage-corpus.test.ts fails under the bars).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { failureSignature } from '../src/lib/failure-signature.js';
+import { labelledComments, scoreGrouping } from './lib/triage-corpus.js';
 import { benchConfig, firstStartOf } from './lib/in-process.js';
 import { QUICK } from './lib/options.js';
 import { analyzePostgres, freshPgDatabase, pgAvailable } from './lib/postgres.js';
@@ -21,6 +23,8 @@ const SIGNED = QUICK ? 10_000 : 100_000;
 const RUN_CASES = QUICK ? 1_000 : 10_000;
 const SIGN_ROUNDS = 5;
 const GROUP_ROUNDS = QUICK ? 5 : 20;
+/** Runs of the same cases before the big one (the flaky score's window). */
+const EARLIER_RUNS = QUICK ? 2 : 4;
 /** Failures of the big run: every third case, in this many distinct problems. */
 const PROBLEMS = 40;
 
@@ -85,7 +89,7 @@ async function groupBigRun(
   dir: string,
   /** PostgreSQL's URL: its statistics are refreshed after the load, as autovacuum would (bench/lib/postgres.ts). */
   pgUrl?: string,
-): Promise<{ median: number; groups: number; bytes: number }> {
+): Promise<{ median: number; groups: number; bytes: number; flakyMedian: number; flaky: number }> {
   const config = benchConfig(dir);
   const { apiKey } = await firstStartOf(db, config);
   const app = await buildApp({ config, db, webRoot: null });
@@ -109,6 +113,25 @@ async function groupBigRun(
       }));
       const res = await call('POST', '/project/TRI/tcase/bulk', { folderPath: ['Bench'], tcases });
       ids.push(...JSON.parse(res.body).tcases.map((c: { id: string }) => c.id));
+    }
+    // Earlier runs of the same cases, so the run's flaky scores read a window of runs: every seventh case fails
+    // in one of them and passes in the next.
+    for (let r = 0; r < EARLIER_RUNS; r++) {
+      const earlier = JSON.parse(
+        (
+          await call('POST', '/project/TRI/run', {
+            title: `Earlier ${r + 1}`,
+            type: 'static_struct',
+            queryPlans: [{ tcaseIds: ids }],
+          })
+        ).body,
+      );
+      for (let i = 0; i < ids.length; i += 5000) {
+        const items = ids
+          .slice(i, i + 5000)
+          .map((tcaseId, k) => ({ tcaseId, status: (i + k + r) % 7 === 0 ? 'failed' : 'passed' }));
+        await call('POST', `/project/TRI/run/${earlier.id}/result/batch`, { items });
+      }
     }
     const run = JSON.parse(
       (
@@ -138,17 +161,55 @@ async function groupBigRun(
       body = (await call('GET', url)).body;
       times.push(performance.now() - t0);
     }
-    return { median: median(times), groups: JSON.parse(body).groups.length, bytes: body.length };
+    // The run page's flaky column: the scores of the run's cases over its configuration's last 20 runs.
+    const flakyUrl = `/project/TRI/run/${run.id}/flaky-score`;
+    for (let i = 0; i < 3; i++) await call('GET', flakyUrl);
+    const flakyTimes: number[] = [];
+    let flakyBody = '';
+    for (let i = 0; i < GROUP_ROUNDS; i++) {
+      const t0 = performance.now();
+      flakyBody = (await call('GET', flakyUrl)).body;
+      flakyTimes.push(performance.now() - t0);
+    }
+    return {
+      median: median(times),
+      groups: JSON.parse(body).groups.length,
+      bytes: body.length,
+      flakyMedian: median(flakyTimes),
+      flaky: JSON.parse(flakyBody).tcases.length,
+    };
   } finally {
     await app.close();
   }
+}
+
+/** The corpus's grouping figures, as lines of the report. */
+function corpusFigures(): string[] {
+  const items = labelledComments();
+  const signed = items.map((i) => failureSignature(i.html));
+  const s = scoreGrouping(
+    items,
+    signed.map((x) => x.signature),
+    signed.map((x) => x.label),
+  );
+  const f = (x: number) => x.toFixed(3);
+  return [
+    `corpus: ${fmt(s.failures)} failures (${s.realFailures} real, the rest generated re-runs) in ${s.trueGroups} true groups → ${s.signatures} signatures`,
+    `corpus grouping, B-cubed: precision ${f(s.bcubed.precision)} (target ≥ 0.95), recall ${f(s.bcubed.recall)} (target ≥ 0.90)`,
+    `corpus grouping, pairwise: precision ${f(s.pairwise.precision)}, recall ${f(s.pairwise.recall)}`,
+    ...s.split.map((g) => `  split: ${g.group} over ${g.signatures} signatures`),
+    ...s.merged.map((m) => `  merged: ${m.groups.join(' + ')} as "${m.label}"`),
+  ];
 }
 
 /** Prints the figures; `--only triage` runs this alone (no build, no server process). */
 export async function runTriageBench(): Promise<void> {
   log(`== triage: signing ${fmt(SIGNED)} generated failures (${SIGN_ROUNDS} rounds)`);
   const signMs = median([signMany()]);
-  const lines = [`sign ${fmt(SIGNED)} failures: median ${ms(signMs)} (target ≤ 10 s for 100,000)`];
+  const lines = [
+    ...corpusFigures(),
+    `sign ${fmt(SIGNED)} failures: median ${ms(signMs)} (target ≤ 10 s for 100,000)`,
+  ];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'casebook-triage-'));
   try {
     log(`== triage: a run of ${fmt(RUN_CASES)} cases on SQLite`);
@@ -157,6 +218,7 @@ export async function runTriageBench(): Promise<void> {
       const g = await groupBigRun(sqlite, dir);
       lines.push(
         `group a ${fmt(RUN_CASES)}-case run [sqlite]: median ${ms(g.median)} (${g.groups} groups, ${fmt(g.bytes)} bytes; target ≤ 200 ms)`,
+        `flaky scores of a ${fmt(RUN_CASES)}-case run over ${EARLIER_RUNS + 1} runs [sqlite]: median ${ms(g.flakyMedian)} (${fmt(g.flaky)} cases flip)`,
       );
     } finally {
       await sqlite.destroy();
@@ -173,6 +235,7 @@ export async function runTriageBench(): Promise<void> {
         const g = await groupBigRun(pg, dir, database.url);
         lines.push(
           `group a ${fmt(RUN_CASES)}-case run [postgres]: median ${ms(g.median)} (${g.groups} groups; target ≤ 200 ms)`,
+          `flaky scores of a ${fmt(RUN_CASES)}-case run over ${EARLIER_RUNS + 1} runs [postgres]: median ${ms(g.flakyMedian)} (${fmt(g.flaky)} cases flip)`,
         );
       } finally {
         await pg.destroy();

@@ -16,6 +16,14 @@ export interface FailureSignature {
   label: string;
 }
 
+/**
+ * The version of what is signed: raised whenever a change here gives a failure another signature, so that the
+ * backfill (runs/failures/) re-signs what older versions stored and old and new failures keep grouping together.
+ * 2: the labelled corpus's changes (title lines, pytest summaries, absolute paths, the marked statement, the first
+ * frame when none is the test's own, class-loader prefixes of Java frames).
+ */
+export const SIGNATURE_VERSION = 2;
+
 /** The status ids whose results are signed (the built-in failure kinds). */
 export const SIGNED_STATUSES: readonly string[] = ['failed', 'blocked'];
 
@@ -62,9 +70,11 @@ export function commentLines(html: string): string[] {
 
 // ---- stack frames ----
 
-/** A frame of the test's own code: its file, reduced to the last two path parts (machines differ in where). */
+/** A stack frame: its file, reduced to the last two path parts (machines differ in where). */
 interface Frame {
   file: string;
+  /** `false` for a frame of a dependency, the runtime or the test framework. */
+  own: boolean;
 }
 
 const JS_FRAME = /^\s*(?:at\s+(?:.*?\s\()?|❯\s+|→\s+)((?:file:\/\/)?[^\s()]+?):\d+(?::\d+)?\)?\s*$/;
@@ -84,23 +94,29 @@ const lastParts = (path: string): string => {
     .replace(/^file:\/\//, '')
     .split(/[\\/]+/)
     .filter(Boolean);
-  return parts.slice(-2).join('/');
+  // A number standing alone in a folder's name is a build's (`ci-48213`, `app_PR-4691`); in a name it stays (`flow2`).
+  return parts
+    .slice(-2)
+    .join('/')
+    .replace(/(?<![A-Za-z0-9])\d+(?![A-Za-z0-9])/g, '<n>');
 };
 
-/** A line as a frame: `null` when it is not one, `undefined` when it is one of code that is not the test's own. */
-function frameOf(line: string): Frame | null | undefined {
+/** A line as a frame, `null` when it is not one. */
+function frameOf(line: string): Frame | null {
   let m = DOTNET_FRAME.exec(line);
-  if (m) return FOREIGN_CLASS.test(`${m[1]}.`) ? undefined : { file: lastParts(m[2]) };
+  if (m) return { file: lastParts(m[2]), own: !FOREIGN_CLASS.test(`${m[1]}.`) };
   m = JAVA_FRAME.exec(line);
   if (m) {
-    if (FOREIGN_CLASS.test(`${m[1]}.`) || /^(?:Native Method|Unknown Source)$/.test(m[2])) return undefined;
+    // A class loader or module in front of the class (`app//org.junit…`, `java.base/java.lang…`) is not its name.
+    m[1] = m[1].replace(/^.*\//, '');
+    const own = !FOREIGN_CLASS.test(`${m[1]}.`) && !/^(?:Native Method|Unknown Source)$/.test(m[2]);
     // The class, without inner-class or lambda suffixes, names the file.
-    return { file: m[1].replace(/\$.*$/, '') };
+    return { file: m[1].replace(/\$.*$/, ''), own };
   }
   m = JS_FRAME.exec(line);
-  if (m) return FOREIGN_FILE.test(m[1]) ? undefined : { file: lastParts(m[1]) };
+  if (m) return { file: lastParts(m[1]), own: !FOREIGN_FILE.test(m[1]) };
   m = PY_FILE_FRAME.exec(line) ?? PY_PYTEST_FRAME.exec(line);
-  if (m) return FOREIGN_FILE.test(m[1]) ? undefined : { file: lastParts(m[1]) };
+  if (m) return { file: lastParts(m[1]), own: !FOREIGN_FILE.test(m[1]) };
   return null;
 }
 
@@ -111,32 +127,70 @@ const ERROR_LINE =
   /^\s*(?:[\w$.]*(?:Error|Exception|Failure|Failed|Fault|Timeout)\b|Error:|expect\(|assert(?:ion)?\b|Expected\b|Timed out\b|Timeout\b|[\w.]+: Timeout\b)/i;
 /** A line of a source excerpt that runners print (`> 12 |   await …`, `   |   ^`). */
 const EXCERPT_LINE = /^\s*>?\s*\d*\s*\|/;
+/** The excerpt's line the runner points at: Jest's `> 12 |   code`, pytest's `>       code` (before its `E` lines). */
+const JEST_MARKED = /^\s*>\s*\d+\s*\|(.*)$/;
+const PYTEST_MARKED = /^>\s+(\S.*)$/;
+/**
+ * A marked line that declares the test (`it("adds…", …)`, `def test_…`) says which test timed out, not which
+ * statement failed: several tests of a file timing out alike are one problem, so it is not signed.
+ */
+const DECLARATION = /^\s*(?:(?:it|test|describe|context)(?:\.\w+)?\s*\(|(?:async\s+)?def\s+test)/;
+/**
+ * Lines that name a test or a section, not the failure: Jest's `● Suite › test`, Playwright's and RSpec's `1) …`,
+ * Go's `=== RUN …` and `--- FAIL: …`, VSTest's `Failed Name [12 ms]`, and headings alone on their line
+ * (`Error Message:`, `Stack Trace:`, `Original Error:`).
+ */
+const TITLE_LINE =
+  /^\s*(?:●\s|\d+\)\s|=== (?:RUN|CONT|PAUSE|NAME)\b|--- (?:FAIL|PASS)\b|FAIL:?\s|Failed\s+\S+(?:\s*\(.*\))?\s+\[[\d.]+\s*m?s\]\s*$|[A-Za-z][\w ]*:\s*$)/;
+/** pytest's short summary line, `FAILED tests/test_a.py::test_b - ConnectionError: …`: the message follows the dash. */
+const PYTEST_SUMMARY = /^\s*FAILED\s+\S+\s+-\s+/;
 
-/** The failure's message lines and its first own frame, read from the comment's lines. */
-export function messageAndFrame(lines: string[]): { message: string[]; frame: Frame | undefined } {
+/** The failure's message lines, its first frame (the test's own when there is one) and the excerpt line marked. */
+export function messageAndFrame(lines: string[]): {
+  message: string[];
+  frame: Frame | undefined;
+  marked: string | undefined;
+} {
+  lines = lines.map((l) => l.replace(PYTEST_SUMMARY, ''));
   let frame: Frame | undefined;
+  let firstFrame: Frame | undefined;
   let firstFrameAt = -1;
   for (let i = 0; i < lines.length && frame === undefined; i++) {
     const f = frameOf(lines[i]);
     if (f === null) continue;
-    if (firstFrameAt < 0) firstFrameAt = i;
-    if (f) frame = f;
+    if (firstFrameAt < 0) [firstFrameAt, firstFrame] = [i, f];
+    if (f.own) frame = f;
   }
-  // pytest writes the failing assertion's lines with `E` in front.
-  const pytest = lines.filter((l) => /^E(?:\s{2,}|$)/.test(l)).map((l) => l.slice(1).trim());
-  if (pytest.some((l) => l !== '')) return { message: pytest.filter((l) => l !== ''), frame };
+  // With no frame of its own code, where the stack starts still tells one problem from another (py4j's socket,
+  // not the test's): the first frame stands in.
+  frame ??= firstFrame;
+  // pytest writes the failing assertion's lines with `E` in front, after the statement it marks with `>`.
+  const firstE = lines.findIndex((l) => /^E(?:\s{2,}|$)/.test(l) && l.trim() !== 'E');
+  if (firstE >= 0) {
+    const pytest = lines.filter((l) => /^E(?:\s{2,}|$)/.test(l)).map((l) => l.slice(1).trim());
+    let marked: string | undefined;
+    for (let i = firstE - 1; i >= 0 && marked === undefined; i--) marked = PYTEST_MARKED.exec(lines[i])?.[1];
+    return { message: pytest.filter((l) => l !== ''), frame, marked: signedExcerpt(marked) };
+  }
   const end = firstFrameAt < 0 ? lines.length : firstFrameAt;
-  let start = lines.findIndex((l, i) => i < end && ERROR_LINE.test(l));
+  const isTitle = (l: string) => TITLE_LINE.test(l);
+  let start = lines.findIndex((l, i) => i < end && ERROR_LINE.test(l) && !isTitle(l));
+  if (start < 0) start = lines.findIndex((l, i) => i < end && l.trim() !== '' && !isTitle(l));
   if (start < 0) start = lines.findIndex((l, i) => i < end && l.trim() !== '');
-  if (start < 0) return { message: [], frame };
+  let marked: string | undefined;
+  for (const l of lines) if ((marked = JEST_MARKED.exec(l)?.[1]) !== undefined) break;
+  if (start < 0) return { message: [], frame, marked: signedExcerpt(marked) };
   const message: string[] = [];
   for (let i = start; i < end; i++) {
     const line = lines[i].trim();
     if (line === '' || EXCERPT_LINE.test(lines[i])) continue;
     message.push(line);
   }
-  return { message, frame };
+  return { message, frame, marked: signedExcerpt(marked) };
 }
+
+const signedExcerpt = (code: string | undefined) =>
+  code === undefined || code.trim() === '' || DECLARATION.test(code) ? undefined : code.trim();
 
 // ---- normalisation ----
 
@@ -149,6 +203,8 @@ const MASKS: [RegExp, string][] = [
     /(?:\/tmp|\/var\/folders|\/private\/var\/folders|\/var\/tmp|[A-Za-z]:\\(?:Users\\[^\\\s]+\\AppData\\Local\\)?Te?mp)[^\s'"`)]*/gi,
     '<tmp>',
   ],
+  // Other absolute paths: only the file's name (checkout folders differ between machines).
+  [/(?<![\w.:/\\])(?:\/|[A-Za-z]:\\)(?:[^\s'"`:()\\/]*[\\/])+(?=[^\s'"`:()\\/])/g, ''],
   [/\b0x[0-9a-f]+\b/gi, '<hex>'],
   // Long hex runs with a digit: hashes, object ids, commit ids.
   [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, '<hex>'],
@@ -195,12 +251,12 @@ const SPECIFIC = /(['"`]).+?\1|waiting for|locator\(|getBy\w+\(/i;
  * waited for, and — when the message names nothing itself — the file of the first frame of the test's own code.
  */
 export function failureSignature(html: string, logs: readonly string[] = []): FailureSignature {
-  let { message, frame } = messageAndFrame(commentLines(html));
+  let { message, frame, marked } = messageAndFrame(commentLines(html));
   if (message.length === 0) {
     for (const log of logs) {
       const fromLog = messageAndFrame(commentLines(log));
       if (fromLog.message.length > 0) {
-        ({ message, frame } = fromLog);
+        ({ message, frame, marked } = fromLog);
         break;
       }
     }
@@ -212,7 +268,11 @@ export function failureSignature(html: string, logs: readonly string[] = []): Fa
     .slice(0, 3)
     .map((l) => normaliseLine(l, true));
   const head = [first, ...targets].join('\n');
-  const where = frame && !SPECIFIC.test(head) ? frame.file : '';
+  // The statement the runner marks tells two assertions of one file apart (`expect(a).toBe(true)` failing on line 4
+  // and `expect(b).toBe(false)` on line 12 are two problems); its text, not its line number, is signed.
+  const where = SPECIFIC.test(head)
+    ? ''
+    : [frame?.file ?? '', marked ? normaliseLine(marked) : ''].join('\u0000');
   const signature = createHash('sha256').update(`${head}\u0000${where}`).digest('hex').slice(0, 32);
   const label =
     first === '' ? NO_MESSAGE : first.length > LABEL_MAX ? `${first.slice(0, LABEL_MAX - 1)}…` : first;

@@ -1623,6 +1623,12 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/report` }),
     ok: 200,
   },
+  'GET /api/public/v0/project/:project/run/:run/flaky-score': {
+    auth: 'viewer',
+    project: 'read',
+    prepare: (c) => ({ path: `${c.p}/run/${c.fx.runId}/flaky-score` }),
+    ok: 200,
+  },
   'GET /api/public/v0/project/:project/report/trend': {
     auth: 'viewer',
     project: 'read',

@@ -157,7 +157,23 @@ describe.skipIf(!hasChromium)('the report pages in Chromium', () => {
     expect((await row(failing, 'Sign up')).slice(1, 3)).toEqual(['2', '4']);
 
     const flaky = page.getByRole('table', { name: 'Flaky cases' });
-    await expect.poll(() => row(flaky, 'Log in')).toEqual([`REP-${c.login.seq} Log in`, '2', '5', 'Passed']);
+    // Log in: passed, passed, failed, passed (UI left open): the two newest changes flipped, the oldest not, so
+    // its score is (0.8 + 1) / (0.64 + 0.8 + 1) = 74%.
+    await expect
+      .poll(() => row(flaky, 'Log in'))
+      .toEqual([`REP-${c.login.seq} Log in`, '74%', '2', '5', 'Passed', 'No configuration: 74%, 2 flips']);
+    // The runs that show it, oldest first, each named with its status.
+    const shown = flaky.getByRole('list', { name: 'Runs of No configuration, oldest first' }).first();
+    const labels = await shown.getByRole('link').evaluateAll((links) =>
+      // The run's title and status, without the time between them.
+      links.map((l) => (l.getAttribute('aria-label') ?? '').replace(/^([^,]*), .*: ([^:]+)$/, '$1: $2')),
+    );
+    expect(labels.slice(-3)).toEqual(['Release 1: Passed', 'Release 2: Failed', 'Release 3: Passed']);
+    expect(labels).toHaveLength(5);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.locator('#flaky').screenshot({ path: `${SCREENSHOTS}/flaky-mobile.png` });
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.locator('#flaky').screenshot({ path: `${SCREENSHOTS}/flaky-desktop.png` });
 
     const slowest = page.getByRole('table', { name: 'Slowest cases' });
     await expect

@@ -1,4 +1,6 @@
-/** Failure triage (migration 0041, docs/api-decisions.md#failure-triage). */
+import type { Generated } from 'kysely';
+
+/** Failure triage (migrations 0041 and 0042, docs/api-decisions.md#failure-triage). */
 
 /** A failed or blocked result's signature, written with the result by the runs module. */
 export interface FailureSignaturesTable {
@@ -13,6 +15,8 @@ export interface FailureSignaturesTable {
   label: string;
   /** The result's own `created_at`. */
   created_at: string;
+  /** The normaliser's SIGNATURE_VERSION that signed it (1: rows from before migration 0042); older ones are re-signed. */
+  version: Generated<number>;
 }
 
 /** A project's signature marked as known (a known problem, not new): one row per project and signature. */

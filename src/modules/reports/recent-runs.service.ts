@@ -1,16 +1,24 @@
 import type { Db } from '../../db/create-db.js';
 import type { Actor } from '../../auth/actor.js';
 import { resolveProject } from '../projects/projects.service.js';
+import { flakyScore } from './flaky-score.js';
+import * as flakyRepo from './flaky.repository.js';
 import * as repo from './reports.repository.js';
-import type { DefectsReport, FailingReport, FlakyReport, SlowestReport } from './reports.schemas.js';
+import type {
+  DefectsReport,
+  FailingReport,
+  FlakyReport,
+  RunFlakyScores,
+  SlowestReport,
+} from './reports.schemas.js';
+import { findRunOr404 } from './run-lookup.js';
 
 /*
  * The reports over the project's last N runs (extensions.md §6): flaky, failing, slowest, defects. Each reads the
  * rows of those runs alone, through the run indexes, never the project's whole history.
  */
 
-/** What counts as a failure in every report (docs/api-decisions.md#reports). */
-export const FAILING: readonly string[] = ['failed', 'blocked'];
+export { FAILING } from './flaky-score.js';
 
 /** The median of `values` (sorted here); the mean of the middle two for an even count. */
 function median(values: number[]): number {
@@ -48,9 +56,17 @@ async function withNames<T extends { tcaseId: string }>(db: Db, tenantId: string
   });
 }
 
+/** Runs in time order (extensions.md §6: by createdAt, which may be backdated, then id). */
+const byRunTime = (a: { at: string; runId: number }, b: { at: string; runId: number }) =>
+  a.at < b.at ? -1 : a.at > b.at ? 1 : a.runId - b.runId;
+
+type Held = { runId: number; at: string; status: string; title: string; configurationId: string | null };
+
 /**
  * Cases that flip between passed and failing (failed or blocked) among the project's last N runs, from one run
  * holding the case to the next that has either (other statuses neither flip nor break a sequence); most first.
+ * Each also carries its flaky score per configuration of those runs (docs/api-decisions.md#flaky-score) with the
+ * runs that show it, and `score`, the highest of them.
  */
 export async function flakyReport(
   db: Db,
@@ -60,26 +76,24 @@ export async function flakyReport(
   limit: number,
 ): Promise<FlakyReport> {
   const project = await resolveProject(db, actor, projectRef);
-  const held = new Map<string, { runId: number; at: string; status: string }[]>();
+  const held = new Map<string, Held[]>();
   for (const r of await repo.listRecentRunStatuses(db, actor.tenantId, project.id, last)) {
     const runs = held.get(r.tcase_id) ?? [];
-    runs.push({ runId: r.run_id, at: r.run_created_at, status: r.status });
+    runs.push({
+      runId: r.run_id,
+      at: r.run_created_at,
+      status: r.status,
+      title: r.run_title,
+      configurationId: r.configuration_id,
+    });
     held.set(r.tcase_id, runs);
   }
-  const flaky: { tcaseId: string; flips: number; runs: number; lastStatus: string }[] = [];
+  const flaky: { tcaseId: string; flips: number; runs: number; lastStatus: string; held: Held[] }[] = [];
   for (const [tcaseId, runs] of held) {
-    // Runs in time order (extensions.md §6: by createdAt, which may be backdated, then id).
-    runs.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.runId - b.runId));
-    let flips = 0;
-    let prev: boolean | undefined;
-    for (const { status } of runs) {
-      const ok = status === 'passed' ? true : FAILING.includes(status) ? false : undefined;
-      if (ok === undefined) continue;
-      if (prev !== undefined && ok !== prev) flips++;
-      prev = ok;
-    }
+    runs.sort(byRunTime);
+    const { flips } = flakyScore(runs.map((r) => r.status));
     if (flips > 0)
-      flaky.push({ tcaseId, flips, runs: runs.length, lastStatus: runs[runs.length - 1].status });
+      flaky.push({ tcaseId, flips, runs: runs.length, lastStatus: runs[runs.length - 1].status, held: runs });
   }
   flaky.sort((a, b) => b.flips - a.flips || b.runs - a.runs);
   const shown = await withNames(
@@ -88,7 +102,74 @@ export async function flakyReport(
     cutWithTies(flaky, limit, (a, b) => a.flips === b.flips && a.runs === b.runs),
   );
   shown.sort((a, b) => b.flips - a.flips || b.runs - a.runs || a.seq - b.seq);
-  return { tcases: shown.slice(0, limit) };
+  const kept = shown.slice(0, limit);
+  const configIds = [...new Set(kept.flatMap((c) => c.held.map((r) => r.configurationId)))];
+  const titles = new Map(
+    (
+      await flakyRepo.listConfigurationTitles(
+        db,
+        actor.tenantId,
+        configIds.filter((id): id is string => id !== null),
+      )
+    ).map((c) => [c.id, c.title]),
+  );
+  return {
+    tcases: kept.map(({ held: runs, ...c }) => {
+      const byConfig = new Map<string | null, Held[]>();
+      for (const r of runs) byConfig.set(r.configurationId, [...(byConfig.get(r.configurationId) ?? []), r]);
+      const configurations = [...byConfig].map(([configurationId, rs]) => ({
+        configurationId,
+        configurationTitle: configurationId === null ? null : (titles.get(configurationId) ?? null),
+        ...flakyScore(rs.map((r) => r.status)),
+        runs: rs.length,
+        history: rs.map((r) => ({ runId: r.runId, title: r.title, status: r.status, createdAt: r.at })),
+      }));
+      // The most flaky configuration first; then by title, runs without one last.
+      configurations.sort(
+        (a, b) =>
+          b.score - a.score ||
+          (a.configurationTitle ?? '\uffff').localeCompare(b.configurationTitle ?? '\uffff'),
+      );
+      return { ...c, score: Math.max(...configurations.map((x) => x.score)), configurations };
+    }),
+  };
+}
+
+/**
+ * The flaky score of each case of a run (the run page's column): over the project's last N runs with the run's
+ * configuration, up to the run itself. Only cases with a flip are answered (the others score 0), most flaky first.
+ * One read of those runs' cases through the run index.
+ */
+export async function runFlakyScores(
+  db: Db,
+  actor: Actor,
+  projectRef: string,
+  runId: number,
+  last: number,
+): Promise<RunFlakyScores> {
+  const project = await resolveProject(db, actor, projectRef);
+  const run = await findRunOr404(db, actor.tenantId, project.id, project.code, runId);
+  const rows = await flakyRepo.listStatusesOfRuns(
+    db,
+    actor.tenantId,
+    flakyRepo.runsUpTo(db, actor.tenantId, project.id, run, last),
+  );
+  const held = new Map<string, { runId: number; at: string; status: string }[]>();
+  const inRun = new Set<string>();
+  for (const r of rows) {
+    if (r.run_id === run.id) inRun.add(r.tcase_id);
+    const runs = held.get(r.tcase_id) ?? [];
+    runs.push({ runId: r.run_id, at: r.run_created_at, status: r.status });
+    held.set(r.tcase_id, runs);
+  }
+  const tcases: RunFlakyScores['tcases'] = [];
+  for (const tcaseId of inRun) {
+    const runs = held.get(tcaseId)!.sort(byRunTime);
+    const { flips, score } = flakyScore(runs.map((r) => r.status));
+    if (flips > 0) tcases.push({ tcaseId, score, flips, runs: runs.length });
+  }
+  tcases.sort((a, b) => b.score - a.score || b.flips - a.flips || (a.tcaseId < b.tcaseId ? -1 : 1));
+  return { runId: run.id, configurationId: run.configuration_id, last, tcases };
 }
 
 /** Cases failing most often among the project's last N runs. */

@@ -70,8 +70,8 @@ export const runCsv = (lines: RunCaseLine[]) => {
 
 export const flakyCsv = (r: FlakyReport) =>
   toCsv(
-    ['seq', 'tcaseId', 'title', 'flips', 'runs', 'lastStatus'],
-    r.tcases.map((t) => [t.seq, t.tcaseId, t.title, t.flips, t.runs, t.lastStatus]),
+    ['seq', 'tcaseId', 'title', 'flips', 'runs', 'lastStatus', 'score'],
+    r.tcases.map((t) => [t.seq, t.tcaseId, t.title, t.flips, t.runs, t.lastStatus, t.score]),
   );
 
 export const failingCsv = (r: FailingReport) =>

@@ -323,7 +323,14 @@ export const listRecentRunStatuses = (db: Db, tenantId: string, projectId: strin
   db
     .selectFrom('run_tcases as rt')
     .innerJoin('runs as ru', 'ru.id', 'rt.run_id')
-    .select(['rt.tcase_id', 'rt.run_id', 'rt.status', 'ru.created_at as run_created_at'])
+    .select([
+      'rt.tcase_id',
+      'rt.run_id',
+      'rt.status',
+      'ru.created_at as run_created_at',
+      'ru.title as run_title',
+      'ru.configuration_id',
+    ])
     .where('rt.tenant_id', '=', tenantId)
     .where('rt.in_run', '=', 1)
     .where(inFewIds(db, 'rt.run_id', recentRuns(db, tenantId, projectId, last)))

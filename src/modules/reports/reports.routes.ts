@@ -18,6 +18,8 @@ import {
   RunReport,
   RunReportParams,
   RunReportQuery,
+  RunFlakyQuery,
+  RunFlakyScores,
   SlowestReport,
   TrendQuery,
   TrendReport,
@@ -69,6 +71,23 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const report = await service.runReport(db, req.actor, project, run, req.query.since);
       return reply.send(report);
+    },
+  );
+
+  app.get(
+    '/project/:project/run/:run/flaky-score',
+    {
+      schema: {
+        tags: ['reports'],
+        summary: "The flaky score of the run's cases over the last N runs of its configuration",
+        params: RunReportParams,
+        querystring: RunFlakyQuery,
+        response: { 200: RunFlakyScores, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { project, run } = req.params;
+      return service.runFlakyScores(db, req.actor, project, run, req.query.last ?? DEFAULT_LAST);
     },
   );
 

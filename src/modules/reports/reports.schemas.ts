@@ -152,12 +152,70 @@ export type RunReport = Static<typeof RunReport>;
 
 const TcaseRef = { tcaseId: Type.String(), seq: Type.Integer(), title: Type.String() };
 
+/** The flaky score, 0–1 (docs/api-decisions.md#flaky-score). */
+const FlakyScore = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: 'recency-weighted share of passed/failing changes that flipped (docs: flaky score)',
+});
+
 export const FlakyReport = Type.Object({
   tcases: Type.Array(
-    Type.Object({ ...TcaseRef, flips: Type.Integer(), runs: Type.Integer(), lastStatus: Type.String() }),
+    Type.Object({
+      ...TcaseRef,
+      flips: Type.Integer(),
+      runs: Type.Integer(),
+      lastStatus: Type.String(),
+      /** The highest score among the case's configurations. */
+      score: FlakyScore,
+      configurations: Type.Array(
+        Type.Object({
+          configurationId: Type.Union([Type.String(), Type.Null()]),
+          configurationTitle: Type.Union([Type.String(), Type.Null()]),
+          flips: Type.Integer(),
+          runs: Type.Integer(),
+          score: FlakyScore,
+          /** The runs that show it, oldest first. */
+          history: Type.Array(
+            Type.Object({
+              runId: Type.Integer(),
+              title: Type.String(),
+              status: Type.String(),
+              createdAt: Type.String(),
+            }),
+          ),
+        }),
+      ),
+    }),
   ),
 });
 export type FlakyReport = Static<typeof FlakyReport>;
+
+export const RunFlakyQuery = Type.Object(
+  {
+    last: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 200,
+        default: 20,
+        description: "the last N runs of the run's configuration, up to the run; 20 by default",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RunFlakyQuery = Static<typeof RunFlakyQuery>;
+
+export const RunFlakyScores = Type.Object({
+  runId: Type.Integer(),
+  configurationId: Type.Union([Type.String(), Type.Null()]),
+  last: Type.Integer(),
+  /** The run's cases with a flip in that window, most flaky first; the others score 0. */
+  tcases: Type.Array(
+    Type.Object({ tcaseId: Type.String(), score: FlakyScore, flips: Type.Integer(), runs: Type.Integer() }),
+  ),
+});
+export type RunFlakyScores = Static<typeof RunFlakyScores>;
 
 export const FailingReport = Type.Object({
   tcases: Type.Array(

@@ -4,6 +4,7 @@ import { notFound } from '../../errors.js';
 import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './reports.repository.js';
+import { findRunOr404 } from './run-lookup.js';
 import { FAILING } from './recent-runs.service.js';
 import type {
   CoverageReport,
@@ -68,12 +69,6 @@ export const comparePaths = (a: string[], b: string[]) => {
   }
   return a.length - b.length;
 };
-
-async function findRunOr404(db: Db, tenantId: string, projectId: string, code: string, runId: number) {
-  const run = await repo.findRun(db, tenantId, projectId, runId);
-  if (!run) throw notFound(`run ${runId} not found in project ${code}`);
-  return run;
-}
 
 /**
  * The run `since` compares with by default (extensions.md §6): the run of the same title in the newest earlier
@@ -293,7 +288,13 @@ function byDay(runs: repo.ReportRunRow[]) {
 }
 
 // The reports over the project's last N runs live beside this file; routes and shares find them all here.
-export { defectsReport, failingReport, flakyReport, slowestReport } from './recent-runs.service.js';
+export {
+  defectsReport,
+  failingReport,
+  flakyReport,
+  runFlakyScores,
+  slowestReport,
+} from './recent-runs.service.js';
 
 /** Requirement coverage: each requirement's live cases with their newest recorded status. */
 export async function coverageReport(db: Db, actor: Actor, projectRef: string): Promise<CoverageReport> {

@@ -154,13 +154,14 @@ describeEachDb('project reports', (t) => {
       const p = await createProject(t);
       const { x, y, w } = await history(p);
       const all = (await t.get(`/project/${p.code}/report/flaky`)).body;
-      expect(all.tcases).toEqual([
+      // The fields clients read before the flaky score stay as they were (the score's own are in flaky-score.test.ts).
+      expect(all.tcases).toMatchObject([
         { tcaseId: x.id, seq: x.seq, title: expect.any(String), flips: 3, runs: 4, lastStatus: 'blocked' },
         { tcaseId: y.id, seq: y.seq, title: expect.any(String), flips: 1, runs: 4, lastStatus: 'skipped' },
         { tcaseId: w.id, seq: w.seq, title: expect.any(String), flips: 1, runs: 4, lastStatus: 'open' },
       ]);
       const two = (await t.get(`/project/${p.code}/report/flaky`, { query: { last: 2 } })).body;
-      expect(two.tcases).toEqual([
+      expect(two.tcases).toMatchObject([
         { tcaseId: x.id, seq: x.seq, title: expect.any(String), flips: 1, runs: 2, lastStatus: 'blocked' },
       ]);
     });

@@ -35904,6 +35904,229 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v0/project/{project}/run/{run}/flaky-score": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The flaky score of the run's cases over the last N runs of its configuration */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the last N runs of the run's configuration, up to the run; 20 by default */
+                    last?: number;
+                };
+                header?: never;
+                path: {
+                    project: string;
+                    run: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runId: number;
+                            configurationId: string | null;
+                            last: number;
+                            tcases: {
+                                tcaseId: string;
+                                /** @description recency-weighted share of passed/failing changes that flipped (docs: flaky score) */
+                                score: number;
+                                flips: number;
+                                runs: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v0/project/{project}/report/trend": {
         parameters: {
             query?: never;
@@ -36272,6 +36495,22 @@ export interface paths {
                                 flips: number;
                                 runs: number;
                                 lastStatus: string;
+                                /** @description recency-weighted share of passed/failing changes that flipped (docs: flaky score) */
+                                score: number;
+                                configurations: {
+                                    configurationId: string | null;
+                                    configurationTitle: string | null;
+                                    flips: number;
+                                    runs: number;
+                                    /** @description recency-weighted share of passed/failing changes that flipped (docs: flaky score) */
+                                    score: number;
+                                    history: {
+                                        runId: number;
+                                        title: string;
+                                        status: string;
+                                        createdAt: string;
+                                    }[];
+                                }[];
                             }[];
                         };
                         "text/csv": string;
@@ -49371,6 +49610,22 @@ export interface paths {
                                         flips: number;
                                         runs: number;
                                         lastStatus: string;
+                                        /** @description recency-weighted share of passed/failing changes that flipped (docs: flaky score) */
+                                        score: number;
+                                        configurations: {
+                                            configurationId: string | null;
+                                            configurationTitle: string | null;
+                                            flips: number;
+                                            runs: number;
+                                            /** @description recency-weighted share of passed/failing changes that flipped (docs: flaky score) */
+                                            score: number;
+                                            history: {
+                                                runId: number;
+                                                title: string;
+                                                status: string;
+                                                createdAt: string;
+                                            }[];
+                                        }[];
                                     }[];
                                 };
                                 failing: {

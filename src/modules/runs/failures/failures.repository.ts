@@ -8,7 +8,7 @@ import { chunks, rowsPerStatement } from '../../../lib/chunks.js';
  * The backfill reads `results` joined with `runs` for the project, in id ranges.
  */
 
-const COLUMNS = 8;
+const COLUMNS = 9;
 
 /**
  * Inserts signatures; one already stored for a result is kept (two processes' backfills may meet, and a result
@@ -48,6 +48,33 @@ export const listUnsignedFailures = (db: Db, statuses: readonly string[], after:
     .where('f.result_id', 'is', null)
     .orderBy('r.id')
     .execute();
+
+/** Signatures with result ids in (after, upTo] stored by a normaliser older than `version`, with their comments. */
+export const listStaleSignatures = (db: Db, version: number, after: number, upTo: number) =>
+  db
+    .selectFrom('failure_signatures as f')
+    .innerJoin('results as r', 'r.id', 'f.result_id')
+    .select(['f.result_id', 'r.comment'])
+    .where('f.result_id', '>', after)
+    .where('f.result_id', '<=', upTo)
+    .where('f.version', '<', version)
+    .orderBy('f.result_id')
+    .execute();
+
+/** Stores a new signature for these results (the backfill's re-signing); only rows still older are changed. */
+export async function resign(
+  db: Db,
+  resultIds: number[],
+  to: { signature: string; label: string; version: number },
+): Promise<void> {
+  for (const part of chunks(resultIds, 500))
+    await db
+      .updateTable('failure_signatures')
+      .set(to)
+      .where('result_id', 'in', part)
+      .where('version', '<', to.version)
+      .execute();
+}
 
 /** Of these results, those that already carry a link to `url`. */
 export async function resultsLinkedTo(db: Db, tenantId: string, resultIds: number[], url: string) {

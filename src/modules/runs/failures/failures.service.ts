@@ -2,7 +2,12 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../../db/create-db.js';
 import type { ResultsTable } from '../../../db/tables/execution.js';
 import type { FailureSignaturesTable } from '../../../db/tables/triage.js';
-import { failureSignature, SIGNED_STATUSES, type FailureSignature } from '../../../lib/failure-signature.js';
+import {
+  failureSignature,
+  SIGNATURE_VERSION,
+  SIGNED_STATUSES,
+  type FailureSignature,
+} from '../../../lib/failure-signature.js';
 import type { Actor } from '../../../auth/actor.js';
 import { validationFailed, type ErrorDetail } from '../../../errors.js';
 import { isHttpUrl } from '../../../lib/urls.js';
@@ -48,6 +53,7 @@ export async function signFailures(
       signature,
       label,
       created_at: row.created_at,
+      version: SIGNATURE_VERSION,
     });
   });
   if (out.length > 0) await repo.insertFailureSignatures(trx, out);
@@ -58,8 +64,9 @@ const RANGE = 5_000;
 
 /**
  * Signs failed and blocked results stored without a signature — those recorded before migration 0041 and those a
- * project archive's import wrote as rows — with ids above `after`; answers the highest id it looked at, where the
- * next pass starts, and how many it signed.
+ * project archive's import wrote as rows — with ids above `after`, and signs again those an older SIGNATURE_VERSION
+ * signed (before migration 0042, or by an older process beside this one); answers the highest id it looked at,
+ * where the next pass starts, and how many it signed (both kinds).
  */
 export async function backfillFailureSignatures(
   db: Db,
@@ -83,9 +90,24 @@ export async function backfillFailureSignatures(
           tcase_id: r.tcase_id,
           ...sign(r.comment),
           created_at: r.created_at,
+          version: SIGNATURE_VERSION,
         })),
       );
       signed += found.length;
+    }
+    const stale = await repo.listStaleSignatures(db, SIGNATURE_VERSION, at, upTo);
+    if (stale.length > 0) {
+      // One update per distinct new signature: a range's stale rows are mostly a few repeated problems.
+      const bySig = new Map<string, { label: string; ids: number[] }>();
+      for (const r of stale) {
+        const { signature, label } = sign(r.comment ?? '');
+        const entry = bySig.get(signature) ?? { label, ids: [] };
+        entry.ids.push(Number(r.result_id));
+        bySig.set(signature, entry);
+      }
+      for (const [signature, { label, ids }] of bySig)
+        await repo.resign(db, ids, { signature, label, version: SIGNATURE_VERSION });
+      signed += stale.length;
     }
     at = upTo;
   }

@@ -3,7 +3,7 @@ import { describeEachDb } from '../../../../test/helpers/test-app.js';
 import { createProject } from '../../../../test/helpers/factories.js';
 import { addResult, createRun } from '../../../../test/helpers/run-factories.js';
 import { cases } from '../../../../test/helpers/report-factories.js';
-import { failureSignature } from '../../../lib/failure-signature.js';
+import { failureSignature, SIGNATURE_VERSION } from '../../../lib/failure-signature.js';
 import { backfillFailureSignatures } from './failures.service.js';
 import { timeout } from '../../../../test/helpers/triage-factories.js';
 
@@ -85,5 +85,33 @@ describeEachDb('failure signatures stored with results', (t) => {
     ]);
     expect((await backfillFailureSignatures(t.db)).signed).toBe(0);
     expect((await backfillFailureSignatures(t.db, first.checkedUpTo)).checkedUpTo).toBe(first.checkedUpTo);
+  });
+
+  it('signs again what an older normaliser signed, so old and new failures of one problem keep one signature', async () => {
+    const p = await createProject(t);
+    const [a, b] = await cases(t, p, 2);
+    const { id: runId } = await createRun(t, p, { tcaseIds: [a.id, b.id] });
+    const old = await addResult(t, p, runId, a.id, 'failed', { comment: TIMEOUT(100) });
+    const fresh = await addResult(t, p, runId, b.id, 'failed', { comment: TIMEOUT(200) });
+    // As a version 1 normaliser stored it: another signature and label, no version (the column's default).
+    await t.db
+      .updateTable('failure_signatures')
+      .set({ signature: 'f'.repeat(32), label: 'old label', version: 1 })
+      .where('result_id', '=', old)
+      .execute();
+    const out = await backfillFailureSignatures(t.db);
+    expect(out.signed).toBe(1);
+    const rows = await t.db
+      .selectFrom('failure_signatures')
+      .select(['result_id', 'signature', 'label', 'version'])
+      .where('run_id', '=', runId)
+      .orderBy('result_id')
+      .execute();
+    const now = failureSignature(TIMEOUT(1));
+    expect(rows).toEqual([
+      { result_id: old, ...now, version: SIGNATURE_VERSION },
+      { result_id: fresh, ...now, version: SIGNATURE_VERSION },
+    ]);
+    expect((await backfillFailureSignatures(t.db)).signed).toBe(0);
   });
 });

@@ -68,6 +68,21 @@ export const flakyQuery = (code: string, p: ListParams = {}) =>
     queryFn: () => unwrap(api.GET(`${V0}/report/flaky`, { params: { path: { project: code }, query: p } })),
   });
 
+/**
+ * The flaky score of each case of a run over the last N runs of its configuration, up to the run (the run page's
+ * column): only cases with a flip are listed, the others score 0.
+ */
+export const runFlakyScoresQuery = (code: string, runId: number, last?: number) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'flaky-score', { runId, last }),
+    queryFn: () =>
+      unwrap(
+        api.GET(`${V0}/run/{run}/flaky-score`, {
+          params: { path: { project: code, run: runId }, query: last === undefined ? {} : { last } },
+        }),
+      ),
+  });
+
 export const failingQuery = (code: string, p: ListParams = {}) =>
   queryOptions({
     queryKey: queryKeys.report(code, 'failing', p),

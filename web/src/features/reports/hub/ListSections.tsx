@@ -17,6 +17,7 @@ import { formatCount, formatDateTime, formatDuration } from '../../../lib/format
 import { StatusName } from '../parts/parts';
 import { ReportTable, type Column } from '../parts/ReportTable';
 import { CaseLink, MoreRows, OutLink, ReportSection } from './ReportSection';
+import { FlakyRuns, formatScore } from './FlakyRuns';
 
 interface Props {
   code: string;
@@ -99,6 +100,13 @@ export function FlakySection({ code, last, statuses }: Props) {
       ascendingFirst: true,
     },
     {
+      key: 'score',
+      header: 'Flaky score',
+      numeric: true,
+      cell: (t) => formatScore(t.score),
+      sortBy: (t) => t.score,
+    },
+    {
       key: 'flips',
       header: 'Flips',
       numeric: true,
@@ -117,12 +125,17 @@ export function FlakySection({ code, last, statuses }: Props) {
       header: 'Last status',
       cell: (t) => <StatusName id={t.lastStatus} statuses={statuses} />,
     },
+    {
+      key: 'history',
+      header: 'Runs that show it',
+      cell: (t) => <FlakyRuns code={code} configurations={t.configurations} statuses={statuses} />,
+    },
   ];
   return (
     <ReportSection
       id="flaky"
       title="Flaky"
-      about={`Cases whose result flipped between passed and failed from one run to the next, in ${runsWord(last)}.`}
+      about={`Cases whose result flipped between passed and failed from one run to the next, in ${runsWord(last)}. The flaky score weighs recent flips more, per configuration; a case shows its highest.`}
       csv={reportCsvUrl(`/project/${code}/report/flaky`, { last, limit })}
       query={query}
       isEmpty={(d) => d.tcases.length === 0}
