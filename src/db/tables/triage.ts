@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Failure triage (migrations 0041 and 0042, docs/api-decisions.md#failure-triage). */
+/** Failure triage (migrations 0041 and 0043, docs/api-decisions.md#failure-triage). */
 
 /** A failed or blocked result's signature, written with the result by the runs module. */
 export interface FailureSignaturesTable {
@@ -15,7 +15,7 @@ export interface FailureSignaturesTable {
   label: string;
   /** The result's own `created_at`. */
   created_at: string;
-  /** The normaliser's SIGNATURE_VERSION that signed it (1: rows from before migration 0042); older ones are re-signed. */
+  /** The normaliser's SIGNATURE_VERSION that signed it (1: rows from before migration 0043); older ones are re-signed. */
   version: Generated<number>;
 }
 

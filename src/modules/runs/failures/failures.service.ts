@@ -65,7 +65,7 @@ const RANGE = 5_000;
 /**
  * Signs failed and blocked results stored without a signature — those recorded before migration 0041 and those a
  * project archive's import wrote as rows — with ids above `after`, and signs again those an older SIGNATURE_VERSION
- * signed (before migration 0042, or by an older process beside this one); answers the highest id it looked at,
+ * signed (before migration 0043, or by an older process beside this one); answers the highest id it looked at,
  * where the next pass starts, and how many it signed (both kinds).
  */
 export async function backfillFailureSignatures(
