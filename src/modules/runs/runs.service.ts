@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/actor.js';
 import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { bumpStatus, STATUS_IDS, type StatusCounts, type StatusId } from '../../lib/statuses.js';
-import { nowIso } from '../../lib/time.js';
+import { nowIso, todayUtc } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
 import { selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
@@ -104,6 +104,10 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     closed: row.closed_at !== null,
     closedAt: row.closed_at,
     closedByUserId: row.closed_by,
+    // docs/api-decisions.md#due-dates: overdue is the API's reading on the UTC day; pages read dueAt in the reader's.
+    ...(row.due_at !== null
+      ? { dueAt: row.due_at, overdue: row.closed_at === null && row.due_at < todayUtc() }
+      : {}),
   };
 }
 
@@ -229,6 +233,8 @@ export async function cloneRun(
     configurationId: source.configuration_id,
     queryPlans,
     tcaseIds,
+    // A clone is the next round of the work: its own due date is set on it, not carried from the source.
+    dueAt: null,
   };
   return { id: await insertStandaloneRun(db, actor, project.id, run) };
 }
