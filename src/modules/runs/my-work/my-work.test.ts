@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../../../../test/helpers/test-app.js';
 import { createProject, memberWithKey, userWithKey } from '../../../../test/helpers/factories.js';
 import { createFolder, createTcase } from '../../../../test/helpers/tcase-factories.js';

@@ -26,6 +26,7 @@ import type { AssignTarget } from './run-page/AssignDialog';
 import { canRunTests, meQuery } from '../../session/session';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
+import { RunSubtitle } from './due/RunSubtitle';
 import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
 import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
@@ -262,7 +263,7 @@ export function RunPage() {
             {r.title}
             {closed ? <span className="badge">Closed</span> : <span className="badge badge-open">Open</span>}
           </h1>
-          {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
+          <RunSubtitle milestone={r.milestone} dueAt={r.dueAt} closedAt={r.closedAt} />
           <p className="page-subtitle run-figures">
             <span data-testid="run-pass-rate">
               Pass rate {formatPassRate(passRateOf({ ...Object.fromEntries(counts), all: total }))}

@@ -5,3 +5,5 @@ export { Preview } from './list/Preview';
 export type { QueryPlan } from './api';
 export { passRateOf } from './list/order';
 export { projectAssignableQuery } from './api';
+// A due date with its overdue mark, as the runs pages write it (My work too).
+export { DueDate } from './due/DueDate';
