@@ -73,6 +73,7 @@ describe.skipIf(!hasChromium)('due dates and my work', () => {
     await dialog.getByLabel('Title').fill('Sprint 7');
     await dialog.getByLabel('Due date').fill('2020-01-15');
     await expect.poll(() => dialog.getByTestId('preview-total').textContent()).toBe('4');
+    a11y.push(...(await inspect(lead, 'my-work-new-run')));
     await dialog.getByRole('button', { name: 'Create run' }).click();
     await lead.getByRole('heading', { name: /Sprint 7/, level: 1 }).waitFor();
     runId = Number(/\/run\/(\d+)/.exec(lead.url())![1]);
@@ -83,6 +84,7 @@ describe.skipIf(!hasChromium)('due dates and my work', () => {
     const item = lead.getByRole('list', { name: 'Open runs' }).getByRole('listitem').filter({ hasText: 'Sprint 7' });
     await item.getByText('Overdue').waitFor();
     expect(await item.locator('time[datetime="2020-01-15"]').textContent()).toBe('Jan 15, 2020');
+    a11y.push(...(await inspect(lead, 'my-work-runs-list')));
   });
 
   it('assigns cases with a due date from the run page', async () => {
