@@ -34,7 +34,10 @@ describe.skipIf(!hasChromium)('due dates and my work', () => {
   const a11y: string[] = [];
   const pageErrors: string[] = [];
   const caseRow = (page: Page, title: string) =>
-    page.getByRole('list', { name: 'Test cases of the run' }).getByRole('listitem').filter({ hasText: title });
+    page
+      .getByRole('list', { name: 'Test cases of the run' })
+      .getByRole('listitem')
+      .filter({ hasText: title });
 
   beforeAll(async () => {
     ensureBuilt();
@@ -81,7 +84,10 @@ describe.skipIf(!hasChromium)('due dates and my work', () => {
     expect((await api('GET', `/project/MW/run/${runId}`)).dueAt).toBe('2020-01-15');
 
     await lead.goto(`${service.baseUrl}/project/MW/runs`);
-    const item = lead.getByRole('list', { name: 'Open runs' }).getByRole('listitem').filter({ hasText: 'Sprint 7' });
+    const item = lead
+      .getByRole('list', { name: 'Open runs' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Sprint 7' });
     await item.getByText('Overdue').waitFor();
     expect(await item.locator('time[datetime="2020-01-15"]').textContent()).toBe('Jan 15, 2020');
     a11y.push(...(await inspect(lead, 'my-work-runs-list')));

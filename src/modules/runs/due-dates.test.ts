@@ -119,7 +119,11 @@ describeEachDb('due dates', (t) => {
 
     it('assigns cases with a due date, stored on those cases only, and audited with it', async () => {
       const { id } = await createRun(t, P, { tcaseIds });
-      const res = await assign(id, { tcaseIds: tcaseIds.slice(0, 2), assigneeId: runnerId, dueAt: '2030-01-15' });
+      const res = await assign(id, {
+        tcaseIds: tcaseIds.slice(0, 2),
+        assigneeId: runnerId,
+        dueAt: '2030-01-15',
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toEqual({ assigned: 2, changed: 2 });
       expect(await dueOf(id)).toEqual([
@@ -139,7 +143,11 @@ describeEachDb('due dates', (t) => {
       expect((await assign(id, { tcaseIds: tcaseIds.slice(0, 2), assigneeId: t.ownerId })).status).toBe(200);
       expect((await dueOf(id)).map((r) => r.due_at)).toEqual(['2030-02-01', '2030-02-02', null]);
       // A date sent with the same assignee counts as an edit (assignee unchanged: changed 0).
-      const moved = await assign(id, { tcaseIds: [tcaseIds[0]!], assigneeId: t.ownerId, dueAt: '2030-03-01' });
+      const moved = await assign(id, {
+        tcaseIds: [tcaseIds[0]!],
+        assigneeId: t.ownerId,
+        dueAt: '2030-03-01',
+      });
       expect(moved.body).toEqual({ assigned: 1, changed: 0 });
       expect((await dueOf(id))[0]!.due_at).toBe('2030-03-01');
       // null removes it; unassigning removes it.

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../errors.js';
-import { isCalendarDate } from '../../lib/time.js';
+import { isCalendarDate, todayUtc } from '../../lib/time.js';
 
 // Due dates of runs and of case assignments (docs/api-decisions.md#due-dates): their one body rule, beside both
 // writers (run creation and edit, assignments) without either importing the other.
@@ -19,3 +19,12 @@ export function checkDueAt(
   errors.push({ path, message: 'dueAt must be a calendar date written YYYY-MM-DD, or null' });
   return undefined;
 }
+
+/**
+ * A run's `dueAt` and `overdue` as reads answer them: both left out when it has none (#response-shapes). `overdue`
+ * is the API's reading on the UTC day; the pages read `dueAt` against the reader's own day.
+ */
+export const runDueFields = (row: { due_at: string | null; closed_at: string | null }) =>
+  row.due_at === null
+    ? {}
+    : { dueAt: row.due_at, overdue: row.closed_at === null && row.due_at < todayUtc() };

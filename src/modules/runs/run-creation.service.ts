@@ -235,8 +235,8 @@ export interface PreparedRun {
   tcaseIds: string[];
   /** A backdated creation time (extensions.md §7a), checked already; now when absent. */
   createdAt?: string;
-  /** YYYY-MM-DD, checked already; null: none. */
-  dueAt: string | null;
+  /** YYYY-MM-DD, checked already; null or absent: none (a clone is the next round of work: it starts with none). */
+  dueAt?: string | null;
 }
 
 export interface RunInput extends RunRefsInput {
@@ -309,7 +309,7 @@ export async function insertPreparedRun(
     updated_at: now,
     closed_at: null,
     closed_by: null,
-    due_at: run.dueAt,
+    due_at: run.dueAt ?? null,
     ...repo.initialCounters(run.tcaseIds.length),
   });
   await runTcasesRepo.insertOpenRunTcases(

@@ -205,7 +205,8 @@ export const Run = Type.Object({
   dueAt: Type.Optional(Type.String({ description: 'the due date, YYYY-MM-DD; absent when none' })),
   overdue: Type.Optional(
     Type.Boolean({
-      description: 'with dueAt: the run is open and its due date is before today (UTC); computed, never stored',
+      description:
+        'with dueAt: the run is open and its due date is before today (UTC); computed, never stored',
     }),
   ),
 });

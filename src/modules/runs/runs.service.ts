@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/actor.js';
 import { badRequest, conflict, notFound, type ErrorDetail, validationFailed } from '../../errors.js';
 import { parseJson } from '../../lib/json.js';
 import { bumpStatus, STATUS_IDS, type StatusCounts, type StatusId } from '../../lib/statuses.js';
-import { nowIso, todayUtc } from '../../lib/time.js';
+import { nowIso } from '../../lib/time.js';
 import { resolveProject } from '../projects/projects.service.js';
 import type { Project } from '../projects/projects.schemas.js';
 import { selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
@@ -19,6 +19,8 @@ import {
   type PreparedRun,
 } from './run-creation.service.js';
 import { isAssignable } from './assignees/assignees.service.js';
+import { runDueFields } from './due-dates.js';
+import { joinedUser } from './joined-user.js';
 import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
@@ -49,17 +51,6 @@ export type RunRow = Selectable<RunsTable>;
 const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 // ---- mapping ----
-
-/** A user read by a join (a run's assignee, a result's author); null when there is none, or it is gone. */
-export function joinedUser(
-  id: number | null,
-  email: string | null,
-  name: string | null,
-  avatar: string | null,
-  role: string | null,
-): { id: number; email: string; name: string; avatar: string | null; role: string } | null {
-  return id !== null && email !== null ? { id, email, name: name ?? '', avatar, role: role ?? '' } : null;
-}
 
 function toRun(row: repo.RunWithRelationsRow, project: Project, include: ReadonlySet<RunInclude>): Run {
   const counts = Object.fromEntries(STATUS_IDS.map((s) => [s, row[`cnt_${s}`]])) as Record<StatusId, number>;
@@ -104,10 +95,7 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     closed: row.closed_at !== null,
     closedAt: row.closed_at,
     closedByUserId: row.closed_by,
-    // docs/api-decisions.md#due-dates: overdue is the API's reading on the UTC day; pages read dueAt in the reader's.
-    ...(row.due_at !== null
-      ? { dueAt: row.due_at, overdue: row.closed_at === null && row.due_at < todayUtc() }
-      : {}),
+    ...runDueFields(row),
   };
 }
 
@@ -233,8 +221,6 @@ export async function cloneRun(
     configurationId: source.configuration_id,
     queryPlans,
     tcaseIds,
-    // A clone is the next round of the work: its own due date is set on it, not carried from the source.
-    dueAt: null,
   };
   return { id: await insertStandaloneRun(db, actor, project.id, run) };
 }

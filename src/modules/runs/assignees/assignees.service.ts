@@ -129,7 +129,9 @@ export async function assignRunTcases(
         assignee_name: assignee?.name ?? null,
         tcase_count: ids.length,
         changed_count: changed,
-        ...(dueAt !== undefined || dueChanged > 0 ? { due_at: assignee === null ? null : (dueAt ?? null) } : {}),
+        ...(dueAt !== undefined || dueChanged > 0
+          ? { due_at: assignee === null ? null : (dueAt ?? null) }
+          : {}),
         tcase_ids: ids.slice(0, AUDITED_IDS),
       });
     return { assigned: ids.length, changed };

@@ -24,7 +24,9 @@ export const listMyWork = (db: Db, f: MyWorkFilter) => {
   const mine = db
     .selectFrom('run_tcases as rt')
     .innerJoin('runs as r', (j) => j.onRef('r.id', '=', 'rt.run_id').on('r.tenant_id', '=', f.tenantId))
-    .innerJoin('projects as p', (j) => j.onRef('p.id', '=', 'r.project_id').on('p.tenant_id', '=', f.tenantId))
+    .innerJoin('projects as p', (j) =>
+      j.onRef('p.id', '=', 'r.project_id').on('p.tenant_id', '=', f.tenantId),
+    )
     .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
     .innerJoin('tcase_versions as v', (j) =>
       j
@@ -89,7 +91,9 @@ export const countMyDone = async (db: Db, f: Omit<MyWorkFilter, 'today' | 'offse
   const row = await db
     .selectFrom('run_tcases as rt')
     .innerJoin('runs as r', (j) => j.onRef('r.id', '=', 'rt.run_id').on('r.tenant_id', '=', f.tenantId))
-    .innerJoin('projects as p', (j) => j.onRef('p.id', '=', 'r.project_id').on('p.tenant_id', '=', f.tenantId))
+    .innerJoin('projects as p', (j) =>
+      j.onRef('p.id', '=', 'r.project_id').on('p.tenant_id', '=', f.tenantId),
+    )
     .select(sql<number>`count(*)`.as('n'))
     .where('rt.tenant_id', '=', f.tenantId)
     .where('rt.assignee_id', '=', f.userId)

@@ -16,7 +16,8 @@ export const MyWorkQuery = Type.Object(
     today: Type.Optional(
       Type.String({
         maxLength: 10,
-        description: "the caller's calendar day, YYYY-MM-DD, that `overdue` is read against; default: today in UTC",
+        description:
+          "the caller's calendar day, YYYY-MM-DD, that `overdue` is read against; default: today in UTC",
       }),
     ),
   },
@@ -56,7 +57,7 @@ export const MyWorkPage = Type.Object({
   offset: Type.Integer(),
   limit: Type.Integer(),
   open: Type.Integer({ description: 'same as total' }),
-  done: Type.Integer({ description: "cases of those runs assigned to the caller that have a result" }),
+  done: Type.Integer({ description: 'cases of those runs assigned to the caller that have a result' }),
   overdue: Type.Integer({ description: 'of the open cases, those whose due date is before today' }),
   data: Type.Array(MyWorkItem, {
     description:

@@ -4,7 +4,12 @@ import { atLeast } from '../../../auth/roles.js';
 import { badRequest } from '../../../errors.js';
 import { isCalendarDate, todayUtc } from '../../../lib/time.js';
 import * as repo from './my-work.repository.js';
-import { MY_WORK_LIMIT_DEFAULT, type MyWorkItem, type MyWorkPage, type MyWorkQuery } from './my-work.schemas.js';
+import {
+  MY_WORK_LIMIT_DEFAULT,
+  type MyWorkItem,
+  type MyWorkPage,
+  type MyWorkQuery,
+} from './my-work.schemas.js';
 
 /**
  * The caller's open assigned cases across the open runs of every project they can open (docs/api-decisions.md#my-work),
@@ -21,21 +26,19 @@ export async function listMyWork(db: Db, actor: Actor, query: MyWorkQuery): Prom
   // Every row carries the whole list's counts; a page past the end (or nothing open) reads the done count alone.
   const open = first ? Number(first.all_open) : 0;
   const done = first ? Number(first.all_done) : await repo.countMyDone(db, scope);
-  const data = rows.map(
-    (r): MyWorkItem => ({
-      run: {
-        id: r.run_id,
-        title: r.run_title,
-        project: { id: r.project_id, code: r.project_code, title: r.project_title },
-        ...(r.run_due_at !== null ? { dueAt: r.run_due_at, overdue: r.run_due_at < today } : {}),
-        open: Number(r.run_open),
-        done: Number(r.run_done),
-      },
-      tcase: { id: r.tcase_id, seq: r.seq, title: r.title, priority: r.priority },
-      ...(r.due_at !== null ? { dueAt: r.due_at } : {}),
-      overdue: r.due_at !== null && r.due_at < today,
-    }),
-  );
+  const data = rows.map((r): MyWorkItem => ({
+    run: {
+      id: r.run_id,
+      title: r.run_title,
+      project: { id: r.project_id, code: r.project_code, title: r.project_title },
+      ...(r.run_due_at !== null ? { dueAt: r.run_due_at, overdue: r.run_due_at < today } : {}),
+      open: Number(r.run_open),
+      done: Number(r.run_done),
+    },
+    tcase: { id: r.tcase_id, seq: r.seq, title: r.title, priority: r.priority },
+    ...(r.due_at !== null ? { dueAt: r.due_at } : {}),
+    overdue: r.due_at !== null && r.due_at < today,
+  }));
   return {
     total: open,
     offset,

@@ -18,7 +18,8 @@ describeEachDb(
     const cases = async (P: { code: string }, n: number) => {
       const folder = await createFolder(t, P, ['F']);
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) ids.push((await createTcase(t, P, { folderId: folder, title: `Case ${i}` })).id);
+      for (let i = 0; i < n; i++)
+        ids.push((await createTcase(t, P, { folderId: folder, title: `Case ${i}` })).id);
       return ids;
     };
     const assign = async (P: { code: string }, runId: number, ids: string[], who: number, dueAt?: string) => {
@@ -87,7 +88,14 @@ describeEachDb(
         ['None', caseIds.a![3]],
       ]);
       expect(data[0]).toMatchObject({
-        run: { id: runs.late, project: { code: B.code }, dueAt: '2030-06-10', overdue: true, open: 2, done: 1 },
+        run: {
+          id: runs.late,
+          project: { code: B.code },
+          dueAt: '2030-06-10',
+          overdue: true,
+          open: 2,
+          done: 1,
+        },
         dueAt: '2030-06-10',
         overdue: true,
       });

@@ -25,7 +25,11 @@ export function MyWorkPage() {
   if (work.isError)
     return (
       <div className="page">
-        <ErrorState title="Your work could not be loaded." error={work.error} onRetry={() => work.refetch()} />
+        <ErrorState
+          title="Your work could not be loaded."
+          error={work.error}
+          onRetry={() => work.refetch()}
+        />
       </div>
     );
   const first = work.data.pages[0]!;

@@ -46,7 +46,13 @@ export function AssignDialog({
   const [dueAt, setDueAt] = useState('');
   const assign = useMutation({
     mutationFn: (assigneeId: number | null) =>
-      assignRunCases(code, runId, target!.tcaseIds, assigneeId, assigneeId === null ? undefined : dueAt || undefined),
+      assignRunCases(
+        code,
+        runId,
+        target!.tcaseIds,
+        assigneeId,
+        assigneeId === null ? undefined : dueAt || undefined,
+      ),
     onSuccess: async (_res, assigneeId) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.runCases(code, runId) });
       const name = people.data?.find((p) => p.id === assigneeId)?.name;
