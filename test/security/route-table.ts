@@ -1298,6 +1298,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     prepare: () => ({ path: '/audit-logs' }),
     ok: 200,
   },
+  'GET /api/public/v0/audit-logs/actions': {
+    auth: 'admin',
+    prepare: () => ({ path: '/audit-logs/actions' }),
+    ok: 200,
+  },
   'GET /api/public/v0/audit-logs/export': {
     auth: 'admin',
     restricted: true,

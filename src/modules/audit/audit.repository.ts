@@ -2,8 +2,8 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { AuditEventsTable } from '../../db/schema.js';
 
-export const insertEvent = (db: Db, row: Insertable<AuditEventsTable>) =>
-  db.insertInto('audit_events').values(row).execute();
+export const insertEvents = (db: Db, rows: Insertable<AuditEventsTable>[]) =>
+  db.insertInto('audit_events').values(rows).execute();
 
 /** The first event of the tenant at or after `since` (index audit_events_tenant_created_idx). */
 export const findFirstIdSince = async (db: Db, tenantId: string, since: string) =>

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
-import { AuditExportQuery, AuditLogPage, AuditLogQuery } from './audit.schemas.js';
+import { listAuditActions } from './audit-actions.js';
+import { AuditActionList, AuditExportQuery, AuditLogPage, AuditLogQuery } from './audit.schemas.js';
 import * as service from './audit.service.js';
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -21,6 +22,18 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => service.listAuditEvents(db, req.actor.tenantId, req.query),
+  );
+  app.get(
+    '/audit-logs/actions',
+    {
+      config: { access: { minRole: 'admin' } },
+      schema: {
+        tags: ['audit'],
+        summary: "Every action the audit log records, with the viewer's words for it (admin)",
+        response: { 200: AuditActionList, ...errorResponses },
+      },
+    },
+    async () => ({ actions: listAuditActions() }),
   );
   app.get(
     '/audit-logs/export',

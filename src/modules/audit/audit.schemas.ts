@@ -69,3 +69,18 @@ export type AuditLogPage = Static<typeof AuditLogPage>;
 /** The export's filters: those of a page, without its paging (every matching event is written). */
 export const AuditExportQuery = Type.Object(filterFields, { additionalProperties: false });
 export type AuditFilterQuery = Static<typeof AuditExportQuery> & { after?: number; before?: number };
+
+export const AuditActionList = Type.Object({
+  actions: Type.Array(
+    Type.Object({
+      action: Type.String(),
+      area: Type.String({
+        description: 'what the action concerns, for grouping (Sign-in, Test cases, Runs…)',
+      }),
+      label: Type.String({ description: 'the words the log viewer shows' }),
+      contract: Type.Boolean({
+        description: "one of the public API's event table; otherwise Casebook's own",
+      }),
+    }),
+  ),
+});

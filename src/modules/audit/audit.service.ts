@@ -4,6 +4,7 @@ import { csvCell } from '../../lib/csv.js';
 import { parseJson } from '../../lib/json.js';
 import { nowIso } from '../../lib/time.js';
 import { getTenant } from '../tenants/tenants.service.js';
+import type { AuditAction } from './audit-actions.js';
 import * as repo from './audit.repository.js';
 import type { AuditEvent, AuditFilterQuery, AuditLogPage, AuditLogQuery } from './audit.schemas.js';
 
@@ -41,21 +42,36 @@ export function maskSecrets(meta: AuditMeta): AuditMeta {
 export async function recordAudit(
   db: Db,
   ctx: AuditContext,
-  action: string,
+  action: AuditAction,
   meta?: AuditMeta,
 ): Promise<void> {
-  const cleaned: AuditMeta = {};
-  for (const [key, value] of Object.entries(meta ?? {})) if (value !== undefined) cleaned[key] = value;
-  const masked = maskSecrets(cleaned);
-  await repo.insertEvent(db, {
-    tenant_id: ctx.tenantId,
-    user_id: ctx.userId,
-    action,
-    ip: ctx.ip ?? '',
-    user_agent: ctx.userAgent ?? '',
-    meta: Object.keys(masked).length > 0 ? JSON.stringify(masked) : null,
-    created_at: nowIso(),
-  });
+  await recordAudits(db, [{ ctx, action, meta }]);
+}
+
+/** Several events in one statement, as `recordAudit` records each (the group commit's results, one per request). */
+export async function recordAudits(
+  db: Db,
+  events: { ctx: AuditContext; action: AuditAction; meta?: AuditMeta }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const at = nowIso();
+  await repo.insertEvents(
+    db,
+    events.map(({ ctx, action, meta }) => {
+      const cleaned: AuditMeta = {};
+      for (const [key, value] of Object.entries(meta ?? {})) if (value !== undefined) cleaned[key] = value;
+      const masked = maskSecrets(cleaned);
+      return {
+        tenant_id: ctx.tenantId,
+        user_id: ctx.userId,
+        action,
+        ip: ctx.ip ?? '',
+        user_agent: ctx.userAgent ?? '',
+        meta: Object.keys(masked).length > 0 ? JSON.stringify(masked) : null,
+        created_at: at,
+      };
+    }),
+  );
 }
 
 /** D13: midnight UTC of the first day of the month `now` falls in. */

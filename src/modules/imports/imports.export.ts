@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/create-db.js';
 import { guardFormulas } from '../../lib/csv.js';
@@ -116,6 +117,7 @@ export async function exportQasphereCsv(
   { raw = false }: { raw?: boolean } = {},
 ): Promise<{ code: string; chunks: AsyncGenerator<string> }> {
   const project = await resolveProject(db, actor, projectRef);
+  await auditExport(db, actor, project, 'qasphere-csv');
   async function* chunks(): AsyncGenerator<string> {
     const fields = (await listProjectCustomFields(db, actor, project.id)).filter((f) => f.enabled);
     const steps = await maxImportStepCount(db, actor.tenantId, project.id);
@@ -140,4 +142,21 @@ export async function exportQasphereCsv(
     }
   }
   return { code: project.code, chunks: chunks() };
+}
+
+/**
+ * `project.exported`, when the download starts (docs/api-decisions.md#audit-events): who took the project's cases
+ * (CSV) or the whole project (`casebook`, an archive) out of the service, and when.
+ */
+export async function auditExport(
+  db: Db,
+  actor: Actor,
+  project: { id: string; code: string },
+  format: 'qasphere-csv' | 'casebook',
+): Promise<void> {
+  await recordAudit(db, actor, 'project.exported', {
+    project_id: project.id,
+    project_code: project.code,
+    format,
+  });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../auth/actor.js';
@@ -453,13 +454,28 @@ export async function runImport(
       plans,
     );
     await repo.forgetCreated(db, importId);
-    await end({
-      status: 'done',
-      done: checked.total,
-      created: r.created,
-      updated: r.updated,
-      skipped,
-      reconciliation: reconciled({ ...r, skipped }),
+    // Done and audited together: the event exists exactly when the import is recorded as done.
+    await db.transaction().execute(async (trx) => {
+      const held = await repo.updateHeld(trx, importId, token, {
+        status: 'done',
+        done: checked.total,
+        created: r.created,
+        updated: r.updated,
+        skipped,
+        reconciliation: reconciled({ ...r, skipped }),
+        finished_at: nowIso(),
+      });
+      if (held) {
+        await recordAudit(trx, actor, 'project.imported', {
+          project_id: project.id,
+          project_code: project.code,
+          import_id: importId,
+          format: o.format,
+          created: r.created,
+          updated: r.updated,
+          skipped,
+        });
+      }
     });
   } catch (err) {
     if (err instanceof Superseded || err instanceof LeaseLost) return;

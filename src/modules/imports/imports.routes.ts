@@ -12,7 +12,7 @@ import { ArchiveDownload } from './archive/archive.schemas.js';
 import { drainBody } from '../../http/drain-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { validatorCompiler } from '../../http/validation.js';
-import { exportQasphereCsv } from './imports.export.js';
+import { auditExport, exportQasphereCsv } from './imports.export.js';
 import { FORMATS, IMPORT_FORMATS } from './formats/formats.js';
 import {
   ExportCsv,
@@ -190,6 +190,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!atLeast(req.actor.role, 'admin'))
           throw forbidden('exporting a whole project as an archive needs the role admin or higher');
         const project = await resolveProject(db, req.actor, req.params.project);
+        await auditExport(db, req.actor, project, 'casebook');
         const lines = archiveLines({
           db,
           tenantId: req.actor.tenantId,

@@ -77,17 +77,26 @@ export async function createMilestone(
   const { title, description, due } = checkFields(input);
   if (title === undefined) throw badRequest('title must be 1-255 characters', '/title');
   const now = nowIso();
-  const { id } = await repo.insertMilestone(db, {
-    tenant_id: actor.tenantId,
-    project_id: project.id,
-    title,
-    description: description ?? '',
-    due: due ?? null,
-    created_at: now,
-    updated_at: now,
-    archived_at: null,
+  return db.transaction().execute(async (trx) => {
+    const { id } = await repo.insertMilestone(trx, {
+      tenant_id: actor.tenantId,
+      project_id: project.id,
+      title,
+      description: description ?? '',
+      due: due ?? null,
+      created_at: now,
+      updated_at: now,
+      archived_at: null,
+    });
+    await recordAudit(trx, actor, 'milestone.created', {
+      project_id: project.id,
+      project_code: project.code,
+      milestone_id: id,
+      milestone_title: title,
+      due: due ?? undefined,
+    });
+    return { id };
   });
-  return { id };
 }
 
 /** One milestone of the project, archived or not; 404 when the project has none of that id. */

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.js';
 import type { Db } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Actor } from '../../auth/actor.js';
@@ -323,6 +324,14 @@ export async function insertPreparedRun(
     projectId,
     type: 'run_created',
     object: { id, title: run.title, type: run.type, planId, tcaseCount: run.tcaseIds.length },
+  });
+  await recordAudit(trx, actor, 'run.created', {
+    project_id: projectId,
+    run_id: id,
+    run_title: run.title,
+    run_type: run.type,
+    plan_id: planId ?? undefined,
+    tcase_count: run.tcaseIds.length,
   });
   // D17: a static run shows, forever, the version each case had at creation.
   if (run.type === 'static') await runTcasesRepo.pinRunTcasesToLatest(trx, actor.tenantId, id);

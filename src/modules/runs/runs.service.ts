@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit.service.js';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { RunsTable } from '../../db/tables/execution.js';
@@ -253,6 +254,11 @@ async function closeLockedRun(trx: Db, actor: Actor, projectId: string, run: { i
     projectId,
     type: 'run_closed',
     object: { id: run.id, title: run.title },
+  });
+  await recordAudit(trx, actor, 'run.closed', {
+    project_id: projectId,
+    run_id: run.id,
+    run_title: run.title,
   });
 }
 

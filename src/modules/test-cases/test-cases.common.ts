@@ -1,5 +1,8 @@
 import type { Db } from '../../db/create-db.js';
 import { type ErrorDetail, validationFailed } from '../../errors.js';
+import type { Actor } from '../../auth/actor.js';
+import type { AuditAction } from '../audit/audit-actions.js';
+import { recordAudit, type AuditMeta } from '../audit/audit.service.js';
 import { listFieldsBySystemName } from '../custom-fields/custom-fields.service.js';
 import { allocateTcaseSeqs } from '../projects/projects.service.js';
 
@@ -40,3 +43,29 @@ export type TcasesChanged = (
   projectId: string,
   tcaseIds: string[],
 ) => Promise<void>;
+
+/** How many case ids a test-case audit event names; `count` always says how many there were. */
+const AUDIT_IDS_MAX = 100;
+
+/**
+ * One audit event per request that created, edited, moved or deleted cases (docs/api-decisions.md#audit-events),
+ * inside the writing transaction: the project, the number of cases and the first 100 of their ids. None when the
+ * request changed nothing.
+ */
+export async function auditCases(
+  trx: Db,
+  actor: Actor,
+  project: { id: string; code: string },
+  action: Extract<AuditAction, `tcase.${string}`>,
+  ids: string[],
+  extra: AuditMeta = {},
+): Promise<void> {
+  if (ids.length === 0) return;
+  await recordAudit(trx, actor, action, {
+    project_id: project.id,
+    project_code: project.code,
+    count: ids.length,
+    tcase_ids: ids.slice(0, AUDIT_IDS_MAX),
+    ...extra,
+  });
+}

@@ -11,7 +11,7 @@ import { type Stored } from './content/content.model.js';
 import * as repo from './test-cases.repository.js';
 import * as contentRepo from './content/content.repository.js';
 import { type BulkCreateBody, type CreateTcaseBody, type UpdateTcaseBody } from './test-cases.schemas.js';
-import { fail, inTransaction, lockProject } from './test-cases.common.js';
+import { auditCases, fail, inTransaction, lockProject } from './test-cases.common.js';
 import { requireTcase } from './listing/listing.service.js';
 import { applyInput, resolveReferences, validateWrite } from './content/content.input.js';
 import { checkValues, filledCases, updateFilled } from './templates/templates.service.js';
@@ -156,6 +156,14 @@ export async function createTestCase(
       type: 'tcase_created',
       object: { id, seq: firstSeq, title: spec.title, folderId: input.folderId },
     });
+    await auditCases(
+      trx,
+      actor,
+      project,
+      'tcase.created',
+      cases.map((c) => c.id),
+      { title: spec.title, folder_id: input.folderId },
+    );
     return { id, seq: firstSeq };
   });
   return result;
@@ -216,6 +224,14 @@ export async function bulkCreateTestCases(
       type: 'tcases_created',
       object: { folderId, tcases: cases.map((c) => ({ id: c.id, seq: c.seq, title: c.spec.title })) },
     });
+    await auditCases(
+      trx,
+      actor,
+      project,
+      'tcase.created',
+      cases.map((c) => c.id),
+      { folder_id: folderId },
+    );
     return { tcases: cases.map((c) => ({ id: c.id, seq: c.seq })) };
   });
 }
@@ -347,6 +363,14 @@ export async function updateTestCase(
           version: stored ? row.latest_version + 1 : row.latest_version,
         },
       });
+    // A move alone is a move; anything else is an edit that may also have moved the case.
+    const onlyMoved = !stored && move.folder_id !== undefined;
+    await auditCases(trx, actor, project, onlyMoved ? 'tcase.moved' : 'tcase.updated', [...changed], {
+      title: stored?.title ?? row.title,
+      version: stored ? row.latest_version + 1 : row.latest_version,
+      fields: given,
+      ...(move.folder_id !== undefined ? { folder_id: move.folder_id } : {}),
+    });
   });
   return { message: 'Test case updated' };
 }
@@ -371,6 +395,7 @@ export async function deleteTestCase(
     await repo.softDeleteTcases(trx, actor.tenantId, ids, at);
     await contentRepo.removeLatestLinks(trx, actor.tenantId, ids);
     await tcasesChanged(trx, actor.tenantId, project.id, ids);
+    await auditCases(trx, actor, project, 'tcase.deleted', ids, { title: row.title });
   });
   return { message: 'Test case deleted' };
 }

@@ -43,6 +43,8 @@ export const queryKeys = {
     ['admin', 'webhooks', id, 'deliveries', deliveryId] as const,
   // Service administration: the audit log, background jobs, every key, the instance.
   auditLog: (filter: object) => ['admin', 'audit-log', filter] as const,
+  /** Every action the log records, with its words (fixed for a version of the service). */
+  auditActions: () => ['admin', 'audit-log-actions'] as const,
   failedJobs: () => ['admin', 'jobs', 'failed'] as const,
   serviceApiKeys: () => ['admin', 'api-keys'] as const,
   /** The apps registered to sign people in with OAuth, and the rule for which may be approved (admin). */
@@ -111,6 +113,12 @@ export const queryKeys = {
   runAssignable: (code: string, runId: number) => ['projects', P(code), 'runs', runId, 'assignable'] as const,
   runCase: (code: string, runId: number, tcaseId: string) =>
     ['projects', P(code), 'runs', runId, 'tcases', tcaseId] as const,
+  /** The run's failures grouped by signature (triage): under the run, so what refreshes the run refreshes them. */
+  runFailureGroups: (code: string, runId: number) =>
+    ['projects', P(code), 'runs', runId, 'failure-groups'] as const,
+  /** Defects linked before to failures like this result (triage's suggestions). */
+  resultSuggestions: (code: string, resultId: number) =>
+    ['projects', P(code), 'result-suggestions', resultId] as const,
   runPreview: (code: string, type: string, queryPlans: object[]) =>
     ['projects', P(code), 'run-preview', type, queryPlans] as const,
   plans: (code: string) => ['projects', P(code), 'plans'] as const,

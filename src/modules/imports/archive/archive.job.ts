@@ -1,3 +1,4 @@
+import { recordAudit } from '../../audit/audit.service.js';
 import { Readable } from 'node:stream';
 import { nowIso } from '../../../lib/time.js';
 import { LeaseLost, stoppedMessage, type QueuedJob } from '../../../outbox/handler.js';
@@ -67,7 +68,23 @@ export const projectImportJob: QueuedJob = {
                 ...(projectId !== undefined ? { project_id: projectId } : {}),
               }),
           });
-          await update({ status: 'done', finished_at: nowIso() });
+          // Done and audited in one write: the event exists exactly when the import is recorded as done.
+          await lease.write(async (trx) => {
+            await repo.updateProjectImport(trx, importId, { status: 'done', finished_at: nowIso() });
+            const done = await repo.findProjectImport(trx, row.tenant_id, importId);
+            const ctx = {
+              tenantId: row.tenant_id,
+              userId: row.created_by,
+              ip: '',
+              userAgent: 'casebook import',
+            };
+            await recordAudit(trx, ctx, 'project.imported', {
+              project_id: done?.projectId ?? undefined,
+              project_code: done?.projectCode ?? undefined,
+              import_id: importId,
+              format: 'casebook',
+            });
+          });
         } catch (err) {
           // Taken over: the attempt holding the job now takes back what this one wrote, from the journal.
           if (err instanceof LeaseLost) throw err;

@@ -1,3 +1,4 @@
+import { recordAudits } from '../../audit/audit.service.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../../db/create-db.js';
 import type { ResultsTable, RunTcasesTable } from '../../../db/tables/execution.js';
@@ -207,7 +208,25 @@ export async function writeRunResults(
     written.map((id, j) => ({ id, tcaseId: resolved[j].tcase_id, status: keptItems[j].status })),
     o.events === 'per-batch',
   );
+  await recordAudits(trx, resultAudits(run, keptItems, o.events === 'per-batch'));
   return ids;
+}
+
+/**
+ * `results.recorded`, counted per request rather than one row per result (docs/api-decisions.md#audit-events): a
+ * batch is one request; each single result is its own, also when the group commit writes several at once.
+ */
+function resultAudits(run: { id: number; projectId: string }, items: ResultInput[], batch: boolean) {
+  const event = (request: ResultInput[]) => {
+    const statuses: Record<string, number> = {};
+    for (const item of request) statuses[item.status] = (statuses[item.status] ?? 0) + 1;
+    return {
+      ctx: request[0].by,
+      action: 'results.recorded' as const,
+      meta: { project_id: run.projectId, run_id: run.id, count: request.length, statuses },
+    };
+  };
+  return batch ? [event(items)] : items.map((item) => event([item]));
 }
 
 /**

@@ -12,7 +12,7 @@ import * as repo from '../test-cases.repository.js';
 import * as contentRepo from '../content/content.repository.js';
 import type { TcaseRow } from '../test-cases.repository.js';
 import type { BulkDeleteBody, BulkMoveBody, BulkResult, BulkTagsBody } from '../test-cases.schemas.js';
-import { fail, inTransaction, lockProject } from '../test-cases.common.js';
+import { auditCases, fail, inTransaction, lockProject } from '../test-cases.common.js';
 import { updateFilled } from '../templates/templates.service.js';
 import { enqueueEvent } from '../../webhooks/webhook-events.service.js';
 import { commitVersion, loadPrevious, specOf, syncLinks } from '../versions/versions.service.js';
@@ -96,6 +96,7 @@ export async function bulkMoveTestCases(
     }
     await tcasesChanged(trx, tenantId, project.id, changed);
     await edited(trx, tenantId, project.id, 'moved', changed, { folderId: body.folderId });
+    await auditCases(trx, actor, project, 'tcase.moved', changed, { folder_id: body.folderId });
     return { message: 'Test cases moved', changed: changed.length };
   });
 }
@@ -178,6 +179,11 @@ export async function bulkTagTestCases(
       addTags: body.addTags ?? [],
       removeTags: body.removeTags ?? [],
     });
+    await auditCases(trx, actor, project, 'tcase.updated', [...changed], {
+      fields: ['tags'],
+      added_tags: body.addTags ?? [],
+      removed_tags: body.removeTags ?? [],
+    });
     return { message: 'Test cases tagged', changed: changed.size };
   });
 }
@@ -199,6 +205,7 @@ export async function bulkDeleteTestCases(
     const ids = await withFilled(trx, tenantId, rows);
     await removeCases(trx, tenantId, ids, at);
     await tcasesChanged(trx, tenantId, project.id, ids);
+    await auditCases(trx, actor, project, 'tcase.deleted', ids);
     return { message: 'Test cases deleted', changed: ids.length };
   });
 }

@@ -1,15 +1,13 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { projectFoldersQuery } from '../../api/queries';
+import { projectFoldersQuery, statusesQuery } from '../../api/queries';
 import { folderPaths } from '../../lib/folder-path';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isSingleKeyShortcut, isTyping, useKeyDown } from '../../lib/keys';
 import { runQuery, runTaggedIdsQuery, runTestCasesQuery } from './api';
-import { statusesQuery } from '../../api/queries';
-import { type StatusId } from '../../api/statuses';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -26,8 +24,9 @@ import type { AssignTarget } from './run-page/AssignDialog';
 import { canRunTests, meQuery } from '../../session/session';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
+import { RunFailures } from '../triage';
 import { RunSubtitle } from './due/RunSubtitle';
-import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
+import { STATUS_FILL, recordable, statusById, type StatusId } from '../../api/statuses';
 import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
@@ -385,6 +384,7 @@ export function RunPage() {
         </div>
       ))}
 
+      <RunFailures code={project} runId={id} onOpenCase={select} />
       <div className="run-layout">
         <section aria-labelledby="cases-title" className="panel rp-list">
           <h2 id="cases-title" className="panel-title">

@@ -5,5 +5,8 @@ export { Preview } from './list/Preview';
 export type { QueryPlan } from './api';
 export { passRateOf } from './list/order';
 export { projectAssignableQuery } from './api';
+// Failure triage's "link this defect to all" offers the same trackers and reads an issue id the way the recorder does.
+export { projectIntegrationsQuery } from './api';
+export { issueIdFromUrl } from './run-page/recorder-draft';
 // A due date with its overdue mark, as the runs pages write it (My work too).
 export { DueDate } from './due/DueDate';

@@ -7,7 +7,8 @@ import { Button } from '../../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../../components/Status';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatCount } from '../../../lib/format';
-import { auditLogQuery, KNOWN_ACTIONS, PAGE_SIZE } from './api';
+import { ActionPicker } from './ActionPicker';
+import { auditActionsQuery, auditLogQuery, PAGE_SIZE } from './api';
 import { EventList } from './EventList';
 import { exportHref, type AuditLogSearch } from './search';
 import './audit-log.css';
@@ -38,6 +39,8 @@ function AuditLog() {
   const navigate = useNavigate({ from: '/admin/audit-log' });
   const page = useQuery(auditLogQuery(search));
   const people = useQuery(usersQuery());
+  const actions = useQuery(auditActionsQuery());
+  const labels = new Map((actions.data?.actions ?? []).map((a) => [a.action, a.label]));
   const [draft, setDraft] = useState<Draft>(() => draftOf(search));
   const [shownFor, setShownFor] = useState(search);
   const [localErrors, setLocalErrors] = useState<Partial<Record<keyof Draft, string>>>({});
@@ -99,25 +102,16 @@ function AuditLog() {
         </a>
       </header>
       <form className="panel audit-filters" aria-label="Filter the audit log" onSubmit={apply} noValidate>
-        <Field label="Action" error={errors.action} hint="One action or several, separated by commas">
+        <Field label="Action" error={errors.action}>
           {(id, describedBy) => (
-            <>
-              <input
-                id={id}
-                className="field-input"
-                list={`${id}-actions`}
-                value={draft.action}
-                aria-describedby={describedBy}
-                aria-invalid={errors.action ? true : undefined}
-                onChange={(e) => set('action', e.target.value)}
-                placeholder="e.g. login"
-              />
-              <datalist id={`${id}-actions`}>
-                {KNOWN_ACTIONS.map((a) => (
-                  <option key={a} value={a} />
-                ))}
-              </datalist>
-            </>
+            <ActionPicker
+              id={id}
+              describedBy={describedBy}
+              invalid={!!errors.action}
+              value={draft.action}
+              actions={actions.data?.actions}
+              onChange={(value) => set('action', value)}
+            />
           )}
         </Field>
         <Field label="Person" error={errors.user}>
@@ -206,7 +200,7 @@ function AuditLog() {
         ) : events.length === 0 ? (
           <EmptyState title={filtered ? 'No events match these filters.' : 'No events yet this month.'} />
         ) : (
-          <EventList events={events} />
+          <EventList events={events} labels={labels} />
         )}
         <Pager search={search} last={page.data?.after} full={events.length === PAGE_SIZE} />
       </section>

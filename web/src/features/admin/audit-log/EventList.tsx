@@ -3,7 +3,7 @@ import { formatDateTime, formatFullDateTime } from '../../../lib/format';
 import type { AuditEvent } from './api';
 
 /** The page's events, one row each; a row opens in place to show everything recorded with it. */
-export function EventList({ events }: { events: AuditEvent[] }) {
+export function EventList({ events, labels }: { events: AuditEvent[]; labels: Map<string, string> }) {
   const [open, setOpen] = useState<number>();
   return (
     <ul className="audit-list" aria-label="Audit events">
@@ -24,7 +24,9 @@ export function EventList({ events }: { events: AuditEvent[] }) {
               <time className="audit-when" dateTime={e.createdAt} title={formatFullDateTime(e.createdAt)}>
                 {formatDateTime(e.createdAt)}
               </time>
-              <code className="audit-action">{e.action}</code>
+              <span className="audit-action">
+                {labels.get(e.action) ?? e.action} <code>{e.action}</code>
+              </span>
               <span className="audit-who">{e.user ? e.user.name : 'The service'}</span>
             </button>
             {isOpen && <EventDetails event={e} />}

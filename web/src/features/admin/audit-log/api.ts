@@ -24,36 +24,14 @@ export type AuditEvent = Awaited<
   ReturnType<ReturnType<typeof auditLogQuery>['queryFn'] & {}>
 >['events'][number];
 
-/** Actions the service records (docs/api-decisions.md#audit-events), offered as suggestions. */
-export const KNOWN_ACTIONS = [
-  'login',
-  'logout',
-  'password_change',
-  'email_change',
-  '2fa_enable',
-  '2fa_disable',
-  'invite_user',
-  'cancel_invite',
-  'issue_password_reset',
-  'archive_project',
-  'unarchive_project',
-  'delete_project',
-  'custom_field.deleted',
-  'integration.created',
-  'integration.updated',
-  'integration.deleted',
-  'integration.project_linked',
-  'integration.project_unlinked',
-  'webhook.created',
-  'webhook.updated',
-  'webhook.deleted',
-  'report_share.created',
-  'report_share.revoked',
-  'plan.updated',
-  'plan.runs_added',
-  'plan.closed',
-  'milestone.updated',
-  'oauth.authorization_created',
-  'oauth.authorization_revoked',
-  'auth.sign_ins_ended',
-] as const;
+/** Every action the service records, with the words the log shows for it (docs/api-decisions.md#audit-events). */
+export const auditActionsQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.auditActions(),
+    queryFn: () => unwrap(api.GET('/api/public/v0/audit-logs/actions')),
+    staleTime: Infinity, // the list changes only with a new version of the service
+  });
+
+export type AuditActionInfo = Awaited<
+  ReturnType<ReturnType<typeof auditActionsQuery>['queryFn'] & {}>
+>['actions'][number];

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { reportCsvUrl, runReportQuery, type RunReport } from '../api';
 import { ShareButton } from '../share/ShareButton';
 import { RunReportView } from './RunReportView';
+import { FailureGroupsSummary } from '../../triage';
 
 /** `/project/{CODE}/run/{id}/report?since=<run>`: a run's report for its lead, to read, print, download and share. */
 export function RunReportPage() {
@@ -68,6 +69,7 @@ export function RunReportPage() {
         linkCases
         sinceChosen={since !== undefined}
         compareControl={<ComparePicker code={project} runId={id} report={data} />}
+        failureGroups={<FailureGroupsSummary code={project} runId={id} />}
         actions={
           <>
             <Button onPress={() => window.print()}>Print or save as PDF</Button>

@@ -22,6 +22,8 @@ export interface RunReportViewProps {
   compareControl?: ReactNode;
   /** The page's actions (share, CSV, print), under the title; never printed. */
   actions?: ReactNode;
+  /** The failures grouped by signature (triage), read with a session: a shared link's page has none. */
+  failureGroups?: ReactNode;
 }
 
 const count = (c: Counts, id: string) => (c as Record<string, number>)[id] ?? 0;
@@ -39,6 +41,7 @@ export function RunReportView({
   sinceChosen = false,
   compareControl,
   actions,
+  failureGroups,
 }: RunReportViewProps) {
   const { run, counts, since } = data;
   const code = project.code.toUpperCase();
@@ -210,6 +213,8 @@ export function RunReportView({
           </div>
         )}
       </section>
+
+      {failureGroups}
 
       <section aria-labelledby="failures-title" className="panel report-section">
         <h2 id="failures-title" className="panel-title">

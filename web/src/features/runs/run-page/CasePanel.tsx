@@ -8,6 +8,7 @@ import type { DraftProblem, DraftUpdate, RecorderDraft } from './recorder-draft'
 import { STATUS_FILL } from '../../../api/statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { FailureSuggestions } from '../../triage';
 
 const Html = SafeHtml;
 
@@ -154,6 +155,10 @@ export function CasePanel({
         <h3 id="here-title" className="section-title">
           Results in this run
         </h3>
+        {/* Defects linked before to failures like the latest result: shown, never linked without Accept. */}
+        {d.results.length > 0 && (
+          <FailureSuggestions code={project} runId={runId} result={d.results[d.results.length - 1]} />
+        )}
         {d.results.length === 0 ? (
           <p className="muted">No result yet.</p>
         ) : (
