@@ -4,7 +4,8 @@ import type { Db } from '../../../db/create-db.js';
 /*
  * "My work" (docs/api-decisions.md#my-work): a person's assigned cases in the open runs of the projects they can
  * open, ONE query per page. Window functions count each run's open and done cases and the whole list's before the
- * page is cut, and order runs by their earliest open due date, so grouping needs no second read.
+ * page is cut, and order runs by their earliest open due date, so grouping needs no second read; titles are read
+ * for the page's rows only (bench/my-work.ts: 12,400 assigned cases, a page in ~100 ms instead of ~300 ms).
  */
 
 export interface MyWorkFilter {
@@ -28,11 +29,6 @@ export const listMyWork = (db: Db, f: MyWorkFilter) => {
       j.onRef('p.id', '=', 'r.project_id').on('p.tenant_id', '=', f.tenantId),
     )
     .innerJoin('tcases as t', 't.id', 'rt.tcase_id')
-    .innerJoin('tcase_versions as v', (j) =>
-      j
-        .onRef('v.tcase_id', '=', 'rt.tcase_id')
-        .on('v.version', '=', sql<number>`coalesce(rt.version, t.version)`),
-    )
     .select([
       'rt.run_id',
       'rt.status',
@@ -43,8 +39,7 @@ export const listMyWork = (db: Db, f: MyWorkFilter) => {
       'p.title as project_title',
       't.id as tcase_id',
       't.seq',
-      'v.title',
-      'v.priority',
+      sql<number>`coalesce(rt.version, t.version)`.as('version'),
       DUE.as('due_at'),
       sql<number>`sum(case when ${OPEN} then 1 else 0 end) over (partition by rt.run_id)`.as('run_open'),
       sql<number>`sum(case when ${OPEN} then 0 else 1 end) over (partition by rt.run_id)`.as('run_done'),
@@ -71,19 +66,27 @@ export const listMyWork = (db: Db, f: MyWorkFilter) => {
         ),
       ),
     );
-  return db
-    .selectFrom(mine.as('w'))
-    .selectAll('w')
-    .where('w.status', '=', 'open')
-    .orderBy(sql`case when w.run_key is null then 1 else 0 end`)
-    .orderBy('w.run_key')
-    .orderBy('w.run_id')
-    .orderBy(sql`case when w.due_at is null then 1 else 0 end`)
-    .orderBy('w.due_at')
-    .orderBy('w.seq')
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
+  // Runs by their earliest open due date (none last), then cases by due date (none last) and sequence number.
+  const keys = (a: 'w' | 'pg') => [
+    sql`case when ${sql.ref(`${a}.run_key`)} is null then 1 else 0 end`,
+    sql.ref(`${a}.run_key`),
+    sql.ref(`${a}.run_id`),
+    sql`case when ${sql.ref(`${a}.due_at`)} is null then 1 else 0 end`,
+    sql.ref(`${a}.due_at`),
+    sql.ref(`${a}.seq`),
+  ];
+  let page = db.selectFrom(mine.as('w')).selectAll('w').where('w.status', '=', 'open');
+  for (const k of keys('w')) page = page.orderBy(k);
+  // The shown version's title and priority for the page's rows only, not for every case the counts read.
+  let shown = db
+    .selectFrom(page.limit(f.limit).offset(f.offset).as('pg'))
+    .innerJoin('tcase_versions as v', (j) =>
+      j.onRef('v.tcase_id', '=', 'pg.tcase_id').onRef('v.version', '=', 'pg.version'),
+    )
+    .selectAll('pg')
+    .select(['v.title', 'v.priority']);
+  for (const k of keys('pg')) shown = shown.orderBy(k);
+  return shown.execute();
 };
 
 /** How many of the person's cases in open runs have a result: only for a page with no open case on it. */
