@@ -14,6 +14,7 @@ import { plansRoutes } from './plans/plans.routes.js';
 import { resultsRoutes } from './runs/results/results.routes.js';
 import { junitRoutes } from './runs/junit/junit.routes.js';
 import { runAssigneesRoutes } from './runs/assignees/assignees.routes.js';
+import { myWorkRoutes } from './runs/my-work/my-work.routes.js';
 import { runLogsRoutes } from './run-logs/run-logs.routes.js';
 import { tagsRoutes } from './tags/tags.routes.js';
 import { requirementsRoutes } from './requirements/requirements.routes.js';
@@ -63,6 +64,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   plansRoutes,
   resultsRoutes,
   runAssigneesRoutes,
+  myWorkRoutes,
   junitRoutes,
   runLogsRoutes,
   tagsRoutes,

@@ -1423,6 +1423,11 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   // ---- users and accounts ----
   'GET /api/public/v0/users': { auth: 'viewer', prepare: () => ({ path: '/users' }), ok: 200 },
   'GET /api/public/v0/users/me': { auth: 'viewer', prepare: () => ({ path: '/users/me' }), ok: 200 },
+  'GET /api/public/v0/users/me/work': {
+    auth: 'test-runner',
+    prepare: () => ({ path: '/users/me/work' }),
+    ok: 200,
+  },
   'GET /api/public/v0/users/access-defaults': {
     auth: 'admin',
     prepare: () => ({ path: '/users/access-defaults' }),

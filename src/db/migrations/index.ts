@@ -39,6 +39,7 @@ import * as m0038 from './0038_oauth_clients_additive.js';
 import * as m0039 from './0039_import_reconciliation_additive.js';
 import * as m0040 from './0040_oidc_providers_additive.js';
 import * as m0041 from './0041_failure_signatures_additive.js';
+import * as m0042 from './0042_due_dates_additive.js';
 import * as m0043 from './0043_failure_signature_version_additive.js';
 
 /**
@@ -90,5 +91,6 @@ export const migrations: Record<string, CasebookMigration> = {
   '0039_import_reconciliation_additive': m0039,
   '0040_oidc_providers_additive': m0040,
   '0041_failure_signatures_additive': m0041,
+  '0042_due_dates_additive': m0042,
   '0043_failure_signature_version_additive': m0043,
 };

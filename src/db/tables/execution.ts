@@ -43,6 +43,8 @@ export interface RunsTable {
   updated_at: string;
   closed_at: string | null;
   closed_by: number | null;
+  /** The run's due date, YYYY-MM-DD (migration 0042); NULL: none. Absent from inserts: none. */
+  due_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** Bumped whenever cases join or leave the open run (add/remove, D17 propagation); migration 0012. */
   membership_version: Generated<number>;
   /** Status counters over in_run = 1 rows, kept current in the writing transaction. */
@@ -74,6 +76,8 @@ export interface RunTcasesTable {
   updated_at: string;
   /** Who is to run the case in this run (migration 0028); NULL: nobody. Absent from inserts: nobody. */
   assignee_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The assignment's due date, YYYY-MM-DD (migration 0042); NULL: none. Cleared when the case is unassigned. */
+  due_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ResultsTable {

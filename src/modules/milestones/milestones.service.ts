@@ -3,7 +3,7 @@ import type { Db } from '../../db/create-db.js';
 import type { MilestonesTable } from '../../db/schema.js';
 import type { Actor } from '../../auth/actor.js';
 import { badRequest, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
-import { nowIso } from '../../lib/time.js';
+import { isCalendarDate, nowIso } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { resolveProject } from '../projects/projects.service.js';
 import * as repo from './milestones.repository.js';
@@ -41,12 +41,8 @@ export async function listMilestones(
   return (await repo.listMilestones(db, actor.tenantId, project.id, archived)).map(toMilestone);
 }
 
-/** A calendar date written YYYY-MM-DD that exists (2026-02-30 does not). */
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
+// A calendar date written YYYY-MM-DD that exists (2026-02-30 does not): one rule for every due date, in lib/time.ts.
+export { isCalendarDate };
 
 /** The fields of a create or an edit, checked together (every bad field named, D7); undefined: not given. */
 function checkFields(input: { title?: string; description?: string; due?: string | null }) {

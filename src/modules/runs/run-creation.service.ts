@@ -11,6 +11,7 @@ import { assertMilestoneUsable } from '../milestones/milestones.service.js';
 import { getTagsByIds } from '../tags/tags.service.js';
 import { listTcaseKinds, selectMatchingTcaseIds } from '../test-cases/test-cases.service.js';
 import { assertAssignable } from './assignees/assignees.service.js';
+import { checkDueAt } from './due-dates.js';
 import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import { RUN_DESCRIPTION_MAX, RUN_TITLE_MAX, type QueryPlan, type RunType } from './runs.schemas.js';
@@ -235,6 +236,8 @@ export interface PreparedRun {
   tcaseIds: string[];
   /** A backdated creation time (extensions.md §7a), checked already; now when absent. */
   createdAt?: string;
+  /** YYYY-MM-DD, checked already; null or absent: none (a clone is the next round of work: it starts with none). */
+  dueAt?: string | null;
 }
 
 export interface RunInput extends RunRefsInput {
@@ -242,6 +245,7 @@ export interface RunInput extends RunRefsInput {
   description?: string;
   type: RunType;
   queryPlans: QueryPlan[];
+  dueAt?: string | null;
 }
 
 /** Validates a run body (D9, D16, docs/api-decisions.md#run-types-and-propagation rule 4) and resolves its test cases. */
@@ -254,6 +258,7 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const errors: ErrorDetail[] = [];
   const { title, description } = checkTitleAndDescription(input.title, input.description, path, errors);
+  const dueAt = checkDueAt(input.dueAt, `${path}/dueAt`, errors);
   errors.push(...queryPlanShapeErrors(input.type, input.queryPlans, path));
   if (errors.length) throw fail(errors);
   await assertRunRefs(db, tenantId, projectId, input, path);
@@ -273,6 +278,7 @@ export async function prepareRun(
     configurationId: input.configurationId ?? null,
     queryPlans: stored,
     tcaseIds,
+    dueAt: dueAt ?? null,
   };
 }
 
@@ -304,6 +310,7 @@ export async function insertPreparedRun(
     updated_at: now,
     closed_at: null,
     closed_by: null,
+    due_at: run.dueAt ?? null,
     ...repo.initialCounters(run.tcaseIds.length),
   });
   await runTcasesRepo.insertOpenRunTcases(

@@ -53,6 +53,12 @@ export const RunTcaseParams = Type.Object({
 });
 export type RunTcaseParams = Static<typeof RunTcaseParams>;
 
+/** A due date in a body (extensions.md §8): a calendar day; the service checks it is a real one. */
+export const DueAt = (nullMeans: string) =>
+  Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+    description: `a calendar date YYYY-MM-DD; ${nullMeans}`,
+  });
+
 /** docs/api-decisions.md#query-plans */
 export const QueryPlan = Type.Object(
   {
@@ -88,6 +94,7 @@ export const CreateRunBody = Type.Object(
         'non-live: exactly one plan, with tcaseIds or filters; live: one or more plans, filters only',
     }),
     createdAt: Type.Optional(BackdatedAt),
+    dueAt: Type.Optional(DueAt('null or absent: no due date')),
   },
   { additionalProperties: false },
 );
@@ -194,6 +201,14 @@ export const Run = Type.Object({
   closed: Type.Boolean({ description: 'true once the run is closed (closedAt is set)' }),
   closedAt: nullable(Type.String()),
   closedByUserId: nullable(Type.Integer()),
+  // docs/api-decisions.md#due-dates: left out when none, as every optional scalar (#response-shapes).
+  dueAt: Type.Optional(Type.String({ description: 'the due date, YYYY-MM-DD; absent when none' })),
+  overdue: Type.Optional(
+    Type.Boolean({
+      description:
+        'with dueAt: the run is open and its due date is before today (UTC); computed, never stored',
+    }),
+  ),
 });
 export type Run = Static<typeof Run>;
 

@@ -20,6 +20,8 @@ import {
   type PreparedRun,
 } from './run-creation.service.js';
 import { isAssignable } from './assignees/assignees.service.js';
+import { runDueFields } from './due-dates.js';
+import { joinedUser } from './joined-user.js';
 import * as runTcasesRepo from './run-tcases/run-tcases.repository.js';
 import * as repo from './runs.repository.js';
 import {
@@ -50,17 +52,6 @@ export type RunRow = Selectable<RunsTable>;
 const fail = (errors: ErrorDetail[]) => validationFailed(errors);
 
 // ---- mapping ----
-
-/** A user read by a join (a run's assignee, a result's author); null when there is none, or it is gone. */
-export function joinedUser(
-  id: number | null,
-  email: string | null,
-  name: string | null,
-  avatar: string | null,
-  role: string | null,
-): { id: number; email: string; name: string; avatar: string | null; role: string } | null {
-  return id !== null && email !== null ? { id, email, name: name ?? '', avatar, role: role ?? '' } : null;
-}
 
 function toRun(row: repo.RunWithRelationsRow, project: Project, include: ReadonlySet<RunInclude>): Run {
   const counts = Object.fromEntries(STATUS_IDS.map((s) => [s, row[`cnt_${s}`]])) as Record<StatusId, number>;
@@ -105,6 +96,7 @@ function toRun(row: repo.RunWithRelationsRow, project: Project, include: Readonl
     closed: row.closed_at !== null,
     closedAt: row.closed_at,
     closedByUserId: row.closed_by,
+    ...runDueFields(row),
   };
 }
 

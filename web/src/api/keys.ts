@@ -12,6 +12,8 @@ export const queryKeys = {
   // The signed-in person and what only they see.
   me: () => ['me'] as const,
   twoFactor: () => ['me', '2fa'] as const,
+  // The person's assigned cases across projects, read against their calendar day.
+  myWork: (today: string) => ['me', 'work', today] as const,
   apiKeys: () => ['me', 'api-keys'] as const,
 
   // Pages reached without a session.

@@ -14040,6 +14040,10 @@ export interface paths {
                                 closed: boolean;
                                 closedAt: string | null;
                                 closedByUserId: number | null;
+                                /** @description the due date, YYYY-MM-DD; absent when none */
+                                dueAt?: string;
+                                /** @description with dueAt: the run is open and its due date is before today (UTC); computed, never stored */
+                                overdue?: boolean;
                             }[];
                         };
                     };
@@ -14256,6 +14260,8 @@ export interface paths {
                          * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
                          */
                         createdAt?: string;
+                        /** @description a calendar date YYYY-MM-DD; null or absent: no due date */
+                        dueAt?: string | null;
                     };
                 };
             };
@@ -15007,6 +15013,10 @@ export interface paths {
                             closed: boolean;
                             closedAt: string | null;
                             closedByUserId: number | null;
+                            /** @description the due date, YYYY-MM-DD; absent when none */
+                            dueAt?: string;
+                            /** @description with dueAt: the run is open and its due date is before today (UTC); computed, never stored */
+                            overdue?: boolean;
                         };
                     };
                 };
@@ -15209,6 +15219,8 @@ export interface paths {
                         assignmentId?: number | null;
                         /** @description a milestone of the project, not archived; null removes the milestone */
                         milestoneId?: number | null;
+                        /** @description a calendar date YYYY-MM-DD; null removes the due date */
+                        dueAt?: string | null;
                     };
                 };
             };
@@ -17452,6 +17464,10 @@ export interface paths {
                                 closed: boolean;
                                 closedAt: string | null;
                                 closedByUserId: number | null;
+                                /** @description the due date, YYYY-MM-DD; absent when none */
+                                dueAt?: string;
+                                /** @description with dueAt: the run is open and its due date is before today (UTC); computed, never stored */
+                                overdue?: boolean;
                             }[];
                         };
                     };
@@ -19531,6 +19547,8 @@ export interface paths {
                         tcaseIds: string[];
                         /** @description an active user with a role above viewer who has access to the project; null: nobody (unassigns) */
                         assigneeId: number | null;
+                        /** @description a calendar date YYYY-MM-DD; null removes it; absent keeps each case’s own. Unassigning (assigneeId null) removes it and takes no date */
+                        dueAt?: string | null;
                     };
                 };
             };
@@ -19721,6 +19739,259 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v0/users/me/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's open assigned cases in open runs, by run and due date (paged) */
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    /** @description items per page, default 100 */
+                    limit?: number;
+                    /** @description the caller's calendar day, YYYY-MM-DD, that `overdue` is read against; default: today in UTC */
+                    today?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description open cases assigned to the caller in open runs (every page) */
+                            total: number;
+                            offset: number;
+                            limit: number;
+                            /** @description same as total */
+                            open: number;
+                            /** @description cases of those runs assigned to the caller that have a result */
+                            done: number;
+                            /** @description of the open cases, those whose due date is before today */
+                            overdue: number;
+                            /** @description open cases grouped by run (the run whose earliest due date comes first first; runs without one last), in a run by due date (none last), then by sequence number */
+                            data: {
+                                run: {
+                                    id: number;
+                                    title: string;
+                                    project: {
+                                        id: string;
+                                        code: string;
+                                        title: string;
+                                    };
+                                    /** @description the run's due date, YYYY-MM-DD; absent when none */
+                                    dueAt?: string;
+                                    /** @description with dueAt: the run's due date is before today */
+                                    overdue?: boolean;
+                                    /** @description the caller's cases of this run without a result */
+                                    open: number;
+                                    /** @description the caller's cases of this run with a result */
+                                    done: number;
+                                };
+                                tcase: {
+                                    id: string;
+                                    seq: number;
+                                    title: string;
+                                    priority: string;
+                                };
+                                /** @description the assignment's due date, else the run's, YYYY-MM-DD; absent when neither has one */
+                                dueAt?: string;
+                                /** @description dueAt is before today (the case is open: it has no result) */
+                                overdue: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

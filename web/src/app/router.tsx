@@ -8,6 +8,7 @@ import * as device from '../features/device/routes';
 import * as oauth from '../features/oauth/routes';
 import * as imports from '../features/imports/routes';
 import * as milestones from '../features/milestones/routes';
+import * as myWork from '../features/my-work/routes';
 import * as people from '../features/people/routes';
 import * as plans from '../features/plans/routes';
 import * as projects from '../features/projects/routes';
@@ -43,6 +44,7 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([
     ...projects.appPages,
     ...settings.appPages,
+    ...myWork.appPages,
     ...device.appPages,
     ...oauth.appPages,
     projectRoute.addChildren([

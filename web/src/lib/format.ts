@@ -58,6 +58,12 @@ export const formatDateTime = (iso: string | Date): string => dateTime.format(ne
 /** A moment (ISO time) as the reader's date, in their time zone: `Nov 26, 2026`. */
 export const formatDate = (iso: string | Date): string => dateOnly.format(new Date(iso));
 
+/** The reader's today as a calendar date, YYYY-MM-DD (a due date is a day, not a moment). */
+export function todayLocal(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 /** A `YYYY-MM-DD` day of the reports (a UTC day) as a date, the same day in every time zone. */
 export const formatDay = (day: string): string => dayOnly.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
 

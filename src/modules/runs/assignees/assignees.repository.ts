@@ -53,6 +53,35 @@ export const setAssignee = async (
   return changed;
 };
 
+/** Sets the due date of assignments in the run (null: none); answers how many rows had another one before. */
+export const setDueAt = async (
+  db: Db,
+  tenantId: string,
+  runId: number,
+  tcaseIds: string[],
+  dueAt: string | null,
+): Promise<number> => {
+  let changed = 0;
+  for (const part of chunks(tcaseIds, 500)) {
+    const rows = await db
+      .updateTable('run_tcases')
+      .set({ due_at: dueAt })
+      .where('tenant_id', '=', tenantId)
+      .where('run_id', '=', runId)
+      .where('in_run', '=', 1)
+      .where('tcase_id', 'in', part)
+      .where((eb) =>
+        dueAt === null
+          ? eb('due_at', 'is not', null)
+          : eb.or([eb('due_at', 'is', null), eb('due_at', '!=', dueAt)]),
+      )
+      .returning('tcase_id')
+      .execute();
+    changed += rows.length;
+  }
+  return changed;
+};
+
 /** Active users above viewer who see the project: its members, and admins and owners (D3), by name. */
 export const listAssignable = (db: Db, tenantId: string, projectId: string) =>
   db

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DueAt } from '../runs.schemas.js';
 
 export const AssignRunTcasesBody = Type.Object(
   {
@@ -11,6 +12,11 @@ export const AssignRunTcasesBody = Type.Object(
       description:
         'an active user with a role above viewer who has access to the project; null: nobody (unassigns)',
     }),
+    dueAt: Type.Optional(
+      DueAt(
+        'null removes it; absent keeps each case’s own. Unassigning (assigneeId null) removes it and takes no date',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

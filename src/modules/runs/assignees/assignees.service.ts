@@ -1,7 +1,8 @@
 import type { Db } from '../../../db/create-db.js';
 import type { Actor } from '../../../auth/actor.js';
 import { atLeast } from '../../../auth/roles.js';
-import { badRequest, conflict, notFound } from '../../../errors.js';
+import { badRequest, conflict, notFound, validationFailed, type ErrorDetail } from '../../../errors.js';
+import { checkDueAt } from '../due-dates.js';
 import { resolveProject } from '../../projects/projects.service.js';
 import { recordAudit } from '../../audit/audit.service.js';
 import * as runsRepo from '../runs.repository.js';
@@ -74,7 +75,8 @@ export async function isAssignable(db: Db, tenantId: string, projectId: string, 
 
 /**
  * Assigns test cases of an open run to a person, or to nobody (`assigneeId: null`), all or nothing: a case id not in
- * the run is a 400 naming them (nothing changes), a closed run a 409, any run type. Recorded as the audit event
+ * the run is a 400 naming them (nothing changes), a closed run a 409, any run type. An optional `dueAt` sets the
+ * assignment's due date (docs/api-decisions.md#due-dates). Recorded as the audit event
  * `run_tcases.assigned` when some case's assignee changed.
  */
 export async function assignRunTcases(
@@ -88,6 +90,12 @@ export async function assignRunTcases(
   const run = await runsRepo.findRunInfo(db, actor.tenantId, project.id, runId);
   if (!run) throw notFound(`run ${runId} not found`);
   if (run.closed_at !== null) throw conflict(`run ${runId} is closed`);
+  // docs/api-decisions.md#due-dates: a due date belongs to an assignment, so nobody's cases carry none.
+  const errors: ErrorDetail[] = [];
+  const dueAt = checkDueAt(input.dueAt, '/dueAt', errors);
+  if (input.assigneeId === null && typeof input.dueAt === 'string')
+    errors.push({ path: '/dueAt', message: 'a due date needs an assignee; unassigning removes it' });
+  if (errors.length) throw validationFailed(errors);
   const assignee =
     input.assigneeId === null
       ? null
@@ -107,7 +115,11 @@ export async function assignRunTcases(
       );
     }
     const changed = await repo.setAssignee(trx, actor.tenantId, runId, ids, assignee?.id ?? null);
-    if (changed > 0)
+    const dueChanged =
+      assignee === null || dueAt !== undefined
+        ? await repo.setDueAt(trx, actor.tenantId, runId, ids, assignee === null ? null : (dueAt ?? null))
+        : 0;
+    if (changed > 0 || dueChanged > 0)
       await recordAudit(trx, actor, 'run_tcases.assigned', {
         project_id: project.id,
         project_code: project.code,
@@ -117,6 +129,9 @@ export async function assignRunTcases(
         assignee_name: assignee?.name ?? null,
         tcase_count: ids.length,
         changed_count: changed,
+        ...(dueAt !== undefined || dueChanged > 0
+          ? { due_at: assignee === null ? null : (dueAt ?? null) }
+          : {}),
         tcase_ids: ids.slice(0, AUDITED_IDS),
       });
     return { assigned: ids.length, changed };

@@ -9,7 +9,7 @@ export async function updateOpenRunDetails(
   runId: number,
   values: Pick<
     Updateable<RunsTable>,
-    'title' | 'description' | 'assignment_id' | 'milestone_id' | 'updated_at'
+    'title' | 'description' | 'assignment_id' | 'milestone_id' | 'due_at' | 'updated_at'
   >,
 ): Promise<boolean> {
   const res = await db

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DueAt } from '../runs.schemas.js';
 
 export const UpdateRunBody = Type.Object(
   {
@@ -20,6 +21,7 @@ export const UpdateRunBody = Type.Object(
         description: 'a milestone of the project, not archived; null removes the milestone',
       }),
     ),
+    dueAt: Type.Optional(DueAt('null removes the due date')),
   },
   { additionalProperties: false, minProperties: 1 },
 );

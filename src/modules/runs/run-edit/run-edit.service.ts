@@ -8,6 +8,7 @@ import * as editRepo from './run-edit.repository.js';
 import type { UpdateRunBody } from './run-edit.schemas.js';
 import * as repo from '../runs.repository.js';
 import { assertRunRefs, checkTitleAndDescription } from '../run-creation.service.js';
+import { checkDueAt } from '../due-dates.js';
 import { enqueueEvent } from '../../webhooks/webhook-events.service.js';
 
 /** D10 for a run being renamed: unique in its plan, or among the project's runs outside plans. */
@@ -24,7 +25,7 @@ async function titleConflict(
 }
 
 /**
- * Edits a run's title, description, assignee and milestone, with run creation's rules: title and description
+ * Edits a run's title, description, assignee, milestone and due date (docs/api-decisions.md#due-dates), with run creation's rules: title and description
  * limits (D22 sanitised), D10 uniqueness (409 ending `conflicting run id: <id>`), an unknown, deactivated or
  * viewer assignee and an unknown or archived milestone are 400s (D9), a closed run is a 409 (it is read-only).
  * Only the given fields change; null removes the assignee or milestone. No audit event: the event table of
@@ -48,6 +49,7 @@ export async function updateRun(
     '',
     errors,
   );
+  const dueAt = checkDueAt(input.dueAt, '/dueAt', errors);
   if (errors.length) {
     throw new AppError('VALIDATION_FAILED', errors.map((e) => e.message).join('; '), errors);
   }
@@ -68,6 +70,7 @@ export async function updateRun(
       description: input.description === undefined ? run.description : description,
       assignment_id: input.assignmentId === undefined ? run.assignment_id : input.assignmentId,
       milestone_id: input.milestoneId === undefined ? run.milestone_id : input.milestoneId,
+      due_at: dueAt === undefined ? run.due_at : dueAt,
     };
     // Only what really changed counts as an update (run_updated names those fields).
     const changed = [
@@ -75,6 +78,7 @@ export async function updateRun(
       next.description !== run.description && 'description',
       next.assignment_id !== run.assignment_id && 'assignmentId',
       next.milestone_id !== run.milestone_id && 'milestoneId',
+      next.due_at !== run.due_at && 'dueAt',
     ].filter((f): f is string => f !== false);
     updated = await db.transaction().execute(async (trx) => {
       const ok = await editRepo.updateOpenRunDetails(trx, actor.tenantId, run.id, {
@@ -92,6 +96,7 @@ export async function updateRun(
             changed,
             assignmentId: next.assignment_id,
             milestoneId: next.milestone_id,
+            ...(changed.includes('dueAt') ? { dueAt: next.due_at } : {}),
           },
         });
       return ok;

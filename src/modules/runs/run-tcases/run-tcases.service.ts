@@ -22,7 +22,8 @@ import {
   type RunTcaseDetail,
   type RunTcaseListItem,
 } from '../runs.schemas.js';
-import { getRunForRead, joinedUser } from '../runs.service.js';
+import { getRunForRead } from '../runs.service.js';
+import { joinedUser } from '../joined-user.js';
 import { shownCommentError } from '../tracker-comments.service.js';
 
 /** `cf_<systemName>` query keys → accepted values (OR within a field, AND across fields). */

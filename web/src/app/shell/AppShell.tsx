@@ -1,5 +1,6 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { RequireRole } from '../../routing/RequireRole';
+import { MyWorkLink } from '../../features/my-work';
 import { ProjectSwitcher } from './ProjectSwitcher';
 import { UserMenu } from './UserMenu';
 
@@ -17,6 +18,7 @@ export function AppShell() {
         </Link>
         <span className="topbar-divider" aria-hidden="true" />
         <ProjectSwitcher />
+        <MyWorkLink />
         <div className="topbar-spacer" />
         <UserMenu />
       </header>

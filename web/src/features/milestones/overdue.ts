@@ -1,9 +1,6 @@
-/** The reader's today as a calendar date, YYYY-MM-DD (a due date is a day, not a moment). */
-export function todayLocal(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+import { todayLocal } from '../../lib/format';
 
+export { todayLocal };
 interface MilestoneLike {
   due?: string;
   archivedAt?: string;

@@ -1,15 +1,13 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { projectFoldersQuery } from '../../api/queries';
+import { projectFoldersQuery, statusesQuery } from '../../api/queries';
 import { folderPaths } from '../../lib/folder-path';
 import { Button } from '../../components/Button';
 import { EmptyState, ErrorState, Loading } from '../../components/Status';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { isSingleKeyShortcut, isTyping, useKeyDown } from '../../lib/keys';
 import { runQuery, runTaggedIdsQuery, runTestCasesQuery } from './api';
-import { statusesQuery } from '../../api/queries';
-import { type StatusId } from '../../api/statuses';
 import { MoreFilters } from './run-page/MoreFilters';
 import { EditRunDialog } from './list/EditRunDialog';
 import { CasePanel } from './run-page/CasePanel';
@@ -27,7 +25,8 @@ import { canRunTests, meQuery } from '../../session/session';
 import { toRows } from './run-page/rows';
 import { RunLogs } from './run-page/RunLogs';
 import { RunFailures } from '../triage';
-import { STATUS_FILL, recordable, statusById } from '../../api/statuses';
+import { RunSubtitle } from './due/RunSubtitle';
+import { STATUS_FILL, recordable, statusById, type StatusId } from '../../api/statuses';
 import { STATUS_KEYS } from './run-page/statuses';
 import { useLiveRun } from './run-page/useLiveRun';
 import { useRunRecorder } from './run-page/useRunRecorder';
@@ -263,7 +262,7 @@ export function RunPage() {
             {r.title}
             {closed ? <span className="badge">Closed</span> : <span className="badge badge-open">Open</span>}
           </h1>
-          {r.milestone && <p className="page-subtitle">Milestone: {r.milestone.title}</p>}
+          <RunSubtitle milestone={r.milestone} dueAt={r.dueAt} closedAt={r.closedAt} />
           <p className="page-subtitle run-figures">
             <span data-testid="run-pass-rate">
               Pass rate {formatPassRate(passRateOf({ ...Object.fromEntries(counts), all: total }))}

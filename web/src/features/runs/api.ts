@@ -233,6 +233,7 @@ export const editRun = (
     description?: string;
     milestoneId?: number | null;
     assignmentId?: number | null;
+    dueAt?: string | null;
   },
 ) =>
   unwrap(
@@ -276,11 +277,18 @@ export const runAssignableQuery = (code: string, runId: number) =>
   });
 
 /** Assigns cases of the run to a person, or to nobody (null); all or nothing. */
-export const assignRunCases = (code: string, runId: number, tcaseIds: string[], assigneeId: number | null) =>
+/** `dueAt` (docs/api-decisions.md#due-dates): a day sets it, absent keeps each case's own; unassigning clears it. */
+export const assignRunCases = (
+  code: string,
+  runId: number,
+  tcaseIds: string[],
+  assigneeId: number | null,
+  dueAt?: string,
+) =>
   unwrap(
     api.POST('/api/public/v0/project/{project}/run/{run}/tcase/assign', {
       params: { path: { project: code, run: runId } },
-      body: { tcaseIds, assigneeId },
+      body: { tcaseIds, assigneeId, ...(dueAt ? { dueAt } : {}) },
     }),
   );
 

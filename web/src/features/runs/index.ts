@@ -8,3 +8,5 @@ export { projectAssignableQuery } from './api';
 // Failure triage's "link this defect to all" offers the same trackers and reads an issue id the way the recorder does.
 export { projectIntegrationsQuery } from './api';
 export { issueIdFromUrl } from './run-page/recorder-draft';
+// A due date with its overdue mark, as the runs pages write it (My work too).
+export { DueDate } from './due/DueDate';

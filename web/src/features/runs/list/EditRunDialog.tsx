@@ -13,7 +13,7 @@ import { editRun, runAssignableQuery } from '../api';
 import { milestonesQuery, type Run } from '../../../api/queries';
 import { queryKeys } from '../../../api/keys';
 
-/** Edits an open run's title, description, milestone and assignee; the API's refusals are shown by the field they concern. */
+/** Edits an open run's title, description, milestone, assignee and due date; the API's refusals are shown by the field they concern. */
 export function EditRunDialog({
   code,
   run,
@@ -49,18 +49,20 @@ export function EditRunDialog({
     },
   });
   const form = useForm({
-    errors: shownFieldErrorsOf(['title', 'description', 'milestoneId', 'assignmentId']),
+    errors: shownFieldErrorsOf(['title', 'description', 'milestoneId', 'assignmentId', 'dueAt']),
     submit: (_values, data) => {
       const value = (name: string) => String(data?.get(name) ?? '');
       // Only what changed is sent: an archived milestone the run keeps is not chosen again (which would be refused).
       const title = value('title').trim();
       const milestone = value('milestoneId') ? Number(value('milestoneId')) : null;
       const assignee = value('assignmentId') ? Number(value('assignmentId')) : null;
+      const dueAt = value('dueAt') || null;
       return save.mutateAsync({
         ...(title !== run!.title ? { title } : {}),
         ...(description !== undefined && description !== run!.description ? { description } : {}),
         ...(milestone !== (run!.milestoneId ?? null) ? { milestoneId: milestone } : {}),
         ...(assignee !== (run!.assignmentId ?? null) ? { assignmentId: assignee } : {}),
+        ...(dueAt !== (run!.dueAt ?? null) ? { dueAt } : {}),
       });
     },
   });
@@ -134,6 +136,13 @@ export function EditRunDialog({
               ...(users.data ?? []).map((u) => ({ value: String(u.id), label: u.name })),
             ]}
             error={form.fieldErrors.assignmentId}
+          />
+          <TextField
+            label="Due date"
+            name="dueAt"
+            type="date"
+            defaultValue={run.dueAt ?? ''}
+            description="Leave it empty for no due date."
           />
           <div className="dialog-actions">
             <Button

@@ -58,7 +58,7 @@ export function NewRunDialog({
   );
 
   const form = useForm({
-    errors: shownFieldErrorsOf(['title', 'milestoneId', 'configurationId', 'assignmentId']),
+    errors: shownFieldErrorsOf(['title', 'milestoneId', 'configurationId', 'assignmentId', 'dueAt']),
     submit: (_values, data) => {
       const text = (name: string) => String(data?.get(name) ?? '').trim();
       const num = (name: string) => (text(name) ? Number(text(name)) : undefined);
@@ -69,6 +69,7 @@ export function NewRunDialog({
         ...(num('milestoneId') ? { milestoneId: num('milestoneId') } : {}),
         ...(text('configurationId') ? { configurationId: text('configurationId') } : {}),
         ...(num('assignmentId') ? { assignmentId: num('assignmentId') } : {}),
+        ...(text('dueAt') ? { dueAt: text('dueAt') } : {}),
       });
     },
   });
@@ -152,6 +153,7 @@ export function NewRunDialog({
             options={(assignable.data ?? []).map((u) => ({ value: String(u.id), label: u.name }))}
             error={form.fieldErrors.assignmentId}
           />
+          <TextField label="Due date" name="dueAt" type="date" description="Optional." />
         </div>
         <div className="dialog-actions">
           <Button slot="close" isDisabled={mutation.isPending} onPress={() => onOpenChange(false)}>

@@ -13,7 +13,9 @@ import { cloneRun, closeRun } from '../api';
 import { NewRunDialog } from './NewRunDialog';
 import { EditRunDialog } from './EditRunDialog';
 import '../../../components/run-lists/runs-list.css';
-import { formatCount, formatDate, formatPassRate } from '../../../lib/format';
+import { formatCount, formatDate, formatPassRate, todayLocal } from '../../../lib/format';
+import { DueDate } from '../due/DueDate';
+import { isRunOverdue } from '../due/due';
 import { RUNS_SORTS, validateRunsPageSearch, type RunsPageSearch, type RunsSort } from '../search';
 import { ViewsMenu } from '../../views';
 import { passRateOf, searchRuns, sortRuns } from './order';
@@ -96,6 +98,7 @@ export function RunsPage() {
   );
   const open = shown.filter((r) => !r.closedAt);
   const closed = shown.filter((r) => r.closedAt);
+  const today = todayLocal();
 
   const list = (items: Run[], label: string) => (
     <ul className="runs-list" aria-label={label}>
@@ -113,6 +116,11 @@ export function RunsPage() {
               <time dateTime={r.createdAt}>{formatDate(r.createdAt)}</time> · {TYPE_NAMES[r.type] ?? r.type}
               {r.assignment ? ` · ${r.assignment.name}` : ''}
             </span>
+            {r.dueAt && (
+              <span className="muted runs-meta">
+                <DueDate dueAt={r.dueAt} overdue={isRunOverdue(r, today)} />
+              </span>
+            )}
             {(r.milestone || r.plan) && (
               <span className="muted runs-meta runs-links">
                 {r.milestone && r.milestoneId !== null && (

@@ -4,6 +4,7 @@ import { Button } from '../../../components/Button';
 import { Dialog } from '../../../components/Dialog';
 import { ErrorState, Loading } from '../../../components/Status';
 import { queryKeys } from '../../../api/keys';
+import { ApiError } from '../../../api/client';
 import { assignRunCases, runAssignableQuery } from '../api';
 
 export interface AssignTarget {
@@ -41,8 +42,17 @@ export function AssignDialog({
   // Until something is chosen: the case's assignee, else the signed-in person.
   const [chosen, setChoice] = useState<string>();
   const choice = chosen ?? (target?.current ? String(target.current) : meId ? String(meId) : '');
+  // Optional: empty keeps each case's own due date (docs/api-decisions.md#due-dates).
+  const [dueAt, setDueAt] = useState('');
   const assign = useMutation({
-    mutationFn: (assigneeId: number | null) => assignRunCases(code, runId, target!.tcaseIds, assigneeId),
+    mutationFn: (assigneeId: number | null) =>
+      assignRunCases(
+        code,
+        runId,
+        target!.tcaseIds,
+        assigneeId,
+        assigneeId === null ? undefined : dueAt || undefined,
+      ),
     onSuccess: async (_res, assigneeId) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.runCases(code, runId) });
       const name = people.data?.find((p) => p.id === assigneeId)?.name;
@@ -50,8 +60,12 @@ export function AssignDialog({
       close();
     },
   });
+  // A refusal of the date is said under the date; any other under the assignee.
+  const dueError = assign.error instanceof ApiError ? assign.error.fieldErrors().dueAt : undefined;
+  const whoError = assign.isError && !dueError;
   const close = () => {
     setChoice(undefined);
+    setDueAt('');
     assign.reset();
     onClose();
   };
@@ -85,7 +99,7 @@ export function AssignDialog({
               className="field-input"
               value={choice}
               autoFocus
-              aria-describedby={assign.isError ? `${id}-error` : undefined}
+              aria-describedby={whoError ? `${id}-error` : undefined}
               onChange={(e) => setChoice(e.target.value)}
             >
               <option value="">Nobody</option>
@@ -96,10 +110,32 @@ export function AssignDialog({
               ))}
             </select>
           </label>
-          {assign.isError && (
+          {whoError && (
             <p className="field-error" id={`${id}-error`} role="alert">
               {assign.error instanceof Error ? assign.error.message : 'The cases could not be assigned.'}
             </p>
+          )}
+          {choice && (
+            <label className="field" htmlFor={`${id}-due`}>
+              <span className="field-label">Due date</span>
+              <input
+                id={`${id}-due`}
+                type="date"
+                className="field-input"
+                value={dueAt}
+                aria-invalid={dueError ? true : undefined}
+                aria-describedby={dueError ? `${id}-due-error` : `${id}-due-hint`}
+                onChange={(e) => setDueAt(e.target.value)}
+              />
+              {dueError && (
+                <span className="field-error" id={`${id}-due-error`} role="alert">
+                  {dueError}
+                </span>
+              )}
+              <span className="field-description" id={`${id}-due-hint`}>
+                Optional. Empty keeps each case’s own due date.
+              </span>
+            </label>
           )}
           <div className="dialog-actions">
             <Button onPress={close} isDisabled={assign.isPending}>

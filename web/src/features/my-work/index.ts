@@ -1,0 +1,2 @@
+/** What the shell takes from "My work": its header link. */
+export { MyWorkLink } from './MyWorkLink';
