@@ -102,6 +102,8 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))('failure triage on 
     // Last night the checkout timed out once, and someone linked it to a defect.
     previousId = await newRun('Nightly 1', ['Pay by card', 'Sign in']);
     await fail(previousId, 'Pay by card', TIMEOUT('checkout'), [BUG]);
+    // Signing in failed last night and passes tonight: a flip, which the case list shows as its flaky score.
+    await fail(previousId, 'Sign in', '<p>Expected status 200 but got 503</p>');
     runId = await newRun('Nightly 2', [...timeoutCases, ...markupCases, 'Sign in']);
     for (const [i, title] of timeoutCases.entries()) await fail(runId, title, TIMEOUT(`spec-${i}`));
     for (const title of markupCases) await fail(runId, title, MARKUP);
@@ -252,6 +254,14 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))('failure triage on 
     expect(await section.locator('img').count()).toBe(0);
     a11y.push(...(await inspect(page, 'triage-report')));
     await elementShots(section, 'report');
+  });
+
+  it('marks a case whose status flipped over the last runs with its flaky score in the case list', async () => {
+    await page.goto(`${service.baseUrl}/project/TRI/run/${runId}`);
+    const list = page.getByRole('list', { name: 'Test cases of the run' });
+    await list.getByRole('listitem').filter({ hasText: 'Sign in' }).getByText('Flaky 100%').waitFor();
+    // Failing twice in a row, or once, is no flip.
+    expect(await list.getByText(/^Flaky \d+%$/).count()).toBe(1);
   });
 
   it('has no serious accessibility violation and no script error', () => {

@@ -20,6 +20,23 @@ export const runQuery = (code: string, runId: number) =>
   });
 
 /**
+ * Each case's flaky score over the last runs of this run's configuration, up to this run
+ * (docs/api-decisions.md#flaky-score); a case not listed has not flipped. Under the reports' keys, so recording
+ * results marks it stale as it marks the reports.
+ */
+export const runFlakyScoresQuery = (code: string, runId: number) =>
+  queryOptions({
+    queryKey: queryKeys.report(code, 'flaky-score', { runId }),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/public/v0/project/{project}/run/{run}/flaky-score', {
+          params: { path: { project: code, run: runId } },
+        }),
+      ),
+    select: (d) => ({ last: d.last, byCase: new Map(d.tcases.map((t) => [t.tcaseId, t])) }),
+  });
+
+/**
  * Every test case of a run as the run shows it (the API sends them all at once). Without `include=folder`: the
  * database then writes the JSON itself (10,000 cases in a quarter of the time, and 0.8 MB less of it); the page
  * names the folders from the project's folder list instead.

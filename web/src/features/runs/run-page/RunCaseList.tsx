@@ -1,7 +1,9 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { STATUS_FILL, type StatusSetting } from '../../../api/statuses';
-import type { RunTestCase } from '../api';
+import { runFlakyScoresQuery, type RunTestCase } from '../api';
 import { formatCount } from '../../../lib/format';
 import { FolderPath } from '../../../components/FolderPath';
 import { AssigneeBadge } from './Assignee';
@@ -44,6 +46,9 @@ export function RunCaseList({
   onAssign?: (c: RunTestCase) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  // The flaky column comes in its own request: the list never waits for it.
+  const { runId } = useParams({ from: '/app/project/$code/run/$runId' });
+  const flaky = useQuery(runFlakyScoresQuery(code, Number(runId))).data;
   const pathMax = useSyncExternalStore(subscribeNarrow, isNarrow) ? 30 : 60;
   const list = useVirtualizer({
     count: rows.length,
@@ -72,6 +77,7 @@ export function RunCaseList({
           const c = row.c;
           const status = statuses.get(c.status);
           const selected = c.id === selectedId;
+          const score = flaky?.byCase.get(c.id);
           return (
             <li key={c.id} className={`run-case${selected ? ' is-selected' : ''}`} style={style}>
               <input
@@ -92,6 +98,14 @@ export function RunCaseList({
                   {code}-{c.seq}
                 </span>
                 <span className="run-case-title">{c.title}</span>
+                {score && (
+                  <span
+                    className="run-case-flaky"
+                    title={`Its status flipped ${score.flips} ${score.flips === 1 ? 'time' : 'times'} over the last ${score.runs} runs of this configuration`}
+                  >
+                    Flaky {Math.round(score.score * 100)}%
+                  </span>
+                )}
                 <span className={`priority priority-${c.priority}`}>{c.priority}</span>
                 <span className="run-case-status" data-status={c.status}>
                   <span
