@@ -240,7 +240,7 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
       .readFileSync(await download.path(), 'utf8')
       .trim()
       .split('\r\n');
-    expect(csv[0]).toBe('seq,tcaseId,title,folderPath,status,comment,links,author,at,timeTakenMs');
+    expect(csv[0]).toBe('seq,case,tcaseId,title,folderPath,status,comment,links,author,at,timeTakenMs');
     expect(csv).toHaveLength(7);
     const row = (t: string) => csv.find((l) => l.startsWith(`${ids.get(t)!.seq},`)) ?? '';
     expect(row('Pay by card')).toContain('Web / Checkout,failed,<p>Card declined by the payment gateway</p>');

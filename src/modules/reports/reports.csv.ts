@@ -31,13 +31,15 @@ export const trendCsv = (r: TrendReport) =>
  * The run report's CSV: one row per case of the run with its latest result (extensions.md §7), the figures of the
  * JSON answer (counts, folders, since) being sums of these rows. An open case has empty result cells. A `steps`
  * column (`<position>:<status>`, space-separated) is added only when some latest result has step outcomes
- * (extensions.md §8), so a run without them gives the same file as before.
+ * (extensions.md §8), so a run without them gives the same file as before. `case` is the marker people read and
+ * type (`WEB-1`); `seq` stays beside it for the scripts that read it.
  */
-export const runCsv = (lines: RunCaseLine[]) => {
+export const runCsv = ({ code, lines }: { code: string; lines: RunCaseLine[] }) => {
   const withSteps = lines.some((l) => l.steps !== undefined);
   return toCsv(
     [
       'seq',
+      'case',
       'tcaseId',
       'title',
       'folderPath',
@@ -51,6 +53,7 @@ export const runCsv = (lines: RunCaseLine[]) => {
     ],
     lines.map((l) => [
       l.seq,
+      `${code}-${l.seq}`,
       l.tcaseId,
       l.title,
       joined(l.folderPath, ' / '),

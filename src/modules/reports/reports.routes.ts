@@ -66,8 +66,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { project, run } = req.params;
       // The CSV lists every case of the run with its latest result; the JSON answer sums and compares them.
       if (req.query.format === 'csv') {
-        const lines = await service.runCaseLines(db, req.actor, project, run);
-        return answer(reply, 'csv', lines, csv.runCsv, `${project}-run-${run}-report`);
+        const cases = await service.runCaseLines(db, req.actor, project, run);
+        return answer(reply, 'csv', cases, csv.runCsv, `${project}-run-${run}-report`);
       }
       const report = await service.runReport(db, req.actor, project, run, req.query.since);
       return reply.send(report);

@@ -144,14 +144,15 @@ function toRunCases(
 
 /**
  * Every case of a run with its latest result (extensions.md §7, "CSV of a run's results": the run report's CSV),
- * in seq order; an open case has no result. Bounded by the run's size, not the project's history.
+ * in seq order, with the project's code for the cases' markers; an open case has no result. Bounded by the run's size,
+ * not the project's history.
  */
 export async function runCaseLines(
   db: Db,
   actor: Actor,
   projectRef: string,
   runId: number,
-): Promise<RunCaseLine[]> {
+): Promise<{ code: string; lines: RunCaseLine[] }> {
   const project = await resolveProject(db, actor, projectRef);
   const run = await findRunOr404(db, actor.tenantId, project.id, project.code, runId);
   const [pathOf, rows, links, steps] = await Promise.all([
@@ -160,7 +161,7 @@ export async function runCaseLines(
     repo.listRunCaseLinks(db, actor.tenantId, run.id),
     repo.listRunCaseSteps(db, actor.tenantId, run.id),
   ]);
-  return toRunCases(rows, links, steps, pathOf);
+  return { code: project.code, lines: toRunCases(rows, links, steps, pathOf) };
 }
 
 /** A run's report: counters, folders with whole paths, failures, and what changed since a comparable run. */

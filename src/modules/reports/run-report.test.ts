@@ -227,11 +227,11 @@ describeEachDb('run report', (t) => {
         ).map((r) => [r.tcase_id, r.created_at]),
       );
       expect(res.text.split('\r\n')).toEqual([
-        'seq,tcaseId,title,folderPath,status,comment,links,author,at,timeTakenMs',
-        `${c1.seq},${c1.id},"'=HYPERLINK(""x"")",Top / @risk,failed,'-1 crash,https://bugs.example/9,${name},${at.get(c1.id)},`,
-        `${c2.seq},${c2.id},"plain, with comma",Top / @risk,blocked,,,${name},${at.get(c2.id)},`,
-        `${c3.seq},${c3.id},passes,Top / @risk,passed,,,${name},${at.get(c3.id)},1500`,
-        `${c4.seq},${c4.id},not run yet,Top / @risk,open,,,,,`,
+        'seq,case,tcaseId,title,folderPath,status,comment,links,author,at,timeTakenMs',
+        `${c1.seq},${p.code}-${c1.seq},${c1.id},"'=HYPERLINK(""x"")",Top / @risk,failed,'-1 crash,https://bugs.example/9,${name},${at.get(c1.id)},`,
+        `${c2.seq},${p.code}-${c2.seq},${c2.id},"plain, with comma",Top / @risk,blocked,,,${name},${at.get(c2.id)},`,
+        `${c3.seq},${p.code}-${c3.seq},${c3.id},passes,Top / @risk,passed,,,${name},${at.get(c3.id)},1500`,
+        `${c4.seq},${p.code}-${c4.seq},${c4.id},not run yet,Top / @risk,open,,,,,`,
         '',
       ]);
     });
