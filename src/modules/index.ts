@@ -36,6 +36,7 @@ import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
 import { deliveryRetentionJob } from './webhooks/webhook-retention.job.js';
 import { trackerCommentJob } from './runs/tracker-comment.job.js';
 import { failureBackfillJob } from './runs/failures/failure-backfill.job.js';
+import { carryKnownMarks } from './triage/triage.service.js';
 import { auditRetentionJob } from './audit/audit-retention.job.js';
 import { idempotencyRetentionJob } from './idempotency/idempotency-retention.job.js';
 import { importJob } from './imports/imports.job.js';
@@ -117,5 +118,5 @@ export const moduleJobs: JobDefinition[] = [
   idempotencyRetentionJob,
   importJob,
   projectImportJob,
-  failureBackfillJob,
+  failureBackfillJob(carryKnownMarks),
 ];

@@ -5,6 +5,8 @@ import { closeRun } from '../../../test/helpers/run-factories.js';
 import { cases, runWith } from '../../../test/helpers/report-factories.js';
 import { timeout } from '../../../test/helpers/triage-factories.js';
 import { failureSignature } from '../../lib/failure-signature.js';
+import type { PeriodicJob } from '../../outbox/handler.js';
+import { moduleJobs } from '../index.js';
 
 const CHECKOUT = failureSignature(timeout('#checkout')).signature;
 const BUG = { url: 'https://bugs.example/SHOP-7', text: 'SHOP-7 checkout times out' };
@@ -179,6 +181,38 @@ describeEachDb('failure triage: writes', (t) => {
   });
 
   describe('POST …/failure-group/:signature/known and DELETE /project/:p/failure-group/:signature/known', () => {
+    it('keeps a group known when a newer normaliser signs its failures again (the mark follows to the new signature)', async () => {
+      const { p, runId } = await seeded(t);
+      const OLD = 'e'.repeat(32);
+      // As an older version left it: the failures and the known mark under the signature it gave them.
+      await t.db
+        .updateTable('failure_signatures')
+        .set({ signature: OLD, version: 1 })
+        .where('run_id', '=', runId)
+        .where('signature', '=', CHECKOUT)
+        .execute();
+      const marked = await t.post(`/project/${p.code}/run/${runId}/failure-group/${OLD}/known`, {
+        note: 'sandbox down',
+      });
+      expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+
+      const job = moduleJobs.find((j) => j.name === 'failure signature backfill');
+      await (job as PeriodicJob).run(t.db, {} as never);
+
+      const groups = (await t.get(`/project/${p.code}/run/${runId}/failure-group`)).body.groups;
+      const checkout = groups.find((g: { signature: string }) => g.signature === CHECKOUT);
+      expect(checkout.count).toBe(2);
+      expect(checkout.known).toMatchObject({ by: { id: t.ownerId }, runId, note: 'sandbox down' });
+      // The old mark stays beside the new one, for results of the old version not signed again yet.
+      const marks = await t.db.selectFrom('known_failures').select(['project_id', 'signature']).execute();
+      expect(
+        marks
+          .filter((m) => m.project_id === p.id)
+          .map((m) => m.signature)
+          .sort(),
+      ).toEqual([CHECKOUT, OLD].sort());
+    });
+
     it('marks the group known in the project (who, when, the run, a note), shows it, and takes it back', async () => {
       const { p, runId } = await seeded(t);
       const runner = await memberWithKey(t, 'test-runner', p);

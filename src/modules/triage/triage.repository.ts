@@ -242,6 +242,26 @@ export const upsertKnown = (db: Db, row: Insertable<KnownFailuresTable>) =>
     )
     .execute();
 
+/**
+ * Copies the known mark of `from` to `to` in the project, when `from` has one and `to` has none: the same problem
+ * under the signature a newer normaliser gives it stays known. The old mark stays for results not yet re-signed.
+ */
+export async function copyKnown(db: Db, tenantId: string, projectId: string, from: string, to: string) {
+  const mark = await db
+    .selectFrom('known_failures')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('project_id', '=', projectId)
+    .where('signature', '=', from)
+    .executeTakeFirst();
+  if (!mark) return;
+  await db
+    .insertInto('known_failures')
+    .values({ ...mark, signature: to })
+    .onConflict((oc) => oc.columns(['project_id', 'signature']).doNothing())
+    .execute();
+}
+
 /** Removes a known mark; answers whether there was one. */
 export async function removeKnown(db: Db, tenantId: string, projectId: string, signature: string) {
   const r = await db

@@ -358,3 +358,14 @@ export async function unmarkKnown(
     });
   });
 }
+
+/**
+ * After results were signed again by a newer normaliser (runs/failures backfill): a known mark follows its problem to
+ * the new signature, so an upgrade does not turn a known failure into an unknown one.
+ */
+export async function carryKnownMarks(
+  db: Db,
+  moves: { tenantId: string; projectId: string; from: string; to: string }[],
+): Promise<void> {
+  for (const m of moves) await repo.copyKnown(db, m.tenantId, m.projectId, m.from, m.to);
+}

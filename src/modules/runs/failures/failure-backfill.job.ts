@@ -1,5 +1,6 @@
+import type { Db } from '../../../db/create-db.js';
 import type { PeriodicJob } from '../../../outbox/handler.js';
-import { backfillFailureSignatures } from './failures.service.js';
+import { backfillFailureSignatures, type SignatureMove } from './failures.service.js';
 
 /**
  * Signs results stored without a failure signature (docs/api-decisions.md#failure-triage): every 5 minutes in every
@@ -9,13 +10,19 @@ import { backfillFailureSignatures } from './failures.service.js';
  */
 const checkedUpTo = new WeakMap<object, number>();
 
-export const failureBackfillJob: PeriodicJob = {
+/**
+ * The job, told what to do when a signature becomes another on signing again (the module registry hands in
+ * triage's carrying of known marks, so runs know nothing of triage).
+ */
+export const failureBackfillJob = (
+  onMoved: (db: Db, moves: SignatureMove[]) => Promise<void>,
+): PeriodicJob => ({
   type: 'periodic',
   name: 'failure signature backfill',
   intervalMs: 300_000,
   async run(db, { log }) {
-    const out = await backfillFailureSignatures(db, checkedUpTo.get(db) ?? 0);
+    const out = await backfillFailureSignatures(db, checkedUpTo.get(db) ?? 0, onMoved);
     checkedUpTo.set(db, out.checkedUpTo);
     if (out.signed > 0) log?.info({ signed: out.signed }, 'failure signatures backfilled');
   },
-};
+});

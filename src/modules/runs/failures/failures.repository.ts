@@ -54,7 +54,7 @@ export const listStaleSignatures = (db: Db, version: number, after: number, upTo
   db
     .selectFrom('failure_signatures as f')
     .innerJoin('results as r', 'r.id', 'f.result_id')
-    .select(['f.result_id', 'r.comment'])
+    .select(['f.result_id', 'f.tenant_id', 'f.project_id', 'f.signature', 'r.comment'])
     .where('f.result_id', '>', after)
     .where('f.result_id', '<=', upTo)
     .where('f.version', '<', version)

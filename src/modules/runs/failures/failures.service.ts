@@ -68,9 +68,19 @@ const RANGE = 5_000;
  * signed (before migration 0043, or by an older process beside this one); answers the highest id it looked at,
  * where the next pass starts, and how many it signed (both kinds).
  */
+/** A signature that became another when results were signed again, in one project. */
+export interface SignatureMove {
+  tenantId: string;
+  projectId: string;
+  from: string;
+  to: string;
+}
+
 export async function backfillFailureSignatures(
   db: Db,
   after = 0,
+  /** Told of each signature that became another (triage carries a known mark over); once per pass of a range. */
+  onMoved: (db: Db, moves: SignatureMove[]) => Promise<void> = async () => {},
 ): Promise<{ checkedUpTo: number; signed: number }> {
   const max = await repo.maxResultId(db);
   const sign = signer();
@@ -99,14 +109,20 @@ export async function backfillFailureSignatures(
     if (stale.length > 0) {
       // One update per distinct new signature: a range's stale rows are mostly a few repeated problems.
       const bySig = new Map<string, { label: string; ids: number[] }>();
+      const moves = new Map<string, SignatureMove>();
       for (const r of stale) {
         const { signature, label } = sign(r.comment ?? '');
         const entry = bySig.get(signature) ?? { label, ids: [] };
         entry.ids.push(Number(r.result_id));
         bySig.set(signature, entry);
+        if (signature !== r.signature) {
+          const move = { tenantId: r.tenant_id, projectId: r.project_id, from: r.signature, to: signature };
+          moves.set(`${move.projectId} ${move.from} ${move.to}`, move);
+        }
       }
       for (const [signature, { label, ids }] of bySig)
         await repo.resign(db, ids, { signature, label, version: SIGNATURE_VERSION });
+      if (moves.size > 0) await onMoved(db, [...moves.values()]);
       signed += stale.length;
     }
     at = upTo;
