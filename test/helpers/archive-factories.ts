@@ -204,6 +204,7 @@ export async function populate(t: TestEnv, project: { id: string; code: string }
     milestoneId: milestone.id,
     configurationId: configuration.id,
     description: '<p>Nightly</p>',
+    dueAt: '2030-01-31',
   });
   await addResult(t, code, run.id, a.seq, 'failed', {
     comment: `<p>Broke</p><p>Attachments: <a href="http://casebook.test/api/public/v0/file/${fileId}">evidence.txt</a></p>`,
@@ -219,6 +220,20 @@ export async function populate(t: TestEnv, project: { id: string; code: string }
   );
   await addResult(t, code, run.id, a.seq, 'custom1');
   ok(await t.post(`${p}/run/${run.id}/tcase/${b.seq}/result`, { status: 'blocked' }, { key: tester.key }));
+  ok(
+    await t.post(`${p}/run/${run.id}/tcase/assign`, {
+      tcaseIds: [b.id],
+      assigneeId: tester.user.id,
+      dueAt: '2030-01-15',
+    }),
+    200,
+  );
+  // The blocked case's failure marked as a known problem of the project (failure triage).
+  const [group] = ok(await t.get(`${p}/run/${run.id}/failure-group`), 200).groups;
+  ok(
+    await t.post(`${p}/run/${run.id}/failure-group/${group.signature}/known`, { note: 'flaky staging' }),
+    200,
+  );
   ok(await t.post(`${p}/run/${run.id}/log`, { comment: '<p>Environment was slow</p>' }));
   await closeRun(t, code, run.id);
   ok(

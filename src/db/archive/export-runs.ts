@@ -57,6 +57,7 @@ export async function* runRecords(ctx: ExportContext, seqOf: Map<string, number>
       closedBy: person(r.closed_by),
       membershipVersion: Number(r.membership_version),
       counts: Object.fromEntries(RUN_COUNTERS.map((c) => [c, Number(r[`cnt_${c}`])])),
+      dueAt: r.due_at ?? null,
     });
   }
   const results = new Numbering<number>();
@@ -105,6 +106,7 @@ export async function* runRecords(ctx: ExportContext, seqOf: Map<string, number>
         frozenPos: num(m.frozen_pos),
         latestResult: results.of(num(m.latest_result_id)),
         updatedAt: m.updated_at,
+        dueAt: m.due_at ?? null,
       });
     const logs = await db
       .selectFrom('run_logs')
@@ -122,4 +124,20 @@ export async function* runRecords(ctx: ExportContext, seqOf: Map<string, number>
         createdAt: g.created_at,
       });
   }
+  const known = await db
+    .selectFrom('known_failures')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('signature')
+    .execute();
+  for (const k of known)
+    yield out({
+      t: 'knownFailure',
+      signature: k.signature,
+      label: k.label,
+      run: runs.of(num(k.run_id)),
+      markedBy: person(k.marked_by),
+      note: k.note,
+      markedAt: k.marked_at,
+    });
 }

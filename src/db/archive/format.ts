@@ -17,7 +17,8 @@ export const FILE_REF_SCHEME = 'casebook-file:';
 /**
  * Field types the reader checks: s string, n integer, b 0 | 1, j JSON array or object, e an e-mail or null
  * (a person), r an archive number of an earlier record (of the kind after the colon), q a test case's seq;
- * a trailing `?` allows null.
+ * a trailing `?` allows null; `??` also allows the field to be absent, for fields added after version 1 of the
+ * format (an archive written before them reads as null).
  */
 type FieldType = string;
 
@@ -141,6 +142,7 @@ export const RECORDS: Record<string, Record<string, FieldType>> = {
     closedBy: 'e',
     membershipVersion: 'n',
     counts: 'j',
+    dueAt: 's??',
   },
   result: {
     run: 'r:run',
@@ -174,8 +176,11 @@ export const RECORDS: Record<string, Record<string, FieldType>> = {
     frozenPos: 'n?',
     latestResult: 'r:result?',
     updatedAt: 's',
+    dueAt: 's??',
   },
   runLog: { run: 'r:run', comment: 's', author: 'e', createdAt: 's' },
+  /** A failure signature marked known in the project (failure triage); the results' signatures are made again. */
+  knownFailure: { signature: 's', label: 's', run: 'r:run?', markedBy: 'e', note: 's', markedAt: 's' },
 };
 
 export type RecordKind = keyof typeof RECORDS;

@@ -149,9 +149,11 @@ function checkField(
   seen: Map<string, number>,
   seqs: Set<number>,
 ): string | undefined {
+  const mayBeAbsent = type.endsWith('??');
   const optional = type.endsWith('?');
-  const base = optional ? type.slice(0, -1) : type;
-  if (value === null) return optional || base === 'e' ? undefined : 'must not be null';
+  const base = type.replace(/\?+$/, '');
+  if (value === null || (value === undefined && mayBeAbsent))
+    return optional || base === 'e' ? undefined : 'must not be null';
   if (value === undefined) return 'is missing';
   switch (base) {
     case 's':

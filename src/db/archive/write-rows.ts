@@ -371,6 +371,7 @@ const BUILDERS: Record<string, Builder> = {
       frozen_pos: r.frozenPos,
       latest_result_id: opt(c.ids.result, r.latestResult, 'result'),
       updated_at: r.updatedAt,
+      due_at: r.dueAt ?? null,
     },
   }),
   runLog: (r, c) => ({
@@ -382,6 +383,19 @@ const BUILDERS: Record<string, Builder> = {
       comment: c.html(r.comment),
       author_id: c.person(r.author),
       created_at: r.createdAt,
+    },
+  }),
+  knownFailure: (r, c) => ({
+    table: 'known_failures',
+    row: {
+      tenant_id: c.tenantId,
+      project_id: c.projectId,
+      signature: r.signature,
+      label: r.label,
+      run_id: opt(c.ids.run, r.run, 'run'),
+      marked_by: c.person(r.markedBy),
+      note: r.note,
+      marked_at: r.markedAt,
     },
   }),
 };
@@ -482,5 +496,6 @@ function runRow(r: R, c: RowContext): Row {
     closed_by: c.person(r.closedBy),
     membership_version: r.membershipVersion,
     ...Object.fromEntries(RUN_COUNTERS.map((k) => [`cnt_${k}`, Number(counts[k] ?? 0)])),
+    due_at: r.dueAt ?? null,
   };
 }

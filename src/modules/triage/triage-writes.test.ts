@@ -196,7 +196,7 @@ describeEachDb('failure triage: writes', (t) => {
       });
       expect(marked.status, JSON.stringify(marked.body)).toBe(200);
 
-      const job = moduleJobs.find((j) => j.name === 'failure signature backfill');
+      const job = moduleJobs.find((j) => j.type === 'periodic' && j.name === 'failure signature backfill');
       await (job as PeriodicJob).run(t.db, {} as never);
 
       const groups = (await t.get(`/project/${p.code}/run/${runId}/failure-group`)).body.groups;

@@ -142,6 +142,7 @@ describeEachDb('project archive: export and import a whole project', (t) => {
       'resultLink',
       'runTcase',
       'runLog',
+      'knownFailure',
       'end',
     ])
       expect(kinds, kind).toContain(kind);
@@ -150,6 +151,10 @@ describeEachDb('project archive: export and import a whole project', (t) => {
     // A file linked from HTML is named by its archive number, not by this service's address.
     const result = all.find((r) => r.t === 'result' && r.comment.includes('Attachments'));
     expect(result.comment).toContain('href="casebook-file:1"');
+    // Due dates and known failures travel with the project.
+    expect(all.find((r) => r.t === 'run' && r.description === '<p>Nightly</p>').dueAt).toBe('2030-01-31');
+    expect(all.filter((r) => r.t === 'runTcase' && r.dueAt === '2030-01-15')).toHaveLength(1);
+    expect(all.find((r) => r.t === 'knownFailure')).toMatchObject({ note: 'flaky staging', run: 1 });
     expect(all.find((r) => r.t === 'tcase' && r.seq === data.a.seq)).toMatchObject({
       version: 2,
       title: 'Pay by card',
@@ -217,6 +222,31 @@ describeEachDb('project archive: export and import a whole project', (t) => {
     const project = (await t.get('/project/CPY')).body;
     expect(project.title).toBe('Shop (CPY)');
     expect(await caseView(t, 'CPY', data.a.seq)).toEqual(await caseView(t, code, data.a.seq));
+  });
+
+  it('imports an archive written before due dates and known failures existed, reading them as none', async () => {
+    const lines = gunzipSync(archive)
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.t !== 'knownFailure')
+      .map(({ dueAt: _gone, ...r }) =>
+        r.t === 'end' ? { ...r, counts: { ...r.counts, knownFailure: undefined } } : r,
+      );
+    const older = gzipSync(lines.map((r) => JSON.stringify(r)).join('\n'));
+    const done = await importArchive(t, older, { code: 'OLD' });
+    expect(done).toMatchObject({ status: 'done', code: 'OLD' });
+    const runs = (await t.get('/project/OLD/run')).body.runs as { dueAt?: string }[];
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.dueAt === undefined)).toBe(true);
+    const project = (await t.get('/project/OLD')).body;
+    const marks = await t.db
+      .selectFrom('known_failures')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .execute();
+    expect(marks).toEqual([]);
   });
 
   it('refuses with 400 what is not an archive or not a version it reads, storing nothing', async () => {
