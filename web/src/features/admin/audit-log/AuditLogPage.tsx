@@ -102,7 +102,11 @@ function AuditLog() {
         </a>
       </header>
       <form className="panel audit-filters" aria-label="Filter the audit log" onSubmit={apply} noValidate>
-        <Field label="Action" error={errors.action}>
+        <Field
+          label="Action"
+          error={errors.action}
+          hint="Every action the service records; choose several with Ctrl or Shift. None chosen: all of them."
+        >
           {(id, describedBy) => (
             <ActionPicker
               id={id}
