@@ -3,9 +3,8 @@ import { RUN_COUNTERS, type ArchiveRecord } from './format.js';
 import { ArchiveError } from './read.js';
 
 /*
- * The rows of the archive's plain records: each record kind's table and row, its archive numbers mapped to the
- * new ids handed out so far (archive.write.ts keeps them). Kinds whose row needs more than a mapping (people,
- * the project, custom fields, statuses, files) are written by write.ts itself.
+ * The rows of the archive's plain records: each kind's table and row, its archive numbers mapped to the new ids
+ * handed out so far. Kinds needing more than a mapping (people, project, fields, statuses, files) are write.ts's.
  */
 
 export type Row = Record<string, unknown>;
