@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { createDb } from '../src/db/create-db.js';
-import { benchConfig, firstStartOf } from './lib/in-process.js';
+import { apiCaller, benchConfig, firstStartOf } from './lib/in-process.js';
 
 const CASES = 2837;
 const RUNS = 62;
@@ -25,16 +25,9 @@ const config = benchConfig(dir);
 async function main() {
   const { apiKey, actor } = await firstStartOf(db, config);
   const app = await buildApp({ config, db });
-  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const res = await app.inject({
-      method,
-      url: `/api/public/v0${url}`,
-      headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-    return JSON.parse(res.body);
-  };
+  const inject = apiCaller(app, apiKey);
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) =>
+    JSON.parse((await inject(method, url, body)).body);
   await call('POST', '/project', { code: 'BEN', title: 'Bench' });
   const ids: string[] = [];
   for (let i = 0; i < CASES; i += 1000) {

@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.js';
 import { createDb, type Db } from '../src/db/create-db.js';
 import { failureSignature } from '../src/lib/failure-signature.js';
 import { labelledComments, scoreGrouping } from './lib/triage-corpus.js';
-import { benchConfig, firstStartOf } from './lib/in-process.js';
+import { apiCaller, benchConfig, firstStartOf } from './lib/in-process.js';
 import { QUICK } from './lib/options.js';
 import { analyzePostgres, freshPgDatabase, pgAvailable } from './lib/postgres.js';
 import { fmt, log, ms } from './lib/report.js';
@@ -93,17 +93,7 @@ async function groupBigRun(
   const config = benchConfig(dir);
   const { apiKey } = await firstStartOf(db, config);
   const app = await buildApp({ config, db, webRoot: null });
-  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const res = await app.inject({
-      method,
-      url: `/api/public/v0${url}`,
-      headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.statusCode >= 300)
-      throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
-    return res;
-  };
+  const call = apiCaller(app, apiKey);
   try {
     await call('POST', '/project', { code: 'TRI', title: 'Triage bench' });
     const ids: string[] = [];

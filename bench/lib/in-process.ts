@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../../src/auth/actor.js';
 import { firstStart } from '../../src/bootstrap.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -48,3 +49,20 @@ export async function firstStartOf(db: Db, config: Config): Promise<{ apiKey: st
     },
   };
 }
+
+/**
+ * Calls the public API of an app built in process with the owner's key (`inject`, no port), throwing on any answer
+ * of 300 or above with the start of its body, so a bench never measures refusals.
+ */
+export const apiCaller =
+  (app: FastifyInstance, apiKey: string) => async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+    const res = await app.inject({
+      method,
+      url: `/api/public/v0${url}`,
+      headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res;
+  };
