@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { migrateToLatest } from './db/migrator.js';
@@ -51,21 +53,73 @@ const READY = ' Casebook is ready. This is shown once: keep these credentials sa
 const NOT_SERVING =
   ' Casebook did not start (see why below), but it created its owner. This is shown once: keep these safe.';
 
+/** The first start's credentials, in the data directory, readable by the service's user alone (issue 43 §7). */
+export const CREDENTIALS_FILE = 'first-start-credentials.txt';
+
+/**
+ * Writes the owner's credentials to `<data dir>/first-start-credentials.txt` with mode 0600 and answers its path,
+ * or undefined when the directory cannot be written (the banner then shows them, so they are never lost).
+ */
+export function saveFirstStartCredentials(
+  dataDir: string,
+  result: FirstStartResult,
+  publicUrl: string,
+): string | undefined {
+  const file = path.join(dataDir, CREDENTIALS_FILE);
+  const text = [
+    "Casebook's first start created this owner. Sign in, then delete this file.",
+    `Open:     ${publicUrl}`,
+    `E-mail:   ${result.email}`,
+    `Password: ${result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)'}`,
+    `API key:  ${result.apiKey}`,
+    '',
+  ].join('\n');
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    // A file left by an earlier database goes first: an existing file keeps its mode when written over.
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+    return file;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface BannerOptions {
+  headline?: string;
+  /** Where the credentials were saved (saveFirstStartCredentials), if they were. */
+  file?: string;
+  /**
+   * Whether the banner goes to a terminal. A container's or a service manager's output is its log, kept and
+   * shipped: the password and the key go there only when they were saved nowhere else.
+   */
+  terminal?: boolean;
+}
+
 export function firstStartBanner(
   result: FirstStartResult,
   publicUrl: string,
   extra: string[] = [],
-  headline = READY,
+  { headline = READY, file, terminal = true }: BannerOptions = {},
 ): string {
   const line = '='.repeat(72);
+  const secrets = terminal || !file;
+  const password = result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)';
   return [
     line,
     headline,
     `   Open:     ${publicUrl}`,
     `   E-mail:   ${result.email}`,
-    `   Password: ${result.generatedPassword ?? '(from CASEBOOK_OWNER_PASSWORD)'}`,
-    `   API key:  ${result.apiKey}`,
-    `   Try:      curl -H "Authorization: ApiKey ${result.apiKey}" ${publicUrl}/api/public/v0/project`,
+    ...(secrets
+      ? [
+          `   Password: ${password}`,
+          `   API key:  ${result.apiKey}`,
+          `   Try:      curl -H "Authorization: ApiKey ${result.apiKey}" ${publicUrl}/api/public/v0/project`,
+        ]
+      : result.generatedPassword
+        ? [`   Password and API key: in ${file}`]
+        : [`   Password: ${password}`, `   API key:  in ${file}`]),
+    ...(file ? [`   Saved in: ${file} (readable by this user only; delete it once you have signed in)`] : []),
     ...extra,
     line,
   ].join('\n');
@@ -76,6 +130,8 @@ export interface PreparedStart {
   config: Config;
   /** Set on an empty database: the owner and key just created, for the banner. */
   first?: FirstStartResult;
+  /** Where the first start saved the owner's credentials (when it created an owner and could write them). */
+  credentialsFile?: string;
   /** Lines about a secret key file just generated (empty otherwise). */
   notice: string[];
 }
@@ -92,15 +148,23 @@ export async function prepareStart(db: Db, config: Config): Promise<PreparedStar
   await verifySecretKey(db, secret);
   const withKey = { ...config, secretKey: secret.key };
   const first = await firstStart(db, withKey);
-  return { config: withKey, first, notice: secretKeyNotice(secret) };
+  const credentialsFile = first && saveFirstStartCredentials(config.dataDir, first, config.publicUrl);
+  return { config: withKey, first, credentialsFile, notice: secretKeyNotice(secret) };
 }
 
 /**
  * What a start prints on standard output once it listens (`listening`), or when it could not: the first start's
  * banner (credentials shown once either way) or the secret key notice; undefined when there is nothing to say.
  */
-export function startMessage(prepared: PreparedStart, listening: boolean): string | undefined {
-  const { first, notice, config } = prepared;
-  if (first) return firstStartBanner(first, config.publicUrl, notice, listening ? READY : NOT_SERVING);
+export function startMessage(
+  prepared: PreparedStart,
+  listening: boolean,
+  terminal = Boolean(process.stdout.isTTY),
+): string | undefined {
+  const { first, notice, config, credentialsFile } = prepared;
+  if (first) {
+    const headline = listening ? READY : NOT_SERVING;
+    return firstStartBanner(first, config.publicUrl, notice, { headline, file: credentialsFile, terminal });
+  }
   return notice.length > 0 ? notice.join('\n') : undefined;
 }

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/create-db.js';
 import { open } from '../src/lib/secret-box.js';
 import { cliArgs } from './helpers/cli-command.js';
+import { readSavedCredentials } from './helpers/first-start.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -79,9 +80,9 @@ async function stop(server: Server): Promise<number | null> {
 
 const banners = (stdout: string) => stdout.split('Casebook is ready').length - 1;
 
-/** A webhook with a signing secret, made with the API key the first-start banner printed: a secret to seal. */
-async function createSignedWebhook(address: string, bannerOutput: string): Promise<void> {
-  const apiKey = /API key: +(\S+)/.exec(bannerOutput)![1];
+/** A webhook with a signing secret, made with the API key the first start saved in `dataDir`: a secret to seal. */
+async function createSignedWebhook(address: string, dataDir: string): Promise<void> {
+  const apiKey = readSavedCredentials(dataDir)!.key;
   const res = await fetch(`${address}/api/public/v0/webhook`, {
     method: 'POST',
     headers: { authorization: `ApiKey ${apiKey}`, 'content-type': 'application/json' },
@@ -109,7 +110,7 @@ describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints the banner once with a generated password and a working key, exits 0 on SIGTERM, and prints no banner on restart', async () => {
+  it('saves the generated password and a working key to a 0600 file the banner names, never to its log, exits 0 on SIGTERM, and prints no banner on restart', async () => {
     const url = `sqlite:${path.join(dir, 'generated.db')}`;
     const port = await freePort();
     const server = await spawnServe({
@@ -120,14 +121,25 @@ describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => 
     const out = server.stdout();
     expect(banners(out)).toBe(1);
     expect(server.address).toBe(`http://127.0.0.1:${port}`);
-    const password = /Password: (\S+)/.exec(out)?.[1];
-    expect(password).toMatch(/^[\w-]{12,}$/);
-    const key = /API key: +(\S+)/.exec(out)?.[1];
-    expect(key).toMatch(/^default\.\w+\.\S+$/);
+    const file = path.join(dir, 'first-start-credentials.txt');
+    // Standard output here is a pipe, as a container's or a service manager's log is: the secrets stay in the file.
+    expect(out).toContain(`Password and API key: in ${file}`);
     expect(out).toContain('E-mail:   owner@casebook.local');
-    // The key is in the banner exactly where it is meant to be, never in the log lines.
-    expect(out.split('\n').filter((l) => l.startsWith('{') && l.includes(key!))).toEqual([]);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const saved = readSavedCredentials(dir)!;
+    expect(saved.email).toBe('owner@casebook.local');
+    expect(saved.password).toMatch(/^[\w-]{12,}$/);
+    const key = saved.key;
+    expect(key).toMatch(/^default\.\w+\.\S+$/);
+    expect(out + server.stderr()).not.toContain(key);
+    expect(out + server.stderr()).not.toContain(saved.password);
 
+    const signIn = await fetch(`${server.address}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: saved.email, password: saved.password }),
+    });
+    expect(signIn.status).toBe(200);
     const res = await fetch(`${server.address}/api/public/v0/project`, {
       headers: { authorization: `ApiKey ${key}` },
     });
@@ -189,8 +201,8 @@ describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => 
       await expect(ready).rejects.toThrow(/exited with 1 [\s\S]*EADDRINUSE/);
       expect(out).toContain('Casebook did not start (see why below), but it created its owner');
       expect(out).not.toContain('Casebook is ready');
-      expect(out).toMatch(/Password: [\w-]{12,}/);
-      expect(out).toMatch(/API key: +default\./);
+      expect(out).toContain('Password and API key: in');
+      expect(readSavedCredentials(dir)!.key).toMatch(/^default\./);
     } finally {
       taken.close();
     }
@@ -218,6 +230,11 @@ describe('first start of the real server (SQLite)', { timeout: 180_000 }, () => 
     expect(banners(out)).toBe(1);
     expect(out).toContain('E-mail:   Boss@Example.com');
     expect(out).toContain('Password: (from CASEBOOK_OWNER_PASSWORD)');
+    expect(out).toContain(`API key:  in ${path.join(dir, 'first-start-credentials.txt')}`);
+    expect(readSavedCredentials(dir)).toMatchObject({
+      email: 'Boss@Example.com',
+      password: '(from CASEBOOK_OWNER_PASSWORD)',
+    });
     expect(out + server.stderr()).not.toContain('correct horse battery');
     expect(await stop(server)).toBe(0);
 
@@ -284,7 +301,7 @@ describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', { timeout: 180_0
     expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    await createSignedWebhook(server.address, out);
+    await createSignedWebhook(server.address, dir);
     expect(await stop(server)).toBe(0);
 
     const db = createDb(url);
@@ -356,7 +373,7 @@ describe('the secret key without CASEBOOK_SECRET_KEY (SQLite)', { timeout: 180_0
     try {
       // A webhook secret sealed under the old key, and no check value: what a version before the check left.
       const old = await (await serveUpgrade(oldKey)).ready;
-      await createSignedWebhook(old.address, old.stdout());
+      await createSignedWebhook(old.address, upgradeDir);
       expect(await stop(old)).toBe(0);
       const db = createDb(upgradeUrl);
       try {

@@ -10,7 +10,7 @@ import { restoreBackup, verifyBackup } from './backup/restore.js';
 import { exportProject, importProject } from './archive.js';
 import { runCopy } from './copy/command.js';
 import { AppError } from '../errors.js';
-import { firstStart, firstStartBanner } from '../bootstrap.js';
+import { firstStart, firstStartBanner, saveFirstStartCredentials } from '../bootstrap.js';
 import { rotateSecretKey } from '../secret-key-rotate.js';
 import * as accounts from '../modules/accounts/accounts.service.js';
 import * as keys from '../modules/api-keys/api-keys.service.js';
@@ -119,7 +119,11 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   try {
     await migrateToLatest(db);
     const first = await firstStart(db, config);
-    if (first) process.stderr.write(`${firstStartBanner(first, config.publicUrl)}\n`);
+    if (first) {
+      const file = saveFirstStartCredentials(config.dataDir, first, config.publicUrl);
+      const terminal = Boolean(process.stderr.isTTY);
+      process.stderr.write(`${firstStartBanner(first, config.publicUrl, [], { file, terminal })}\n`);
+    }
     return await fn(db);
   } finally {
     await db.destroy();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ROOT,
   available,
-  bannerCredentials,
+  savedCredentials,
   freePort,
   packRelease,
   projectCodes,
@@ -139,7 +139,8 @@ describe.skipIf(tools.length > 0)('the container image', { timeout: 600_000 }, (
   it('starts on a volume with a read-only root, signs the owner in, records a result and exits 0 on SIGTERM', async () => {
     const { name, base } = await start();
     expect(podman(['healthcheck', 'run', name])).toBe('');
-    owner = bannerCredentials(podman(['logs', name]));
+    // The log (the container's stdout) names the file on the volume; the credentials are read from it.
+    owner = savedCredentials(podman(['logs', name]), (file) => podman(['exec', name, 'cat', file]));
     await signInAndRecordResult(base, owner);
     const stopped = stop(name);
     expect(stopped.logs).toContain('shutting down');

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { parseCredentials, type SavedCredentials } from '../helpers/first-start.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -97,14 +98,18 @@ export async function waitForHealth(url: string, seconds: number, alive: () => b
   throw new Error(`${url} did not answer 200 within ${seconds} s`);
 }
 
-/** The owner's credentials the first start printed: password and API key. */
-export function bannerCredentials(output: string): { email: string; password: string; key: string } {
-  expect(output).toContain('Casebook is ready');
-  return {
-    email: /E-mail: +(\S+)/.exec(output)![1],
-    password: /Password: +(\S+)/.exec(output)![1],
-    key: /API key: +(\S+)/.exec(output)![1],
-  };
+/**
+ * The owner's credentials of a first start: its log names the file they were saved in (a service's output is a log,
+ * not a terminal), and `read` answers that file's text (from the data folder, or inside the container).
+ */
+export function savedCredentials(log: string, read: (file: string) => string): SavedCredentials {
+  expect(log).toContain('Casebook is ready');
+  const file = /Saved in: (\S+)/.exec(log)?.[1];
+  expect(file, log).toBeDefined();
+  // The log never holds what the file holds.
+  const saved = parseCredentials(read(file!));
+  expect(log).not.toContain(saved.key);
+  return saved;
 }
 
 /**

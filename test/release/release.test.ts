@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ROOT,
-  bannerCredentials,
+  savedCredentials,
   freePort,
   npm,
   packRelease,
@@ -105,7 +105,9 @@ describe('the release tarball', { timeout: 300_000 }, () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
 
-    const owner = bannerCredentials(out);
+    const owner = savedCredentials(out, (file) => fs.readFileSync(file, 'utf8'));
+    // Readable by the service's user alone.
+    expect(fs.statSync(path.join(data, 'first-start-credentials.txt')).mode & 0o777).toBe(0o600);
     await signInAndRecordResult(base, owner);
     expect(await projectCodes(base, owner.key)).toEqual(['REL']);
     // The SQLite database and the generated key are in the data folder given, not in the installed package.

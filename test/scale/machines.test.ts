@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL } from '../helpers/databases.js';
+import { readSavedCredentials } from '../helpers/first-start.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import {
   Hosts,
@@ -90,7 +91,7 @@ if (why) console.log(`[casebook] ${title}: SKIPPED (${why})`);
     const first = await serveOn(a, port, starts[0].env);
     services.push(first);
     services.push(await serveOn(b, port, starts[1].env));
-    key = /API key:\s+(\S+)/.exec(first.output())?.[1] ?? '';
+    key = readSavedCredentials(starts[0].env.CASEBOOK_DATA_DIR)?.key ?? '';
     expect(key, first.output()).not.toBe('');
   }, 240_000);
 

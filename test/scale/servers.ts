@@ -11,6 +11,7 @@ import { createDb, type Db } from '../../src/db/create-db.js';
 import type { Database } from '../../src/db/schema.js';
 import { cliArgs } from '../helpers/cli-command.js';
 import { createPostgresDatabase, POSTGRES_URL } from '../helpers/databases.js';
+import { readSavedCredentials } from '../helpers/first-start.js';
 
 /**
  * Real server processes for the scale tests: `casebook serve` (the build when it is current, else the sources with
@@ -40,7 +41,7 @@ export interface ServerProcess {
   pid: number;
   /** stdout and stderr so far (the banner, warnings, errors): put it in assertion messages. */
   output: () => string;
-  /** The API key of the first-start banner, when this process printed it. */
+  /** The API key this process's first start saved (its credentials file), when it made the owner. */
   bannerKey: () => string | undefined;
   /** SIGTERM, then the exit code. */
   stop: () => Promise<number | null>;
@@ -137,7 +138,8 @@ export async function spawnServer(options: StartOptions): Promise<ServerProcess>
     },
     pid: child.pid!,
     output: () => out,
-    bannerKey: () => /API key:\s+(\S+)/.exec(out)?.[1],
+    // The banner names the credentials file (stdout is no terminal here); it is read only when this start made an owner.
+    bannerKey: () => (/Casebook is ready/.test(out) ? readSavedCredentials(options.dataDir)?.key : undefined),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
