@@ -142,6 +142,29 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))('Administration →
     await row.getByText('enabled', { exact: true }).waitFor();
   });
 
+  it('lets the owner keep passwords to themselves (break-glass): the sign-in page then offers the provider first', async () => {
+    const policy = page.getByRole('region', { name: 'Password sign-in' });
+    await policy.getByLabel(/Owner only \(break-glass\)/).check();
+    await policy.getByRole('button', { name: 'Save password sign-in' }).click();
+    await policy.getByText('Saved: only the owner signs in with a password now.').waitFor();
+    const visitor = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
+    await visitor.goto(`${service.baseUrl}/sign-in`);
+    await visitor.getByRole('link', { name: 'Sign in with Company SSO' }).waitFor();
+    const ownerLink = visitor.getByRole('button', { name: 'Owner sign-in' });
+    await ownerLink.waitFor();
+    expect(await visitor.getByLabel('Password').isVisible()).toBe(false);
+    a11y.push(...(await inspect(visitor, 'sign-in-owner-only')));
+    await ownerLink.click();
+    await visitor.getByLabel('E-mail').fill('owner@example.com');
+    await visitor.getByLabel('Password').fill('owner-password-1');
+    await visitor.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await visitor.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    await visitor.context().close();
+    await policy.getByLabel(/Everyone/).check();
+    await policy.getByRole('button', { name: 'Save password sign-in' }).click();
+    await policy.getByText('Saved: everyone may sign in with a password.').waitFor();
+  });
+
   it('deletes the provider after a confirmation', async () => {
     await page.getByRole('button', { name: 'Delete Company SSO' }).click();
     const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));

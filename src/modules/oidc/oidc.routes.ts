@@ -11,10 +11,12 @@ import {
   OidcProviderList,
   OidcProviderParams,
   SignInProviderList,
+  SignInSettings,
   StartQuery,
   UpdateOidcProviderBody,
 } from './oidc.schemas.js';
 import * as providers from './oidc-providers.service.js';
+import { setSignInSettings, signInSettings } from './sign-in-policy.service.js';
 import { OidcSignInError, SIGN_IN_TTL_MS, startSignIn } from './oidc-sign-in.service.js';
 import { finishCallback, startTest, testResultPage } from './oidc-test-sign-in.service.js';
 
@@ -108,6 +110,34 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ),
   );
 
+  app.get(
+    '/sign-in-settings',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Who signs in with a password: everyone, or only the owner (admin reads)',
+        response: { 200: SignInSettings, ...errorResponses },
+      },
+    },
+    async (req) => signInSettings(db, req.actor.tenantId),
+  );
+
+  app.put(
+    '/sign-in-settings',
+    {
+      config: { access: { minRole: 'owner' as const } },
+      schema: {
+        tags,
+        summary:
+          'Set who signs in with a password (owner): `owners` needs an enabled provider; API keys and device sign-in are not affected',
+        body: SignInSettings,
+        response: { 200: SignInSettings, ...errorResponses },
+      },
+    },
+    async (req) => setSignInSettings(db, req.actor, req.body),
+  );
+
   app.delete(
     '/oidc-provider/:providerId',
     {
@@ -192,6 +222,7 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { tenantId } = await requestSource(app, req);
       const list = await providers.listSignInProviders(db, tenantId);
       return {
+        ...(await signInSettings(db, tenantId)),
         providers: list.map((p) => ({ id: p.id, name: p.name, startUrl: `/api/auth/oidc/${p.id}/start` })),
       };
     },

@@ -151,8 +151,19 @@ export const OidcProviderList = Type.Object({ providers: Type.Array(OidcProvider
 
 export const OidcProviderParams = Type.Object({ providerId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+const PasswordSignInSchema = Type.Union([Type.Literal('everyone'), Type.Literal('owners')], {
+  description:
+    'everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider',
+});
+
+export const SignInSettings = Type.Object(
+  { passwordSignIn: PasswordSignInSchema },
+  { additionalProperties: false },
+);
+
 /** What the sign-in page shows: enabled providers only, nothing of their configuration. */
 export const SignInProviderList = Type.Object({
+  passwordSignIn: PasswordSignInSchema,
   providers: Type.Array(
     Type.Object({
       id: Type.String(),

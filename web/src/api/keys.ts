@@ -37,6 +37,7 @@ export const queryKeys = {
   // Administration → Sign-in: the tenant's OpenID Connect providers (each with its last test).
   oidcProviders: () => ['admin', 'oidc-providers'] as const,
   oidcProvider: (id: string) => ['admin', 'oidc-providers', id] as const,
+  signInSettings: () => ['admin', 'sign-in-settings'] as const,
   webhook: (id: string) => ['admin', 'webhooks', id] as const,
   webhookDeliveries: (id: string) => ['admin', 'webhooks', id, 'deliveries'] as const,
   /** The delivery log's pages, all or one status: under webhookDeliveries, so refreshing that refreshes them. */

@@ -14,6 +14,7 @@ import {
   words,
   type Provider,
 } from './api';
+import { PasswordPolicy } from './PasswordPolicy';
 import { ProviderForm } from './ProviderForm';
 import { TestOutcomeView } from './TestOutcomeView';
 import '../integrations/adm-b.css';
@@ -207,6 +208,7 @@ function Providers() {
           ))}
         </ul>
       )}
+      <PasswordPolicy />
       {deleting && (
         <ConfirmDialog
           title={`Delete "${deleting.name}"?`}

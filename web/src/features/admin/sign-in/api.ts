@@ -72,3 +72,13 @@ export function providerErrorsOf(e: unknown): FormErrors {
 }
 
 export const words = (e: unknown) => (isApiError(e) ? sentence(e.message) : UNREACHABLE);
+
+export type PasswordSignIn = 'everyone' | 'owners';
+
+export const signInSettingsQuery = queryOptions({
+  queryKey: queryKeys.signInSettings(),
+  queryFn: () => unwrap(api.GET('/api/public/v0/sign-in-settings')),
+});
+
+export const setSignInSettings = (passwordSignIn: PasswordSignIn) =>
+  unwrap(api.PUT('/api/public/v0/sign-in-settings', { body: { passwordSignIn } }));
