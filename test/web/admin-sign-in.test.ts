@@ -147,6 +147,8 @@ describe.skipIf(!hasChromium).each(browserTargets('sqlite'))('Administration →
     await policy.getByLabel(/Owner only \(break-glass\)/).check();
     await policy.getByRole('button', { name: 'Save password sign-in' }).click();
     await policy.getByText('Saved: only the owner signs in with a password now.').waitFor();
+    await policy.scrollIntoViewIfNeeded();
+    a11y.push(...(await inspect(page, 'admin-sign-in-policy')));
     const visitor = await (await browser.newContext({ viewport: VIEWPORTS.desktop })).newPage();
     await visitor.goto(`${service.baseUrl}/sign-in`);
     await visitor.getByRole('link', { name: 'Sign in with Company SSO' }).waitFor();
