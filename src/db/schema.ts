@@ -32,6 +32,8 @@ export interface TenantsTable {
   features: string;
   /** 1: new members join every project, those made later too (0035). */
   members_join_all_projects: Generated<number>;
+  /** `everyone`, or `owners`: only the owner signs in with a password, everyone else through a provider (0045). */
+  password_sign_in: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -23,6 +23,8 @@ export interface OidcProvidersTable {
   role_rules: string;
   /** JSON [{group, projectIds}]. */
   project_rules: string;
+  /** JSON: the outcome of the last "Test sign-in" (migration 0045), null before the first. */
+  last_test: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -47,6 +49,8 @@ export interface OidcSignInsTable {
   code_verifier: string;
   redirect_uri: string;
   return_to: string;
+  /** The admin who started it when it is a "Test sign-in" (migration 0045): no session, no account change. */
+  test_user_id: number | null;
   created_at: string;
   expires_at: string;
 }

@@ -30,6 +30,8 @@ const ACTIONS = {
   'oidc.provider_create': { area: 'Sign-in', label: 'Identity provider added', contract: false },
   'oidc.provider_update': { area: 'Sign-in', label: 'Identity provider changed', contract: false },
   'oidc.provider_delete': { area: 'Sign-in', label: 'Identity provider removed', contract: false },
+  'oidc.test_sign_in': { area: 'Sign-in', label: 'Identity provider sign-in tested', contract: false },
+  'sign_in.password_policy': { area: 'Sign-in', label: 'Password sign-in policy changed', contract: false },
   // People
   register: { area: 'People', label: 'Joined from an invitation', contract: true },
   invite_user: { area: 'People', label: 'Invited a person', contract: true },

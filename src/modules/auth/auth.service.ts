@@ -35,6 +35,9 @@ export interface SignInOptions {
 }
 
 const BAD_CREDENTIALS = 'invalid e-mail or password';
+/** The refusal when the tenant lets only its owner sign in with a password. */
+export const PASSWORD_SIGN_IN_OFF =
+  "password sign-in is turned off here: sign in with your organisation's identity provider (only the owner keeps a password)";
 
 /**
  * D4: signs in with e-mail and password (and a second factor when the user has one) and opens a session
@@ -76,7 +79,15 @@ export async function signIn(
   if (second === 'missing')
     throw await fail('two-factor code required: send "totp" or "recoveryCode"', '/totp');
   if (second === 'invalid') throw await fail('invalid two-factor code', '/totp');
-  if ((await getTenant(db, source.tenantId)).suspended) throw forbidden('this tenant is suspended');
+  const tenant = await getTenant(db, source.tenantId);
+  if (tenant.suspended) throw forbidden('this tenant is suspended');
+  // Provider only, with a break-glass owner (docs/api-decisions.md#openid-connect-sign-in): said only once the
+  // password and second factor were right, so it tells a guesser nothing about the e-mail address.
+  if (tenant.passwordSignIn === 'owners' && user.role !== 'owner') {
+    throw new AppError('FORBIDDEN', PASSWORD_SIGN_IN_OFF, [
+      { path: '/password', message: PASSWORD_SIGN_IN_OFF },
+    ]);
+  }
 
   await recordSignInSuccess(db, source, input.email);
   return { ...(await openSession(db, source, user.id, options.sessionTtlHours)), userId: user.id };

@@ -19,6 +19,7 @@ import type {
   ProjectRule,
   ProjectRuleIn,
   RoleRule,
+  TestSignInOutcome,
   UpdateOidcProviderBody,
 } from './oidc.schemas.js';
 
@@ -63,6 +64,7 @@ export function toProvider(row: Row, origin: string): OidcProvider {
     roleRules: parseJson<RoleRule[]>(row.role_rules, []),
     projectRules: parseJson<ProjectRule[]>(row.project_rules, []),
     redirectUri: redirectUriOf(origin, row.id),
+    lastTest: parseJson<TestSignInOutcome | null>(row.last_test, null),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -168,6 +170,7 @@ export async function createProvider(
     groups_claim: input.groupsClaim ?? 'groups',
     role_rules: JSON.stringify(input.roleRules ?? []),
     project_rules: JSON.stringify(projectRules),
+    last_test: null,
     created_at: at,
     updated_at: at,
   };

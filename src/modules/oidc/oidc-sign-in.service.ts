@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
-import type { OidcProvidersTable } from '../../db/tables/oidc.js';
+import type { OidcProvidersTable, OidcSignInsTable } from '../../db/tables/oidc.js';
 import { AppError } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { parseJson } from '../../lib/json.js';
@@ -48,9 +48,10 @@ export class OidcSignInError extends Error {
   }
 }
 
-type ProviderRow = Selectable<OidcProvidersTable>;
+export type ProviderRow = Selectable<OidcProvidersTable>;
+export type SignInRow = Selectable<OidcSignInsTable>;
 
-const clientOf = (p: ProviderRow, secretKey: string) => ({
+export const clientOf = (p: ProviderRow, secretKey: string) => ({
   cacheKey: `${p.id}:${p.updated_at}`,
   issuer: p.issuer,
   clientId: p.client_id,
@@ -101,13 +102,30 @@ export async function startSignIn(
   if (!provider) {
     throw new OidcSignInError('provider_unavailable', `no enabled OIDC provider ${input.providerId}`);
   }
+  return authorize(db, source, provider, input, settings, null);
+}
+
+/**
+ * The provider's authorization URL for a sign-in (or an admin's test, `testUserId`), its state, nonce and PKCE
+ * verifier stored. A discovery failure is a real sign-in's `provider_error` (audited); a test's is thrown to it.
+ */
+export async function authorize(
+  db: Db,
+  source: RequestSource,
+  provider: ProviderRow,
+  input: { returnTo: string; origin: string },
+  settings: OidcSettings,
+  testUserId: number | null,
+): Promise<{ url: string; state: string }> {
   const redirectUri = redirectUriOf(input.origin, provider.id);
   let request;
   try {
     const config = await configurationOf(clientOf(provider, settings.secretKey), settings.guard);
     request = await authorizationRequest(config, redirectUri, parseJson<string[]>(provider.scopes, []));
   } catch (err) {
-    return fail(db, source, provider, 'provider_error', `discovery failed: ${(err as Error).message}`);
+    const message = `discovery failed: ${(err as Error).message}`;
+    if (testUserId !== null) throw new OidcSignInError('provider_error', message);
+    return fail(db, source, provider, 'provider_error', message);
   }
   const now = new Date();
   await repo.deleteExpiredSignIns(db, source.tenantId, now.toISOString());
@@ -119,6 +137,7 @@ export async function startSignIn(
     code_verifier: request.codeVerifier,
     redirect_uri: redirectUri,
     return_to: input.returnTo,
+    test_user_id: testUserId,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SIGN_IN_TTL_MS).toISOString(),
   });
@@ -126,7 +145,7 @@ export async function startSignIn(
 }
 
 /** A claim's value as a list of strings (a provider may send one group as a plain string). */
-function stringsOf(value: unknown): string[] {
+export function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
@@ -140,7 +159,7 @@ export const mappedProjects = (rules: ProjectRule[], groups: string[]): string[]
   ...new Set(rules.filter((r) => groups.includes(r.group)).flatMap((r) => r.projectIds)),
 ];
 
-const verified = (value: unknown) => value === true || value === 'true';
+export const verified = (value: unknown) => value === true || value === 'true';
 
 export interface FinishInput {
   providerId: string;
@@ -162,6 +181,14 @@ export async function finishSignIn(
   input: FinishInput,
   settings: OidcSettings & { sessionTtlHours: number },
 ): Promise<{ token: string; returnTo: string; userId: number }> {
+  return completeSignIn(db, source, await takeSignIn(db, source, input), input, settings);
+}
+
+/**
+ * The sign-in a callback finishes: the state must be this browser's (its cookie), known, unused (it is used up
+ * here, before anything else) and unexpired. A real sign-in or an admin's test alike.
+ */
+export async function takeSignIn(db: Db, source: RequestSource, input: FinishInput): Promise<SignInRow> {
   const state = input.query.get('state') ?? '';
   const known = { id: input.providerId };
   const sameBrowser =
@@ -179,21 +206,43 @@ export async function finishSignIn(
   if (Date.parse(signIn.expires_at) <= Date.now()) {
     return fail(db, source, known, 'state_invalid', 'the sign-in took too long: its state expired', {}, back);
   }
+  return signIn;
+}
+
+/** Redeems the code at the provider (openid-client checks the ID token): the claims, merged with UserInfo's. */
+export async function redeem(
+  provider: ProviderRow,
+  signIn: SignInRow,
+  query: URLSearchParams,
+  settings: OidcSettings,
+): Promise<Record<string, unknown>> {
+  const config = await configurationOf(clientOf(provider, settings.secretKey), settings.guard);
+  // The redirect URI of the start, not of this request: the token request must name the one the provider saw.
+  const callbackUrl = new URL(signIn.redirect_uri);
+  callbackUrl.search = query.toString();
+  return redeemCode(config, callbackUrl, {
+    state: query.get('state') ?? '',
+    nonce: signIn.nonce,
+    codeVerifier: signIn.code_verifier,
+  });
+}
+
+export async function completeSignIn(
+  db: Db,
+  source: RequestSource,
+  signIn: SignInRow,
+  input: FinishInput,
+  settings: OidcSettings & { sessionTtlHours: number },
+): Promise<{ token: string; returnTo: string; userId: number }> {
+  const back = signIn.return_to;
   const provider = await findEnabledProvider(db, source.tenantId, input.providerId);
   if (!provider) {
+    const known = { id: input.providerId };
     return fail(db, source, known, 'provider_unavailable', 'the provider is not enabled any more', {}, back);
   }
   let claims: Record<string, unknown>;
   try {
-    const config = await configurationOf(clientOf(provider, settings.secretKey), settings.guard);
-    // The redirect URI of the start, not of this request: the token request must name the one the provider saw.
-    const callbackUrl = new URL(signIn.redirect_uri);
-    callbackUrl.search = input.query.toString();
-    claims = await redeemCode(config, callbackUrl, {
-      state,
-      nonce: signIn.nonce,
-      codeVerifier: signIn.code_verifier,
-    });
+    claims = await redeem(provider, signIn, input.query, settings);
   } catch (err) {
     return fail(db, source, provider, 'provider_error', (err as Error).message, {}, back);
   }

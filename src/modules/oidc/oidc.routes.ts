@@ -11,11 +11,14 @@ import {
   OidcProviderList,
   OidcProviderParams,
   SignInProviderList,
+  SignInSettings,
   StartQuery,
   UpdateOidcProviderBody,
 } from './oidc.schemas.js';
 import * as providers from './oidc-providers.service.js';
-import { finishSignIn, OidcSignInError, SIGN_IN_TTL_MS, startSignIn } from './oidc-sign-in.service.js';
+import { setSignInSettings, signInSettings } from './sign-in-policy.service.js';
+import { OidcSignInError, SIGN_IN_TTL_MS, startSignIn } from './oidc-sign-in.service.js';
+import { finishCallback, startTest, testResultPage } from './oidc-test-sign-in.service.js';
 
 const tags = ['sign-in providers'];
 
@@ -107,6 +110,34 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ),
   );
 
+  app.get(
+    '/sign-in-settings',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Who signs in with a password: everyone, or only the owner (admin reads)',
+        response: { 200: SignInSettings, ...errorResponses },
+      },
+    },
+    async (req) => signInSettings(db, req.actor.tenantId),
+  );
+
+  app.put(
+    '/sign-in-settings',
+    {
+      config: { access: { minRole: 'owner' as const } },
+      schema: {
+        tags,
+        summary:
+          'Set who signs in with a password (owner): `owners` needs an enabled provider; API keys and device sign-in are not affected',
+        body: SignInSettings,
+        response: { 200: SignInSettings, ...errorResponses },
+      },
+    },
+    async (req) => setSignInSettings(db, req.actor, req.body),
+  );
+
   app.delete(
     '/oidc-provider/:providerId',
     {
@@ -167,6 +198,15 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       secure: cookieIsSecure(config, req),
     });
 
+  const setState = (req: FastifyRequest, reply: FastifyReply, state: string) =>
+    reply.setCookie(STATE_COOKIE, state, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: cookieIsSecure(config, req),
+      path: STATE_COOKIE_PATH,
+      maxAge: SIGN_IN_TTL_MS / 1000,
+    });
+
   app.get(
     '/auth/oidc/providers',
     {
@@ -182,6 +222,7 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { tenantId } = await requestSource(app, req);
       const list = await providers.listSignInProviders(db, tenantId);
       return {
+        ...(await signInSettings(db, tenantId)),
         providers: list.map((p) => ({ id: p.id, name: p.name, startUrl: `/api/auth/oidc/${p.id}/start` })),
       };
     },
@@ -211,18 +252,40 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { providerId: req.params.providerId, returnTo, origin: siteOrigin(config, req) },
           settings,
         );
-        reply.setCookie(STATE_COOKIE, state, {
-          httpOnly: true,
-          sameSite: 'lax',
-          secure: cookieIsSecure(config, req),
-          path: STATE_COOKIE_PATH,
-          maxAge: SIGN_IN_TTL_MS / 1000,
-        });
+        setState(req, reply, state);
         return reply.header('cache-control', 'no-store').redirect(url, 302);
       } catch (err) {
         if (err instanceof OidcSignInError) return reply.redirect(signInPage(err.reason, returnTo), 302);
         throw err;
       }
+    },
+  );
+
+  app.get(
+    '/auth/oidc/:providerId/test',
+    {
+      config: { access: { minRole: 'admin' as const } },
+      schema: {
+        tags,
+        summary:
+          "Test sign-in (admin): runs the provider's flow, enabled or not, without opening a session or touching an account",
+        description:
+          "Opened in a popup. Redirects to the provider; its callback records what the sign-in would do (the claims, the account, role and projects, or the refusal) as the provider's `lastTest`, audits `oidc.test_sign_in`, and sends the popup to /admin/sign-in/test-result?provider=<id>.",
+        params: OidcProviderParams,
+        response: { ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const started = await startTest(
+        db,
+        req.actor,
+        { providerId: req.params.providerId, origin: siteOrigin(config, req) },
+        settings,
+      );
+      reply.header('cache-control', 'no-store');
+      if (!started) return reply.redirect(testResultPage(req.params.providerId), 302);
+      setState(req, reply, started.state);
+      return reply.redirect(started.url, 302);
     },
   );
 
@@ -246,13 +309,14 @@ export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       clearState(req, reply);
       reply.header('cache-control', 'no-store');
       try {
-        const { token, returnTo } = await finishSignIn(
+        const { token, returnTo } = await finishCallback(
           db,
           await requestSource(app, req),
           { providerId: req.params.providerId, query, cookieState: req.cookies[STATE_COOKIE] },
           settings,
         );
-        setSessionCookie(reply, req, config, token);
+        // An admin's test sign-in opens no session: the popup goes on to its outcome.
+        if (token !== null) setSessionCookie(reply, req, config, token);
         return reply.redirect(returnTo, 302);
       } catch (err) {
         if (err instanceof OidcSignInError) return reply.redirect(signInPage(err.reason, err.returnTo), 302);

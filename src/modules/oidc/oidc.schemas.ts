@@ -95,6 +95,35 @@ export type CreateOidcProviderBody = Static<typeof CreateOidcProviderBody>;
 export const UpdateOidcProviderBody = Type.Partial(CreateOidcProviderBody, { additionalProperties: false });
 export type UpdateOidcProviderBody = Static<typeof UpdateOidcProviderBody>;
 
+/** What the last "Test sign-in" of a provider found (docs/api-decisions.md#openid-connect-sign-in). */
+export const TestSignInOutcome = Type.Object({
+  at: Type.String(),
+  outcome: Type.String({
+    description:
+      'success, or the word a real sign-in would be refused with: provider_error, email_unverified, no_account, deactivated',
+  }),
+  detail: Type.Union([Type.String(), Type.Null()], { description: 'the refusal in a sentence' }),
+  claims: Type.Union([
+    Type.Object({
+      sub: Type.String(),
+      email: Type.Union([Type.String(), Type.Null()]),
+      emailVerified: Type.Boolean(),
+      name: Type.Union([Type.String(), Type.Null()]),
+      groups: Type.Array(Type.String()),
+    }),
+    Type.Null(),
+  ]),
+  account: Type.Union([Type.Literal('existing'), Type.Literal('new'), Type.Null()], {
+    description: 'existing: the sign-in would find this account; new: it would make one; null: refused',
+  }),
+  role: Type.Union([Type.String(), Type.Null()], { description: 'the role the person would have' }),
+  roleRule: Type.Union([Type.String(), Type.Null()], {
+    description: 'the group of the role rule that matched, null when none did',
+  }),
+  projectIds: Type.Array(Type.String(), { description: 'the projects their groups make them a member of' }),
+});
+export type TestSignInOutcome = Static<typeof TestSignInOutcome>;
+
 export const OidcProvider = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -110,6 +139,9 @@ export const OidcProvider = Type.Object({
   roleRules: Type.Array(RoleRule),
   projectRules: Type.Array(ProjectRule),
   redirectUri: Type.String({ description: 'the redirect URI to register at the provider' }),
+  lastTest: Type.Union([TestSignInOutcome, Type.Null()], {
+    description: 'the outcome of the last "Test sign-in", null before the first',
+  }),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });
@@ -119,8 +151,19 @@ export const OidcProviderList = Type.Object({ providers: Type.Array(OidcProvider
 
 export const OidcProviderParams = Type.Object({ providerId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+const PasswordSignInSchema = Type.Union([Type.Literal('everyone'), Type.Literal('owners')], {
+  description:
+    'everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider',
+});
+
+export const SignInSettings = Type.Object(
+  { passwordSignIn: PasswordSignInSchema },
+  { additionalProperties: false },
+);
+
 /** What the sign-in page shows: enabled providers only, nothing of their configuration. */
 export const SignInProviderList = Type.Object({
+  passwordSignIn: PasswordSignInSchema,
   providers: Type.Array(
     Type.Object({
       id: Type.String(),

@@ -18,8 +18,13 @@ export interface Tenant {
   features: string[];
   /** New members join every project, those made later too (an invitation may still name projects). */
   membersJoinAllProjects: boolean;
+  /** Who signs in with a password: everyone, or only the owner (break-glass; the rest through a provider). */
+  passwordSignIn: PasswordSignIn;
   createdAt: string;
 }
+
+export const PASSWORD_SIGN_IN = ['everyone', 'owners'] as const;
+export type PasswordSignIn = (typeof PASSWORD_SIGN_IN)[number];
 
 export function toTenant(row: repo.TenantRow): Tenant {
   return {
@@ -30,6 +35,7 @@ export function toTenant(row: repo.TenantRow): Tenant {
     suspendedAt: row.suspended_at,
     features: parseJson<string[]>(row.features, []),
     membersJoinAllProjects: row.members_join_all_projects === 1,
+    passwordSignIn: row.password_sign_in === 'owners' ? 'owners' : 'everyone',
     createdAt: row.created_at,
   };
 }
@@ -65,6 +71,7 @@ export async function createTenant(
     suspended_at: null,
     features: JSON.stringify([...FEATURES]),
     members_join_all_projects: 0,
+    password_sign_in: 'everyone',
     created_at: now,
     updated_at: now,
   };
@@ -127,6 +134,12 @@ export async function setFeature(db: Db, id: string, feature: string, on: boolea
 /** Whether new members join every project by default (admin setting; invitations say so unless they name projects). */
 export async function setMembersJoinAllProjects(db: Db, id: string, on: boolean): Promise<Tenant> {
   await repo.updateTenant(db, id, { members_join_all_projects: on ? 1 : 0, updated_at: nowIso() });
+  return getTenant(db, id);
+}
+
+/** Who signs in with a password (the sign-in policy; its rules are the OIDC module's). */
+export async function setPasswordSignIn(db: Db, id: string, value: PasswordSignIn): Promise<Tenant> {
+  await repo.updateTenant(db, id, { password_sign_in: value, updated_at: nowIso() });
   return getTenant(db, id);
 }
 

@@ -34,6 +34,10 @@ export const queryKeys = {
   // change to an integration also refreshes the projects' links (their names), which sit under `projects()`.
   adminIntegrations: () => ['admin', 'integrations'] as const,
   webhooks: () => ['admin', 'webhooks'] as const,
+  // Administration → Sign-in: the tenant's OpenID Connect providers (each with its last test).
+  oidcProviders: () => ['admin', 'oidc-providers'] as const,
+  oidcProvider: (id: string) => ['admin', 'oidc-providers', id] as const,
+  signInSettings: () => ['admin', 'sign-in-settings'] as const,
   webhook: (id: string) => ['admin', 'webhooks', id] as const,
   webhookDeliveries: (id: string) => ['admin', 'webhooks', id, 'deliveries'] as const,
   /** The delivery log's pages, all or one status: under webhookDeliveries, so refreshing that refreshes them. */

@@ -34009,6 +34009,29 @@ export interface paths {
                                 }[];
                                 /** @description the redirect URI to register at the provider */
                                 redirectUri: string;
+                                /** @description the outcome of the last "Test sign-in", null before the first */
+                                lastTest: {
+                                    at: string;
+                                    /** @description success, or the word a real sign-in would be refused with: provider_error, email_unverified, no_account, deactivated */
+                                    outcome: string;
+                                    /** @description the refusal in a sentence */
+                                    detail: string | null;
+                                    claims: {
+                                        sub: string;
+                                        email: string | null;
+                                        emailVerified: boolean;
+                                        name: string | null;
+                                        groups: string[];
+                                    } | null;
+                                    /** @description existing: the sign-in would find this account; new: it would make one; null: refused */
+                                    account: "existing" | "new" | (never | null);
+                                    /** @description the role the person would have */
+                                    role: string | null;
+                                    /** @description the group of the role rule that matched, null when none did */
+                                    roleRule: string | null;
+                                    /** @description the projects their groups make them a member of */
+                                    projectIds: string[];
+                                } | null;
                                 createdAt: string;
                                 updatedAt: string;
                             }[];
@@ -34268,6 +34291,29 @@ export interface paths {
                             }[];
                             /** @description the redirect URI to register at the provider */
                             redirectUri: string;
+                            /** @description the outcome of the last "Test sign-in", null before the first */
+                            lastTest: {
+                                at: string;
+                                /** @description success, or the word a real sign-in would be refused with: provider_error, email_unverified, no_account, deactivated */
+                                outcome: string;
+                                /** @description the refusal in a sentence */
+                                detail: string | null;
+                                claims: {
+                                    sub: string;
+                                    email: string | null;
+                                    emailVerified: boolean;
+                                    name: string | null;
+                                    groups: string[];
+                                } | null;
+                                /** @description existing: the sign-in would find this account; new: it would make one; null: refused */
+                                account: "existing" | "new" | (never | null);
+                                /** @description the role the person would have */
+                                role: string | null;
+                                /** @description the group of the role rule that matched, null when none did */
+                                roleRule: string | null;
+                                /** @description the projects their groups make them a member of */
+                                projectIds: string[];
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -34501,6 +34547,29 @@ export interface paths {
                             }[];
                             /** @description the redirect URI to register at the provider */
                             redirectUri: string;
+                            /** @description the outcome of the last "Test sign-in", null before the first */
+                            lastTest: {
+                                at: string;
+                                /** @description success, or the word a real sign-in would be refused with: provider_error, email_unverified, no_account, deactivated */
+                                outcome: string;
+                                /** @description the refusal in a sentence */
+                                detail: string | null;
+                                claims: {
+                                    sub: string;
+                                    email: string | null;
+                                    emailVerified: boolean;
+                                    name: string | null;
+                                    groups: string[];
+                                } | null;
+                                /** @description existing: the sign-in would find this account; new: it would make one; null: refused */
+                                account: "existing" | "new" | (never | null);
+                                /** @description the role the person would have */
+                                role: string | null;
+                                /** @description the group of the role rule that matched, null when none did */
+                                roleRule: string | null;
+                                /** @description the projects their groups make them a member of */
+                                projectIds: string[];
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -34959,6 +35028,29 @@ export interface paths {
                             }[];
                             /** @description the redirect URI to register at the provider */
                             redirectUri: string;
+                            /** @description the outcome of the last "Test sign-in", null before the first */
+                            lastTest: {
+                                at: string;
+                                /** @description success, or the word a real sign-in would be refused with: provider_error, email_unverified, no_account, deactivated */
+                                outcome: string;
+                                /** @description the refusal in a sentence */
+                                detail: string | null;
+                                claims: {
+                                    sub: string;
+                                    email: string | null;
+                                    emailVerified: boolean;
+                                    name: string | null;
+                                    groups: string[];
+                                } | null;
+                                /** @description existing: the sign-in would find this account; new: it would make one; null: refused */
+                                account: "existing" | "new" | (never | null);
+                                /** @description the role the person would have */
+                                role: string | null;
+                                /** @description the group of the role rule that matched, null when none did */
+                                roleRule: string | null;
+                                /** @description the projects their groups make them a member of */
+                                projectIds: string[];
+                            } | null;
                             createdAt: string;
                             updatedAt: string;
                         };
@@ -35136,6 +35228,415 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/public/v0/sign-in-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who signs in with a password: everyone, or only the owner (admin reads) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider */
+                            passwordSignIn: "everyone" | "owners";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        /** Set who signs in with a password (owner): `owners` needs an enabled provider; API keys and device sign-in are not affected */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider */
+                        passwordSignIn: "everyone" | "owners";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider */
+                            passwordSignIn: "everyone" | "owners";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/public/v0/job": {
@@ -44815,6 +45316,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description everyone: anyone with a password signs in with it; owners: only the owner (break-glass), everyone else through an identity provider */
+                            passwordSignIn: "everyone" | "owners";
                             providers: {
                                 id: string;
                                 name: string;
@@ -45021,6 +45524,208 @@ export interface paths {
                     /** @description a path of this site to land on; anything else lands on / */
                     returnTo?: string;
                 };
+                header?: never;
+                path: {
+                    providerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            code: string;
+                            requestId?: string;
+                            details?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/{providerId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test sign-in (admin): runs the provider's flow, enabled or not, without opening a session or touching an account
+         * @description Opened in a popup. Redirects to the provider; its callback records what the sign-in would do (the claims, the account, role and projects, or the refusal) as the provider's `lastTest`, audits `oidc.test_sign_in`, and sends the popup to /admin/sign-in/test-result?provider=<id>.
+         */
+        get: {
+            parameters: {
+                query?: never;
                 header?: never;
                 path: {
                     providerId: string;

@@ -7,6 +7,7 @@ import * as importProject from './import-project/routes';
 import * as instance from './instance/routes';
 import * as integrations from './integrations/routes';
 import * as jobs from './jobs/routes';
+import * as signIn from './sign-in/routes';
 import * as statuses from './statuses/routes';
 import * as webhooks from './webhooks/routes';
 
@@ -29,6 +30,7 @@ export const adminPages = [
   ...statuses.adminPages,
   ...integrations.adminPages,
   ...webhooks.adminPages,
+  ...signIn.adminPages,
   ...auditLog.adminPages,
   ...jobs.adminPages,
   ...apiKeys.adminPages,

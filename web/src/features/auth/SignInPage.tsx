@@ -32,7 +32,11 @@ function describe(e: unknown): string {
 export function SignInPage() {
   useDocumentTitle('Sign in');
   const { returnTo, error, sso } = useSearch({ from: '/sign-in' });
-  const providers = useQuery(signInProvidersQuery()).data?.providers ?? [];
+  const listed = useQuery(signInProvidersQuery()).data;
+  const providers = listed?.providers ?? [];
+  // Provider only: the password form is the owner's break-glass, behind a link.
+  const [ownerSignIn, setOwnerSignIn] = useState(false);
+  const passwordHidden = listed?.passwordSignIn === 'owners' && !ownerSignIn;
   // A deep link to one provider goes on to it, unless it just came back from there with an error to show.
   const deepLink = !error ? providers.find((p) => p.id === sso) : undefined;
   useEffect(() => {
@@ -94,7 +98,19 @@ export function SignInPage() {
             ))}
           </nav>
         )}
-        <Form onSubmit={form.handleSubmit} validationErrors={form.fieldErrors} className="form">
+        {passwordHidden && (
+          <div className="auth-links">
+            <Button variant="ghost" onPress={() => setOwnerSignIn(true)}>
+              Owner sign-in
+            </Button>
+          </div>
+        )}
+        <Form
+          onSubmit={form.handleSubmit}
+          validationErrors={form.fieldErrors}
+          className="form"
+          hidden={passwordHidden}
+        >
           {step === 'password' ? (
             <>
               <TextField
