@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -11,6 +12,7 @@ import {
   signIn,
   browserTargets,
   startServiceOn,
+  SCREENSHOTS,
   VIEWPORTS,
   type RunningService,
   type SessionApi,
@@ -273,6 +275,11 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in 
     expect(await open.getAttribute('target')).toBe('_blank');
     await thumb.scrollIntoViewIfNeeded();
     a11y.push(...(await inspect(page, 'run-page-result-files')));
+    // At phone size the history is below the recorder: looked at there too.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await thumb.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'run-page-result-files-history-phone.png') });
+    await page.setViewportSize(VIEWPORTS.desktop);
   });
 
   it('keeps a result whose request failed, with its comment, and stores it once when sent again', async () => {
