@@ -141,6 +141,18 @@ describeEachDb('attachments on results', (t) => {
     expect({ results: await count('results'), links: await count('result_files') }).toEqual(before);
   });
 
+  it("deleting the project takes its results' links to files, and the files stay", async () => {
+    const { p, a, runId } = await setup();
+    const kept = await upload(t, 'kept.txt', 'result');
+    await addResult(t, p, runId, a.id, 'failed', { files: [kept] });
+    const linksOf = () =>
+      t.db.selectFrom('result_files').select('file_id').where('file_id', '=', kept).execute();
+    expect(await linksOf()).toHaveLength(1);
+    expect((await t.del(`/project/${p.code}`)).status).toBe(200);
+    expect(await linksOf()).toEqual([]);
+    expect((await t.get(`/file/${kept}`)).status).toBe(200);
+  });
+
   it('upload purpose: only result is accepted', async () => {
     const boundary = '----casebookpurpose';
     const res = await t.request('POST', '/file', {
