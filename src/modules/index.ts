@@ -36,6 +36,7 @@ import { webhookDeliveryJob } from './webhooks/webhook-delivery.job.js';
 import { deliveryRetentionJob } from './webhooks/webhook-retention.job.js';
 import { trackerCommentJob } from './runs/tracker-comment.job.js';
 import { failureBackfillJob } from './runs/failures/failure-backfill.job.js';
+import { pendingResultUploadsJob } from './runs/result-files/result-files-cleanup.job.js';
 import { carryKnownMarks } from './triage/triage.service.js';
 import { auditRetentionJob } from './audit/audit-retention.job.js';
 import { idempotencyRetentionJob } from './idempotency/idempotency-retention.job.js';
@@ -116,6 +117,7 @@ export const moduleJobs: JobDefinition[] = [
   trackerCommentJob,
   auditRetentionJob,
   idempotencyRetentionJob,
+  pendingResultUploadsJob,
   importJob,
   projectImportJob,
   failureBackfillJob(carryKnownMarks),

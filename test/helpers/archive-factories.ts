@@ -211,7 +211,9 @@ export async function populate(t: TestEnv, project: { id: string; code: string }
     timeTaken: 1200,
     links: [{ url: 'https://tracker.example.com/BUG-9', text: 'BUG-9' }],
   });
-  await addResult(t, code, run.id, a.seq, 'passed');
+  // A result naming files (extensions.md §8): a screenshot and the file the failed result links from its HTML.
+  const shot = await uploadFile(t, 'screen.png', 'not really a png', 'image/png');
+  await addResult(t, code, run.id, a.seq, 'passed', { files: [shot, fileId] });
   ok(
     await t.post('/settings/preferences/status', {
       statuses: [{ id: 'custom1', name: 'Retest', color: 'orange', isActive: true }],

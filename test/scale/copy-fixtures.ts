@@ -272,12 +272,16 @@ export async function populate(s: Service): Promise<Populated> {
     }),
     'SCIM group',
   );
-  // A result with step outcomes (result_steps).
+  // A result with step outcomes (result_steps) and an attachment (result_files).
   await ok(
     s.request('POST', `${p}/run/${fx.runId}/tcase/${fx.tcaseId}/result`, {
-      body: { status: 'failed', steps: [{ position: 1, status: 'failed', comment: '<p>step one</p>' }] },
+      body: {
+        status: 'failed',
+        steps: [{ position: 1, status: 'failed', comment: '<p>step one</p>' }],
+        files: [fileId],
+      },
     }),
-    'result with steps',
+    'result with steps and a file',
   );
   // Failure triage: the run's failures are signed (failure_signatures); one group linked to a defect by a person
   // (result_links.linked_by, linked_at) and marked known (known_failures).

@@ -44,6 +44,7 @@ const WATCHED = [
   'run_tcases',
   'results',
   'result_links',
+  'result_files',
   'run_logs',
   'plans',
   'milestones',

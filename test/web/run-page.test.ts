@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -11,6 +12,7 @@ import {
   signIn,
   browserTargets,
   startServiceOn,
+  SCREENSHOTS,
   VIEWPORTS,
   type RunningService,
   type SessionApi,
@@ -35,6 +37,7 @@ interface ApiResult {
     meta?: { id?: string };
     comment?: { status: string };
   }[];
+  files?: { id: string; fileName: string; mimeType: string; size: number; url: string }[];
 }
 
 /**
@@ -197,7 +200,10 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in 
     // A file still uploading holds the result back, with words next to the files; nothing is sent meanwhile.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/public/v0/file', async (route) => {
+    // Uploaded for the result (?purpose=result): matched by path, whatever the query.
+    const uploads = (u: URL) => u.pathname === '/api/public/v0/file';
+    await page.route(uploads, async (route) => {
+      expect(new URL(route.request().url()).searchParams.get('purpose')).toBe('result');
       await held;
       await route.continue();
     });
@@ -213,7 +219,7 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in 
     release();
     const attached = page.getByRole('list', { name: 'Files attached to the result' });
     await attached.getByRole('link', { name: 'declined.png' }).waitFor();
-    await page.unroute('**/api/public/v0/file');
+    await page.unroute(uploads);
     expect(await resultsOf('Pay by card')).toHaveLength(1);
     await page.getByLabel('Tracker').selectOption({ label: 'Shop tracker' });
 
@@ -236,9 +242,11 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in 
     const [, result] = await resultsOf('Pay by card');
     expect(result.status).toBe('failed');
     expect(result.comment).toMatch(/^<p>Declined with ?<strong> ?code 51<\/strong><\/p>/);
-    expect(result.comment).toMatch(
-      /<a href="http:\/\/127\.0\.0\.1:\d+\/api\/public\/v0\/file\/[^"]+">declined\.png<\/a>/,
-    );
+    // The attachment is an item of the result (extensions.md §8), no longer a link appended to the comment.
+    expect(result.comment).not.toContain('declined.png');
+    expect(result.files).toEqual([
+      expect.objectContaining({ fileName: 'declined.png', mimeType: 'image/png', size: PNG.length }),
+    ]);
     expect(result.links).toEqual([
       expect.objectContaining({
         url: 'https://git.test/acme/shop/issues/77',
@@ -254,10 +262,24 @@ describe.skipIf(!hasChromium).each(browserTargets('postgres'))('the run page in 
     await expect
       .poll(async () => (await resultsOf('Pay by card'))[1].links[0].comment?.status, { timeout: 15_000 })
       .toBe('posted');
-    // The attachment is linked from the result as it is shown in the run.
+    // The attachment is shown with the result in the run: an image as a thumbnail that opens the full image.
     await row('Pay by card').getByRole('button').first().click();
     const here = page.getByRole('region', { name: 'Results in this run' });
-    await here.getByRole('link', { name: 'declined.png' }).waitFor();
+    const thumb = here
+      .getByRole('list', { name: 'Attached images' })
+      .getByRole('img', { name: 'declined.png' });
+    await thumb.waitFor();
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    const open = here.getByRole('link', { name: 'declined.png' });
+    expect(await open.getAttribute('href')).toBe(result.files![0].url);
+    expect(await open.getAttribute('target')).toBe('_blank');
+    await thumb.scrollIntoViewIfNeeded();
+    a11y.push(...(await inspect(page, 'run-page-result-files')));
+    // At phone size the history is below the recorder: looked at there too.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await thumb.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'run-page-result-files-history-phone.png') });
+    await page.setViewportSize(VIEWPORTS.desktop);
   });
 
   it('keeps a result whose request failed, with its comment, and stores it once when sent again', async () => {

@@ -80,6 +80,18 @@ async function* htmlTexts(db: Db, projectId: string): AsyncGenerator<string> {
   for (const g of logs) yield g.comment;
 }
 
+/** The distinct files the project's results name. */
+async function resultFileIds(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('result_files as rf')
+    .innerJoin('runs as r', 'r.id', 'rf.run_id')
+    .select('rf.file_id')
+    .distinct()
+    .where('r.project_id', '=', projectId)
+    .execute();
+  return rows.map((r) => r.file_id);
+}
+
 /** Every file the project's case versions list or its HTML links to (ids; files of other tenants never match). */
 export async function fileIdsOfProject(db: Db, projectId: string): Promise<Set<string>> {
   const ids = new Set<string>();
@@ -101,6 +113,8 @@ export async function fileIdsOfProject(db: Db, projectId: string): Promise<Set<s
     after = Number(rows[rows.length - 1].id);
   }
   for await (const text of htmlTexts(db, projectId)) fileIdsIn(text, ids);
+  // The files results name (extensions.md §8): archived with their bytes, as the cases' files are.
+  for (const part of await resultFileIds(db, projectId)) ids.add(part);
   return ids;
 }
 

@@ -1,8 +1,34 @@
 import { parseJson } from '../../lib/json.js';
 import { RUN_COUNTERS } from './format.js';
-import { Numbering, num, projectRows, type Row, type ExportContext } from './numbering.js';
+import { Numbering, PAGE, num, projectRows, type Row, type ExportContext } from './numbering.js';
 
-/* The export's execution records: plans, runs, results with their links, run cases, run logs. */
+/* The export's execution records: plans, runs, results with their links and files, run cases, run logs. */
+
+/** The project's `result_files` rows by result and position, a page at a time (keyset on both: no id column). */
+async function* resultFileRows(db: ExportContext['db'], projectId: string) {
+  let after = { result: 0, position: 0 };
+  for (;;) {
+    const rows = await db
+      .selectFrom('result_files as rf')
+      .innerJoin('runs as r', 'r.id', 'rf.run_id')
+      .select(['rf.result_id', 'rf.position', 'rf.file_id'])
+      .where('r.project_id', '=', projectId)
+      .where((eb) =>
+        eb.or([
+          eb('rf.result_id', '>', after.result),
+          eb.and([eb('rf.result_id', '=', after.result), eb('rf.position', '>', after.position)]),
+        ]),
+      )
+      .orderBy('rf.result_id')
+      .orderBy('rf.position')
+      .limit(PAGE)
+      .execute();
+    yield* rows;
+    if (rows.length < PAGE) return;
+    const last = rows[rows.length - 1];
+    after = { result: last.result_id, position: last.position };
+  }
+}
 
 export async function* runRecords(ctx: ExportContext, seqOf: Map<string, number>): AsyncGenerator<string> {
   const { db, projectId, out, person, html, folders, tags, milestones, configurations } = ctx;
@@ -88,6 +114,13 @@ export async function* runRecords(ctx: ExportContext, seqOf: Map<string, number>
       commentId: l.comment_id ?? null,
       commentError: l.comment_error ?? null,
       commentAt: l.comment_at ?? null,
+    });
+  for await (const f of resultFileRows(db, projectId))
+    yield out({
+      t: 'resultFile',
+      result: results.of(f.result_id),
+      file: ctx.files.of(f.file_id),
+      position: f.position,
     });
   for (let n = 1, ids = runs.ids(); n <= ids.length; n++) {
     const runId = ids[n - 1];

@@ -165,6 +165,8 @@ export const RECORDS: Record<string, Record<string, FieldType>> = {
     commentError: 's?',
     commentAt: 's?',
   },
+  /** A file a result names (extensions.md §8), added after version 1's first kinds: older archives hold none. */
+  resultFile: { result: 'r:result', file: 'r:file', position: 'n' },
   runTcase: {
     run: 'r:run',
     tcase: 'q',

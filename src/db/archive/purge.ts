@@ -171,6 +171,7 @@ export async function purgeProject(db: Db, tenantId: string, projectId: string):
   await db.deleteFrom('run_tcases').where('run_id', 'in', runs).execute();
   await db.deleteFrom('result_links').where('run_id', 'in', runs).execute();
   await db.deleteFrom('result_steps').where('run_id', 'in', runs).execute();
+  await db.deleteFrom('result_files').where('run_id', 'in', runs).execute();
   await db.deleteFrom('failure_signatures').where('project_id', '=', projectId).execute();
   await db.deleteFrom('known_failures').where('project_id', '=', projectId).execute();
   await db.deleteFrom('results').where('run_id', 'in', runs).execute();

@@ -286,6 +286,19 @@ export async function writeArchive(
           ids.file.push(id);
           break;
         }
+        case 'resultFile':
+          // Here rather than among write-rows.ts's builders, which fill that file to the house's 500 lines.
+          await batches.add({
+            table: 'result_files',
+            row: {
+              tenant_id: tenantId,
+              result_id: at(ids.result, r.result, 'result'),
+              run_id: at(ids.resultRun, r.result, 'result'),
+              position: r.position,
+              file_id: at(ids.file, r.file, 'file'),
+            },
+          });
+          break;
         default:
           throw new ArchiveError(`line ${item.line}: a ${r.t} record out of place`);
       }

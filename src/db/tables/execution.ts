@@ -139,6 +139,16 @@ export interface ResultStepsTable {
   comment: string;
 }
 
+/** A file a result names (extensions.md §8, migration 0046), in the result's order. */
+export interface ResultFilesTable {
+  tenant_id: string;
+  result_id: number;
+  run_id: number;
+  /** 1-based place of the file among the result's. */
+  position: number;
+  file_id: string;
+}
+
 export interface RunLogsTable {
   id: string;
   tenant_id: string;
@@ -155,5 +165,6 @@ export interface ExecutionTables {
   results: ResultsTable;
   result_links: ResultLinksTable;
   result_steps: ResultStepsTable;
+  result_files: ResultFilesTable;
   run_logs: RunLogsTable;
 }

@@ -20,6 +20,11 @@ export interface FilesTable {
   created_at: string;
   /** The backend holding the bytes (`local`, `postgres`, `s3`; migration 0025); defaults to `local`. */
   storage: ColumnType<string, string | undefined, string>;
+  /**
+   * What the upload was for (migration 0046): 'result' (`POST /file?purpose=result`: pending until a result names it,
+   * removed when still pending after 24 hours) or null (every other upload, never removed by that rule).
+   */
+  purpose: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** File bodies kept in the database (CASEBOOK_FILE_STORAGE=postgres): 256 KiB chunks per storage key. */

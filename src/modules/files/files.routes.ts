@@ -10,6 +10,7 @@ import {
   FileContent,
   FileParams,
   SingleUploadBody,
+  UploadQuery,
   UploadedFile,
   UploadedFileList,
 } from './files.schemas.js';
@@ -119,12 +120,18 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Upload one or more files (multipart parts named "files")',
         description: `Limits: ${limits.maxFileBytes} bytes a file, ${limits.maxFiles} files and ${limits.maxRequestBytes} bytes a request (413 beyond).`,
         consumes: ['multipart/form-data'],
+        querystring: UploadQuery,
         body: BatchUploadBody,
         response: { 201: UploadedFileList, ...errorResponses },
       },
     },
     async (req, reply) => {
-      const files = await upload(req, reply, { field: 'files', single: false, limits });
+      const files = await upload(req, reply, {
+        field: 'files',
+        single: false,
+        limits,
+        purpose: req.query.purpose,
+      });
       return reply.code(201).send({ files });
     },
   );
@@ -138,12 +145,18 @@ export const filesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['files'],
         summary: 'Upload one file (a multipart part named "file")',
         consumes: ['multipart/form-data'],
+        querystring: UploadQuery,
         body: SingleUploadBody,
         response: { 201: UploadedFile, ...errorResponses },
       },
     },
     async (req, reply) => {
-      const [file] = await upload(req, reply, { field: 'file', single: true, limits });
+      const [file] = await upload(req, reply, {
+        field: 'file',
+        single: true,
+        limits,
+        purpose: req.query.purpose,
+      });
       return reply.code(201).send(file);
     },
   );

@@ -24,6 +24,17 @@ export const BatchUploadBody = Type.Object({
 });
 export const SingleUploadBody = Type.Object({ file: Type.String({ format: 'binary' }) });
 
+/** extensions.md §8: `purpose=result` marks the upload pending until a result names it (removed after 24 hours if none does). */
+export const UploadQuery = Type.Object({
+  purpose: Type.Optional(
+    Type.Literal('result', {
+      description:
+        'result: an attachment for a result, removed when no result names it within 24 hours; left out, the file is never removed by that rule',
+    }),
+  ),
+});
+export type UploadQuery = Static<typeof UploadQuery>;
+
 export const FileParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type FileParams = Static<typeof FileParams>;
 

@@ -47,6 +47,8 @@ export interface UploadOptions {
   field: 'files' | 'file';
   single: boolean;
   limits: UploadLimits;
+  /** `result`: pending until a result names it (extensions.md §8); the cleanup removes it after 24 hours otherwise. */
+  purpose?: 'result';
 }
 
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
@@ -172,6 +174,7 @@ export async function uploadFiles(
         sha256: hash.digest('hex'),
         uploaded_by: actor.userId,
         created_at: nowIso(),
+        purpose: options.purpose ?? null,
       });
     }
     if (rows.length === 0) throw badRequest(`no files: send one or more file parts named "${field}"`);

@@ -1,4 +1,5 @@
 import { Html } from '../../http/schemas.js';
+import { FileInfo } from '../files/files.schemas.js';
 import { Type, type Static, type TInteger } from 'typebox';
 import { STATUS_IDS, type StatusId } from '../../lib/statuses.js';
 import {
@@ -350,6 +351,11 @@ export const Result = Type.Object({
   createdAt: Type.String({ description: 'may be backdated (extensions.md §7a)' }),
   steps: Type.Optional(
     Type.Array(ResultStep, { description: 'per-step outcomes, present when recorded (extensions.md §8)' }),
+  ),
+  files: Type.Optional(
+    Type.Array(FileInfo, {
+      description: 'attachments, present when the result names files (extensions.md §8)',
+    }),
   ),
 });
 export type Result = Static<typeof Result>;

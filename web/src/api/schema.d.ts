@@ -13320,7 +13320,10 @@ export interface paths {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description result: an attachment for a result, removed when no result names it within 24 hours; left out, the file is never removed by that rule */
+                    purpose?: "result";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -13539,7 +13542,10 @@ export interface paths {
         /** Upload one file (a multipart part named "file") */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description result: an attachment for a result, removed when no result names it within 24 hours; left out, the file is never removed by that rule */
+                    purpose?: "result";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -16726,6 +16732,14 @@ export interface paths {
                                     status: string;
                                     comment: string;
                                 }[];
+                                /** @description attachments, present when the result names files (extensions.md §8) */
+                                files?: {
+                                    id: string;
+                                    fileName: string;
+                                    mimeType: string;
+                                    size: number;
+                                    url: string;
+                                }[];
                             }[];
                         };
                     };
@@ -18372,6 +18386,8 @@ export interface paths {
                             /** @description HTML, sanitised on write (D22); "" when left out */
                             comment?: string;
                         }[];
+                        /** @description attachments (extensions.md §8): ids of files of the tenant uploaded with POST /file (best with ?purpose=result), at most 20, each once */
+                        files?: string[];
                         /**
                          * Format: date-time
                          * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
@@ -18635,6 +18651,8 @@ export interface paths {
                                 /** @description HTML, sanitised on write (D22); "" when left out */
                                 comment?: string;
                             }[];
+                            /** @description attachments (extensions.md §8): ids of files of the tenant uploaded with POST /file (best with ?purpose=result), at most 20, each once */
+                            files?: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601; admins and owners only (403 otherwise), moving a history in: not in the future, and for a result not before its run
@@ -18904,6 +18922,14 @@ export interface paths {
                                     position: number;
                                     status: string;
                                     comment: string;
+                                }[];
+                                /** @description attachments, when the result names files (extensions.md §8) */
+                                files?: {
+                                    id: string;
+                                    fileName: string;
+                                    mimeType: string;
+                                    size: number;
+                                    url: string;
                                 }[];
                             }[];
                         };

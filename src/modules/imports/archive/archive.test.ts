@@ -58,6 +58,7 @@ async function runsView(s: Service, code: string) {
           (x.links ?? []).map((l: any) => l.url),
           x.author?.email ?? x.authorId ?? null,
           x.createdAt,
+          (x.files ?? []).map((f: any) => [f.fileName, f.mimeType, f.size]),
         ]),
       );
     }
@@ -140,6 +141,7 @@ describeEachDb('project archive: export and import a whole project', (t) => {
       'run',
       'result',
       'resultLink',
+      'resultFile',
       'runTcase',
       'runLog',
       'knownFailure',
@@ -155,6 +157,11 @@ describeEachDb('project archive: export and import a whole project', (t) => {
     expect(all.find((r) => r.t === 'run' && r.description === '<p>Nightly</p>').dueAt).toBe('2030-01-31');
     expect(all.filter((r) => r.t === 'runTcase' && r.dueAt === '2030-01-15')).toHaveLength(1);
     expect(all.find((r) => r.t === 'knownFailure')).toMatchObject({ note: 'flaky staging', run: 1 });
+    // A result's files travel as resultFile records naming archived files, in the result's order.
+    const attached = all.filter((r) => r.t === 'resultFile');
+    expect(attached.map((r) => r.position)).toEqual([1, 2]);
+    const fileNames = all.filter((r) => r.t === 'file').map((r) => r.fileName);
+    expect(attached.map((r) => fileNames[r.file - 1])).toEqual(['screen.png', 'evidence.txt']);
     expect(all.find((r) => r.t === 'tcase' && r.seq === data.a.seq)).toMatchObject({
       version: 2,
       title: 'Pay by card',
@@ -224,15 +231,15 @@ describeEachDb('project archive: export and import a whole project', (t) => {
     expect(await caseView(t, 'CPY', data.a.seq)).toEqual(await caseView(t, code, data.a.seq));
   });
 
-  it('imports an archive written before due dates and known failures existed, reading them as none', async () => {
+  it('imports an archive written before due dates, known failures and result files existed, reading them as none', async () => {
     const lines = gunzipSync(archive)
       .toString()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
-      .filter((r) => r.t !== 'knownFailure')
+      .filter((r) => r.t !== 'knownFailure' && r.t !== 'resultFile')
       .map(({ dueAt: _gone, ...r }) =>
-        r.t === 'end' ? { ...r, counts: { ...r.counts, knownFailure: undefined } } : r,
+        r.t === 'end' ? { ...r, counts: { ...r.counts, knownFailure: undefined, resultFile: undefined } } : r,
       );
     const older = gzipSync(lines.map((r) => JSON.stringify(r)).join('\n'));
     const done = await importArchive(t, older, { code: 'OLD' });
@@ -247,6 +254,13 @@ describeEachDb('project archive: export and import a whole project', (t) => {
       .where('project_id', '=', project.id)
       .execute();
     expect(marks).toEqual([]);
+    const attached = await t.db
+      .selectFrom('result_files as rf')
+      .innerJoin('runs as r', 'r.id', 'rf.run_id')
+      .select('rf.file_id')
+      .where('r.project_id', '=', project.id)
+      .execute();
+    expect(attached).toEqual([]);
   });
 
   it('refuses with 400 what is not an archive or not a version it reads, storing nothing', async () => {

@@ -1,4 +1,5 @@
 import { ResultStep } from '../results/results.schemas.js';
+import { FileInfo } from '../../files/files.schemas.js';
 import { Type, type Static } from 'typebox';
 
 export const HISTORY_DEFAULT_LIMIT = 20;
@@ -55,6 +56,9 @@ export const TcaseHistoryResponse = Type.Object({
       createdAt: Type.String({ description: 'may be backdated (extensions.md §7a)' }),
       steps: Type.Optional(
         Type.Array(ResultStep, { description: 'per-step outcomes, when recorded (extensions.md §8)' }),
+      ),
+      files: Type.Optional(
+        Type.Array(FileInfo, { description: 'attachments, when the result names files (extensions.md §8)' }),
       ),
     }),
     { description: "the case's latest result in each run, newest first (by createdAt, then id)" },

@@ -5,6 +5,8 @@ import { resolveProject } from '../../projects/projects.service.js';
 import { resolveTcaseRef } from '../../test-cases/test-cases.service.js';
 import * as repo from './history.repository.js';
 import { stepsOfResults, withSteps } from '../result-steps/result-steps.service.js';
+import { filesOfResults, withFiles } from '../result-files/result-files.service.js';
+import type { FilesContext } from '../../files/files.service.js';
 import {
   HISTORY_DEFAULT_LIMIT,
   type TcaseHistoryQuery,
@@ -18,6 +20,7 @@ import {
  */
 export async function listTcaseResultHistory(
   db: Db,
+  files: FilesContext,
   actor: Actor,
   projectRef: string,
   tcaseRef: string,
@@ -32,11 +35,9 @@ export async function listTcaseResultHistory(
     limit === 0 ? [] : repo.listLatestResultsOfTcase(db, actor.tenantId, tcase.id, offset, limit),
     repo.countRunsWithResultsOfTcase(db, actor.tenantId, tcase.id),
   ]);
-  const steps = await stepsOfResults(
-    db,
-    actor.tenantId,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const steps = await stepsOfResults(db, actor.tenantId, ids);
+  const attached = await filesOfResults(db, files, actor.tenantId, ids);
   return {
     total,
     offset,
@@ -56,6 +57,7 @@ export async function listTcaseResultHistory(
       timeTaken: r.time_taken,
       createdAt: r.created_at,
       ...withSteps(steps.get(r.id)),
+      ...withFiles(attached.get(r.id)),
     })),
   };
 }

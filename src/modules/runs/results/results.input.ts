@@ -5,6 +5,7 @@ import { BUILT_IN_STATUS_IDS } from '../../../lib/statuses.js';
 import { isHttpUrl as isAbsoluteHttpUrl } from '../../../lib/urls.js';
 import { getLinkedIntegration } from '../../integrations/integrations.service.js';
 import { activeStatusIds } from '../../statuses/statuses.service.js';
+import { checkResultFiles } from '../result-files/result-files.service.js';
 import type { ResultLinkInput, ResultStatus, ResultStepInput } from './results.schemas.js';
 
 /* What a result to record is, and the checks of it that need no lock (results.service.ts writes it). */
@@ -23,12 +24,14 @@ export interface ResultInput {
   links?: ResultLinkInput[];
   /** Per-step outcomes (extensions.md §8); such a result is never grouped (recordResult). */
   steps?: ResultStepInput[];
+  /** Attachments (extensions.md §8): ids of the tenant's files; such a result is never grouped (recordResult). */
+  files?: string[];
   /** Backdated (extensions.md §7a), checked and in stored form; such a result is never grouped. */
   createdAt?: string;
 }
 
 /**
- * The checks that need no lock: statuses (D23) and links (D24). Problems are collected for the whole
+ * The checks that need no lock: statuses (D23), links (D24) and files (extensions.md §8). Problems are collected for the whole
  * batch, each at a path that names the item (`/items/3/status`).
  */
 export async function validateItems(
@@ -89,6 +92,8 @@ export async function validateItems(
       }
     });
   });
+  // Attachments (§8): files of the tenant, each once; unknown ids (other tenants' too, D1) name their place.
+  errors.push(...(await checkResultFiles(db, tenantId, items, pathOf)));
   return errors;
 }
 

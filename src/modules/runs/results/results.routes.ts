@@ -84,6 +84,7 @@ export const resultsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TcaseHistoryResponse, ...errorResponses },
       },
     },
-    async (req) => listTcaseResultHistory(db, req.actor, req.params.project, req.params.id, req.query),
+    async (req) =>
+      listTcaseResultHistory(db, ctx.files, req.actor, req.params.project, req.params.id, req.query),
   );
 };

@@ -1,6 +1,10 @@
 import { Html } from '../../../http/schemas.js';
 import { STATUS_IDS, type StatusId } from '../../../lib/statuses.js';
 import { Type, type Static } from 'typebox';
+import { FileInfo } from '../../files/files.schemas.js';
+
+/** Most files one result may name (docs/api-decisions.md#attachments-on-results). */
+export const MAX_RESULT_FILES = 20;
 
 /** docs/api-decisions.md#shapes: a result takes one of the nine status ids (D23: custom ones only while active). */
 export const RESULT_STATUSES = STATUS_IDS;
@@ -89,6 +93,12 @@ const resultFields = {
     Type.Array(ResultStepInput, {
       maxItems: MAX_RESULT_STEPS,
       description: 'per-step outcomes (extensions.md §8): each step of the version at most once',
+    }),
+  ),
+  files: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: MAX_RESULT_FILES,
+      description: `attachments (extensions.md §8): ids of files of the tenant uploaded with POST /file (best with ?purpose=result), at most ${MAX_RESULT_FILES}, each once`,
     }),
   ),
   createdAt: Type.Optional(BackdatedAt),
@@ -191,5 +201,8 @@ export const Result = Type.Object({
   internal: Type.Boolean({ description: 'true when the system added the result' }),
   createdAt: Type.String(),
   steps: Type.Optional(Type.Array(ResultStep, { description: 'present when step outcomes were recorded' })),
+  files: Type.Optional(
+    Type.Array(FileInfo, { description: 'present when the result names files (extensions.md §8)' }),
+  ),
 });
 export type Result = Static<typeof Result>;

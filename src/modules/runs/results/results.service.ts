@@ -17,6 +17,7 @@ import * as runTcasesRepo from '../run-tcases/run-tcases.repository.js';
 import * as runsRepo from '../runs.repository.js';
 import type { BatchResultItem, BatchResultsBody, CreateResultBody, ResultStatus } from './results.schemas.js';
 import { insertResultSteps, resolveResultSteps } from '../result-steps/result-steps.service.js';
+import { insertResultFiles } from '../result-files/result-files.service.js';
 import { auditBackdatedResults, checkBackdatedResults } from '../backdating/backdating.service.js';
 import { seqOf } from '../../../lib/ids.js';
 import { enqueueResultEvents } from '../../webhooks/webhook-events.service.js';
@@ -213,6 +214,15 @@ async function applyResults(
       steps.rows.flatMap((rows, i) => rows.map((row) => ({ ...row, result_id: resultIds[i] }))),
     );
   }
+  if (items.some((it) => it.files !== undefined)) {
+    await insertResultFiles(
+      trx,
+      tenantId,
+      run.id,
+      resultIds,
+      items.map((it) => it.files),
+    );
+  }
 
   const linkRows = items.flatMap((item, i) =>
     (item.links ?? []).map((link) => ({
@@ -297,8 +307,9 @@ export async function recordResult(
     ref: tcaseRef,
     by: actor,
   };
-  // Backdated (§7a) and per-step (§8) results are checked and written alone, never grouped: the hot path stays as it was.
-  const alone = item.createdAt !== undefined || item.steps !== undefined;
+  // Backdated (§7a), per-step and attached (§8) results are checked and written alone, never grouped: the hot path
+  // stays as it was.
+  const alone = item.createdAt !== undefined || item.steps !== undefined || item.files !== undefined;
   if (
     alone ||
     (item.links ?? []).length > 0 ||
@@ -364,6 +375,7 @@ export async function recordResultBatch(
     timeTaken: it.timeTaken,
     links: it.links,
     steps: it.steps,
+    files: it.files,
     createdAt: it.createdAt,
   }));
   const pathOf = (i: number) => `/items/${i}`;

@@ -10,6 +10,7 @@ import { getLinkedIntegration } from '../../integrations/integrations.service.js
 import type { FilesContext } from '../../files/files.service.js';
 import { getTcaseAtVersion } from '../../test-cases/test-cases.service.js';
 import { stepsOfResults, withSteps } from '../result-steps/result-steps.service.js';
+import { filesOfResults, withFiles } from '../result-files/result-files.service.js';
 import * as resultsRepo from '../results/results.repository.js';
 import type { RunListCache } from './run-list-cache.js';
 import * as listRepo from './run-tcases-list.repository.js';
@@ -207,7 +208,14 @@ async function foldersOf(db: Db, tenantId: string, projectId: string, rows: { fo
 }
 
 /** Results of a case in a run, oldest first, each with its author and its links' integrations (D24). */
-async function listCaseResults(db: Db, tenantId: string, projectId: string, runId: number, tcaseId: string) {
+async function listCaseResults(
+  db: Db,
+  files: FilesContext,
+  tenantId: string,
+  projectId: string,
+  runId: number,
+  tcaseId: string,
+) {
   const rows = await resultsRepo.listResults(db, tenantId, runId, tcaseId);
   const links = await resultsRepo.listResultLinks(
     db,
@@ -245,11 +253,9 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     list.push(link);
     linksByResult.set(l.result_id, list);
   }
-  const steps = await stepsOfResults(
-    db,
-    tenantId,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const steps = await stepsOfResults(db, tenantId, ids);
+  const attached = await filesOfResults(db, files, tenantId, ids);
   return rows.map((r): Result => ({
     id: r.id,
     tcaseId: r.tcase_id,
@@ -264,6 +270,7 @@ async function listCaseResults(db: Db, tenantId: string, projectId: string, runI
     internal: r.internal === 1,
     createdAt: r.created_at,
     ...withSteps(steps.get(r.id)),
+    ...withFiles(attached.get(r.id)),
   }));
 }
 
@@ -309,6 +316,6 @@ export async function getRunTcase(
     authorId: tcase.authorId,
     createdAt: tcase.createdAt,
     isLatestVersion: version === row.latest_version,
-    results: await listCaseResults(db, actor.tenantId, project.id, run.id, row.tcase_id),
+    results: await listCaseResults(db, files, actor.tenantId, project.id, run.id, row.tcase_id),
   };
 }

@@ -118,6 +118,8 @@ export interface ResultDraft {
   comment?: string;
   timeTaken?: number;
   links?: ResultBody['links'];
+  /** Ids of files uploaded for the result (extensions.md §8). */
+  files?: string[];
 }
 
 /** The issue trackers linked to the project: a result's link to one of them comments back on the issue. */

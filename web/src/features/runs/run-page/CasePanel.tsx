@@ -9,6 +9,7 @@ import { STATUS_FILL } from '../../../api/statuses';
 import { SafeHtml } from '../../../components/rich-text/SafeHtml';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { FailureSuggestions } from '../../triage';
+import { ResultFiles } from './ResultFiles';
 
 const Html = SafeHtml;
 
@@ -190,6 +191,7 @@ export function CasePanel({
                     ))}
                   </ul>
                 )}
+                <ResultFiles files={r.files} />
               </li>
             ))}
           </ol>
@@ -211,6 +213,7 @@ export function CasePanel({
                 <span className="muted">
                   in “{r.run.title}” · {formatDate(r.createdAt)}
                 </span>
+                <ResultFiles files={r.files} />
               </li>
             ))}
           </ul>

@@ -10,7 +10,10 @@ import { type StatusId, type StatusSetting } from '../../../api/statuses';
 import { issueIdFromUrl, type DraftProblem, type DraftUpdate, type RecorderDraft } from './recorder-draft';
 import { STATUS_FILL } from '../../../api/statuses';
 import { STATUS_KEYS } from './statuses';
-import { formatCount } from '../../../lib/format';
+import { formatBytes, formatCount } from '../../../lib/format';
+
+/** Most files one result takes (docs/api-decisions.md#attachments-on-results). */
+const MAX_RESULT_FILES = 20;
 
 function elapsed(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -63,18 +66,25 @@ export function Recorder({
   const [commenting, setCommenting] = useState(false);
   const many = checkedCount > 1;
 
-  const upload = async (files: FileList) => {
+  const [dropping, setDropping] = useState(false);
+  const upload = async (files: FileList | File[]) => {
     setUploadError('');
-    for (const file of Array.from(files)) {
+    const list = Array.from(files);
+    if (draft.files.length + draft.uploading + list.length > MAX_RESULT_FILES) {
+      setUploadError(`A result takes at most ${MAX_RESULT_FILES} files: remove some before attaching more.`);
+      return;
+    }
+    for (const file of list) {
       // Counted in the case's draft: the result waits until every file is attached.
       onDraft((d) => ({ ...d, uploading: d.uploading + 1 }));
       try {
-        const { id: fileId, url } = await uploadFile(file);
+        // Uploaded for a result: the service removes it if no result names it within a day (extensions.md §8).
+        const { id: fileId, url } = await uploadFile(file, 'result');
         // Uploads finish in any order, even after the tester moved on: each lands in its own case's draft.
         onDraft((d) => ({
           ...d,
           uploading: d.uploading - 1,
-          files: [...d.files, { id: fileId, url, fileName: file.name }],
+          files: [...d.files, { id: fileId, url, fileName: file.name, mimeType: file.type, size: file.size }],
         }));
       } catch (e) {
         onDraft((d) => ({ ...d, uploading: d.uploading - 1 }));
@@ -210,7 +220,21 @@ export function Recorder({
               </p>
             )}
           </fieldset>
-          <div className="recorder-files">
+          <div
+            className={dropping ? 'recorder-files dropping' : 'recorder-files'}
+            onDragOver={(e) => {
+              if (!e.dataTransfer.types.includes('Files')) return;
+              e.preventDefault();
+              setDropping(true);
+            }}
+            onDragLeave={() => setDropping(false)}
+            onDrop={(e) => {
+              setDropping(false);
+              if (e.dataTransfer.files.length === 0) return;
+              e.preventDefault();
+              void upload(e.dataTransfer.files);
+            }}
+          >
             <label className="btn btn-secondary recorder-attach">
               Attach files
               <input
@@ -218,12 +242,16 @@ export function Recorder({
                 multiple
                 className="visually-hidden"
                 aria-label="Attach files to the result"
+                aria-describedby={`${id}-files-hint`}
                 onChange={(e) => {
                   if (e.target.files?.length) void upload(e.target.files);
                   e.target.value = '';
                 }}
               />
             </label>
+            <span id={`${id}-files-hint`} className="muted recorder-files-hint">
+              or drop them here (at most 20)
+            </span>
             {draft.uploading > 0 && (
               <span role="status" className="muted">
                 Uploading {draft.uploading === 1 ? 'a file' : `${draft.uploading} files`}…
@@ -236,6 +264,7 @@ export function Recorder({
                     <a href={f.url} target="_blank" rel="noopener noreferrer">
                       {f.fileName}
                     </a>
+                    {f.size !== undefined && <span className="muted"> {formatBytes(f.size)}</span>}
                     <Button
                       variant="ghost"
                       className="chip-remove"

@@ -31,15 +31,16 @@ describe('the recorder’s draft', () => {
     expect(draftToResult('passed', emptyDraft)).toEqual({ status: 'passed' });
   });
 
-  it('links attached files from the comment, with their names and addresses escaped', () => {
+  it('sends attached files as the result files, in order, leaving the comment as typed', () => {
     const result = draftToResult('failed', {
       ...emptyDraft,
       comment: '<p>Broken</p>',
-      files: [{ id: 'f1', url: '/files/f1?a=1&b="2"', fileName: '<shot>.png' }],
+      files: [
+        { id: 'f1', url: '/files/f1', fileName: '<shot>.png' },
+        { id: 'f2', url: '/files/f2', fileName: 'log.txt' },
+      ],
     });
-    expect(result.comment).toBe(
-      '<p>Broken</p><p>Attachments: <a href="/files/f1?a=1&amp;b=&quot;2&quot;">&lt;shot&gt;.png</a></p>',
-    );
+    expect(result).toEqual({ status: 'failed', comment: '<p>Broken</p>', files: ['f1', 'f2'] });
   });
 
   it('sends a plain link with its address as text when no text was given', () => {

@@ -7,6 +7,8 @@ export interface AttachedFile {
   id: string;
   url: string;
   fileName: string;
+  mimeType?: string;
+  size?: number;
 }
 
 /** What a tester has typed for a case and not sent yet; kept per case until its result is recorded. */
@@ -35,9 +37,6 @@ export const emptyDraft: RecorderDraft = {
 };
 
 export type DraftUpdate = (update: (d: RecorderDraft) => RecorderDraft) => void;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 
 /** The issue number or key a tracker address names: `…/issues/42` → 42, `…/browse/SHOP-7` → SHOP-7. */
 export function issueIdFromUrl(url: string): string {
@@ -75,14 +74,11 @@ export function draftProblem(d: RecorderDraft): DraftProblem | undefined {
 }
 
 /**
- * The draft as the result API takes it. Attachments are linked from the comment as HTML, the way the upload CLI
- * links the files it uploads; a tracker link with an issue id asks the service to comment back on that issue.
+ * The draft as the result API takes it. Attachments are items of the result (`files`, extensions.md §8), uploaded
+ * for it; a tracker link with an issue id asks the service to comment back on that issue.
  */
 export function draftToResult(status: StatusId, d: RecorderDraft): ResultDraft {
-  const files = d.files.length
-    ? `<p>Attachments: ${d.files.map((f) => `<a href="${escapeHtml(f.url)}">${escapeHtml(f.fileName)}</a>`).join(', ')}</p>`
-    : '';
-  const comment = d.comment + files;
+  const comment = d.comment;
   const url = d.linkUrl.trim();
   const text = d.linkText.trim() || url;
   const issueId = d.issueId.trim() || issueIdFromUrl(url);
@@ -91,5 +87,10 @@ export function draftToResult(status: StatusId, d: RecorderDraft): ResultDraft {
     : d.integrationId
       ? { integrationId: d.integrationId, url, text, ...(issueId ? { meta: { id: issueId } } : {}) }
       : { url, text };
-  return { status, ...(comment ? { comment } : {}), ...(link ? { links: [link] } : {}) };
+  return {
+    status,
+    ...(comment ? { comment } : {}),
+    ...(link ? { links: [link] } : {}),
+    ...(d.files.length ? { files: d.files.map((f) => f.id) } : {}),
+  };
 }
