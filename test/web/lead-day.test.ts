@@ -203,6 +203,8 @@ describe.skipIf(!hasChromium)("a lead's day with the run report in Chromium", ()
     async () => {
       fs.mkdirSync(OUT, { recursive: true });
       const pdf = path.join(OUT, 'lead-day-report.pdf');
+      // The project's name arrives by its own request (the code stands in until then): print what a person would.
+      await expect.poll(() => page.locator('.report-kind').textContent()).toMatch(/Checkout service/i);
       await page.pdf({ path: pdf, format: 'A4' });
       const text = execFileSync(PDFTOTEXT, ['-layout', pdf, '-'], { encoding: 'utf8' });
       // The kind line is set in capitals by the style sheet, and so extracted.

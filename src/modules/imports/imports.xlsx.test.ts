@@ -309,8 +309,9 @@ describeEachDb('imports: Excel (.xlsx) with a mapping', (t) => {
     const sheet = await repeatedEntry('xl/worksheets/sheet1.xml', '<row/>', 64 * MIB);
     const bomb = await preview(zipOf([...workbookEntries(), { ...sheet, declaredSize: 900 }]));
     expect(bomb.status).toBe(400);
+    // Which ratio trips first (the entry's or the whole file's) depends on how far the zip reader has read ahead.
     expect(bomb.body.message).toMatch(
-      /^the .xlsx file is refused: "xl\/worksheets\/sheet1.xml" inflates more than 200 times/,
+      /^the .xlsx file is refused: ("xl\/worksheets\/sheet1.xml" inflates|its contents inflate) more than 200 times/,
     );
     // A preview starts no import.
     expect(await imports()).toBe(before);
