@@ -30,6 +30,10 @@ const ACTIONS = {
   'oidc.provider_create': { area: 'Sign-in', label: 'Identity provider added', contract: false },
   'oidc.provider_update': { area: 'Sign-in', label: 'Identity provider changed', contract: false },
   'oidc.provider_delete': { area: 'Sign-in', label: 'Identity provider removed', contract: false },
+  'saml.sign_in': { area: 'Sign-in', label: 'SAML sign-in', contract: false },
+  'saml.provider_create': { area: 'Sign-in', label: 'SAML provider added', contract: false },
+  'saml.provider_update': { area: 'Sign-in', label: 'SAML provider changed', contract: false },
+  'saml.provider_delete': { area: 'Sign-in', label: 'SAML provider removed', contract: false },
   // People
   register: { area: 'People', label: 'Joined from an invitation', contract: true },
   invite_user: { area: 'People', label: 'Invited a person', contract: true },
