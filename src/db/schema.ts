@@ -7,6 +7,7 @@ import type { ImportsTables } from './tables/imports.js';
 import type { RepositoryTables } from './tables/repository.js';
 import type { OAuthTables } from './tables/oauth.js';
 import type { OidcTables } from './tables/oidc.js';
+import type { SamlTables } from './tables/saml.js';
 import type { IdempotencyTables } from './tables/idempotency.js';
 import type { InstanceTables } from './tables/instance.js';
 import type { ReportsTables } from './tables/reports.js';
@@ -359,6 +360,7 @@ export type Database = CoreTables &
   AdminTables &
   OAuthTables &
   OidcTables &
+  SamlTables &
   JobsTables &
   IdempotencyTables &
   InstanceTables &

@@ -49,6 +49,7 @@ import { triageRoutes } from './triage/triage.routes.js';
 import { mcpRoutes } from './mcp/mcp.routes.js';
 import { SCIM_PREFIX, scimRoutes } from './scim/scim.routes.js';
 import { oidcProvidersRoutes, oidcSignInRoutes } from './oidc/oidc.routes.js';
+import { samlProvidersRoutes, samlSignInRoutes } from './saml/saml.routes.js';
 
 /** The one explicit list of public API route plugins, all under `/api/public/v0`. */
 export const publicApiRoutes: FastifyPluginAsync[] = [
@@ -78,6 +79,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
   apiKeysRoutes,
   webhooksRoutes,
   oidcProvidersRoutes,
+  samlProvidersRoutes,
   jobsRoutes,
   reportsRoutes,
   reportSharesRoutes,
@@ -94,6 +96,7 @@ export const publicApiRoutes: FastifyPluginAsync[] = [
 export const privateApiRoutes: FastifyPluginAsync[] = [
   authRoutes,
   oidcSignInRoutes,
+  samlSignInRoutes,
   accountsPrivateRoutes,
   projectsPrivateRoutes,
   oauthRoutes,

@@ -12,6 +12,7 @@ import type { ApiResponse, TestEnv } from '../helpers/test-app.js';
 import { uploadFile } from '../helpers/tcase-factories.js';
 import { generated, importFile } from '../helpers/import-factories.js';
 import { exportArchive, importArchive } from '../helpers/archive-factories.js';
+import { keyAndCertificate } from '../helpers/saml-idp.js';
 import { populateProject, type ProjectData } from '../security/fixtures.js';
 
 /** An in-process service on a database URL, shaped like a TestEnv so the shared factories work on it. */
@@ -368,6 +369,41 @@ export async function populate(s: Service): Promise<Populated> {
       expires_at: now,
     })
     .execute();
+  // A SAML provider (saml_providers, its IdP certificate pinned), a person it signed in (saml_identities), an
+  // AuthnRequest under way (saml_requests) and an assertion remembered against replay (saml_assertions).
+  const samlProvider = await ok(
+    s.request('POST', '/saml-provider', {
+      body: {
+        name: 'Copied SAML',
+        idpEntityId: 'https://idp.example.com/saml',
+        ssoUrl: 'https://idp.example.com/saml/sso',
+        idpCertificate: keyAndCertificate().cert,
+        enabled: true,
+        roleRules: [{ group: 'qa-leads', role: 'admin' }],
+      },
+    }),
+    'SAML provider',
+  );
+  const samlRow = { tenant_id: 'default', provider_id: samlProvider.id };
+  await s.db
+    .insertInto('saml_identities')
+    .values({ ...samlRow, subject: 'copied@corp.example', user_id: 1, created_at: now, last_sign_in_at: now })
+    .execute();
+  await s.db
+    .insertInto('saml_requests')
+    .values({
+      ...samlRow,
+      id: '_copied',
+      browser_hash: 'b'.repeat(64),
+      return_to: '/',
+      created_at: now,
+      expires_at: now,
+    })
+    .execute();
+  await s.db
+    .insertInto('saml_assertions')
+    .values({ ...samlRow, assertion_id: '_copied-assertion', expires_at: now })
+    .execute();
   return { fx, fileId, fileBody, webhookId: webhook.id, deviceToken: tokens.access_token, extraKey };
 }
 
@@ -399,6 +435,7 @@ export function comparedRequests(d: Populated): string[] {
     '/users',
     '/webhook',
     '/oidc-provider',
+    '/saml-provider',
     `/webhook/${d.webhookId}/delivery`,
     '/audit-logs?limit=1000',
     `/file/${d.fileId}`,

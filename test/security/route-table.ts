@@ -6,6 +6,7 @@ import type { ProjectData } from './fixtures.js';
 import { gzipSync } from 'node:zlib';
 import { uniqueProjectCode } from '../helpers/codes.js';
 import { ARCHIVE_BOUNDARY, archiveBody } from '../helpers/archive-factories.js';
+import { keyAndCertificate } from '../helpers/saml-idp.js';
 import { hashPassword } from '../../src/lib/crypto.js';
 import { setEmail, setPasswordHash } from '../../src/modules/users/users.service.js';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.js';
@@ -171,6 +172,15 @@ const newOidcProvider = (c: MatrixCtx) =>
       },
     }),
   );
+// A SAML provider, off (its start and assertion consumer answer with the sign-in page's words); one certificate for all.
+let samlCertificate: string | undefined;
+const samlBody = (c: MatrixCtx) => ({
+  name: `SAML ${c.unique()}`,
+  idpEntityId: 'https://idp.example.com/saml',
+  ssoUrl: 'https://idp.example.com/saml/sso',
+  idpCertificate: (samlCertificate ??= keyAndCertificate().cert),
+});
+const newSamlProvider = (c: MatrixCtx) => idOf(c.asOwner('POST', '/saml-provider', { body: samlBody(c) }));
 const pingedWebhook = async (c: MatrixCtx) => {
   const webhookId = await newWebhook(c);
   const deliveryId = await idOf(c.asOwner('POST', `/webhook/${webhookId}/ping`));
@@ -322,6 +332,31 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
       query: { code: 'c', state: 's' },
     }),
     ok: 302,
+  },
+  // Sign-in through a SAML provider: public; one that is off sends the browser to the sign-in page (302 from the
+  // start, 303 from the assertion consumer) — the flow and its attacks are tested in src/modules/saml.
+  'GET /api/auth/saml/providers': {
+    auth: 'public',
+    prepare: () => ({ path: '/api/auth/saml/providers' }),
+    ok: 200,
+  },
+  'GET /api/auth/saml/:providerId/metadata': {
+    auth: 'public',
+    prepare: async (c) => ({ path: `/api/auth/saml/${await newSamlProvider(c)}/metadata` }),
+    ok: 200,
+  },
+  'GET /api/auth/saml/:providerId/start': {
+    auth: 'public',
+    prepare: async (c) => ({ path: `/api/auth/saml/${await newSamlProvider(c)}/start` }),
+    ok: 302,
+  },
+  'POST /api/auth/saml/:providerId/acs': {
+    auth: 'public',
+    prepare: async (c) => ({
+      path: `/api/auth/saml/${await newSamlProvider(c)}/acs`,
+      body: { SAMLResponse: 'PHNhbWxwOlJlc3BvbnNlLz4=' },
+    }),
+    ok: 303,
   },
   'POST /api/auth/login': {
     auth: 'public',
@@ -1198,6 +1233,31 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   'DELETE /api/public/v0/oidc-provider/:providerId': {
     auth: 'admin',
     prepare: async (c) => ({ path: `/oidc-provider/${await newOidcProvider(c)}` }),
+    ok: 200,
+  },
+  // ---- SAML providers (admin, tenant-wide, like OIDC's) ----
+  'GET /api/public/v0/saml-provider': { auth: 'admin', prepare: () => ({ path: '/saml-provider' }), ok: 200 },
+  'POST /api/public/v0/saml-provider': {
+    auth: 'admin',
+    prepare: (c) => ({ path: '/saml-provider', body: samlBody(c) }),
+    ok: 201,
+  },
+  'GET /api/public/v0/saml-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/saml-provider/${await newSamlProvider(c)}` }),
+    ok: 200,
+  },
+  'PATCH /api/public/v0/saml-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({
+      path: `/saml-provider/${await newSamlProvider(c)}`,
+      body: { justInTime: true },
+    }),
+    ok: 200,
+  },
+  'DELETE /api/public/v0/saml-provider/:providerId': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/saml-provider/${await newSamlProvider(c)}` }),
     ok: 200,
   },
   // ---- webhooks (D3: admin, tenant-wide) ----

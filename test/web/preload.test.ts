@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium)('requests started before the application loads', (
       page.getByRole('button', { name: 'Sign in' }).waitFor(),
     );
     // The sign-in page's own question (which identity providers to offer) is not the run page's data.
-    const own = ['/api/public/v0/users/me', '/api/auth/oidc/providers'];
+    const own = ['/api/public/v0/users/me', '/api/auth/oidc/providers', '/api/auth/saml/providers'];
     expect(requests.filter((r) => !own.includes(r))).toEqual([]);
   });
 });

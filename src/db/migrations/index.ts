@@ -41,6 +41,7 @@ import * as m0040 from './0040_oidc_providers_additive.js';
 import * as m0041 from './0041_failure_signatures_additive.js';
 import * as m0042 from './0042_due_dates_additive.js';
 import * as m0043 from './0043_failure_signature_version_additive.js';
+import * as m0044 from './0044_saml_providers_additive.js';
 import * as m0045 from './0045_sign_in_admin_additive.js';
 import * as m0046 from './0046_result_files_additive.js';
 
@@ -95,6 +96,7 @@ export const migrations: Record<string, CasebookMigration> = {
   '0041_failure_signatures_additive': m0041,
   '0042_due_dates_additive': m0042,
   '0043_failure_signature_version_additive': m0043,
+  '0044_saml_providers_additive': m0044,
   '0045_sign_in_admin_additive': m0045,
   '0046_result_files_additive': m0046,
 };

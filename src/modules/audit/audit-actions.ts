@@ -32,6 +32,10 @@ const ACTIONS = {
   'oidc.provider_delete': { area: 'Sign-in', label: 'Identity provider removed', contract: false },
   'oidc.test_sign_in': { area: 'Sign-in', label: 'Identity provider sign-in tested', contract: false },
   'sign_in.password_policy': { area: 'Sign-in', label: 'Password sign-in policy changed', contract: false },
+  'saml.sign_in': { area: 'Sign-in', label: 'SAML sign-in', contract: false },
+  'saml.provider_create': { area: 'Sign-in', label: 'SAML provider added', contract: false },
+  'saml.provider_update': { area: 'Sign-in', label: 'SAML provider changed', contract: false },
+  'saml.provider_delete': { area: 'Sign-in', label: 'SAML provider removed', contract: false },
   // People
   register: { area: 'People', label: 'Joined from an invitation', contract: true },
   invite_user: { area: 'People', label: 'Invited a person', contract: true },

@@ -10,14 +10,13 @@ import { open, requireSecretKey, seal } from '../../lib/secret-box.js';
 import type { OutboundGuard } from '../../lib/ssrf.js';
 import { nowIso } from '../../lib/time.js';
 import { recordAudit } from '../audit/audit.service.js';
-import { projectsByRefs } from '../projects/projects.service.js';
+import { resolveProjectRules } from '../sso/sso-rules.service.js';
 import * as repo from './oidc.repository.js';
 import type {
   CreateOidcProviderBody,
   GrantableRole,
   OidcProvider,
   ProjectRule,
-  ProjectRuleIn,
   RoleRule,
   TestSignInOutcome,
   UpdateOidcProviderBody,
@@ -98,16 +97,6 @@ export function checkIssuer(guard: OutboundGuard, issuer: string, errors: ErrorD
       errors.push({ path: '/issuer', message: (err as Error).message });
     }
   }
-}
-
-/** Project rules name projects by id or code; stored by id. 400 naming the first that is not a project. */
-async function resolveProjectRules(db: Db, tenantId: string, rules: ProjectRuleIn[]): Promise<ProjectRule[]> {
-  const out: ProjectRule[] = [];
-  for (const [i, rule] of rules.entries()) {
-    const projects = await projectsByRefs(db, tenantId, rule.projects, `/projectRules/${i}/projects`);
-    out.push({ group: rule.group, projectIds: [...new Set(projects.map((p) => p.id))] });
-  }
-  return out;
 }
 
 const clean = (s: string) => s.trim();

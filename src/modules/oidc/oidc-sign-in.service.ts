@@ -1,14 +1,11 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/create-db.js';
 import type { OidcProvidersTable, OidcSignInsTable } from '../../db/tables/oidc.js';
-import { AppError } from '../../errors.js';
 import { safeEqualHex, sha256 } from '../../lib/crypto.js';
 import { parseJson } from '../../lib/json.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { applyRole } from '../accounts/accounts.service.js';
-import { openSession, type RequestSource } from '../auth/auth.service.js';
-import { addMember, joinAllProjects, projectsByIds } from '../projects/projects.service.js';
-import { getTenant } from '../tenants/tenants.service.js';
+import type { RequestSource } from '../auth/auth.service.js';
+import { stringsOf } from '../sso/sso-rules.service.js';
+import { failSignIn, signInPerson, SsoSignInError, type SignInFailure } from '../sso/sso-sign-in.service.js';
 import * as users from '../users/users.service.js';
 import { authorizationRequest, configurationOf, redeemCode } from './oidc-client.js';
 import {
@@ -18,35 +15,12 @@ import {
   type OidcSettings,
 } from './oidc-providers.service.js';
 import * as repo from './oidc.repository.js';
-import type { GrantableRole, ProjectRule, RoleRule } from './oidc.schemas.js';
 
 /** How long a sign-in may take at the provider before its state is refused. */
 export const SIGN_IN_TTL_MS = 10 * 60_000;
 
-/**
- * Why a sign-in through a provider ended on the sign-in page: the `?error=` word the page shows in words
- * (docs/api-decisions.md#openid-connect-sign-in).
- */
-export type SignInFailure =
-  | 'state_invalid'
-  | 'provider_unavailable'
-  | 'provider_error'
-  | 'email_unverified'
-  | 'no_account'
-  | 'deactivated'
-  | 'suspended';
-
-export class OidcSignInError extends Error {
-  constructor(
-    readonly reason: SignInFailure,
-    message: string,
-    /** Where the person was going, once the sign-in is known: the sign-in page keeps it for another try. */
-    readonly returnTo = '/',
-  ) {
-    super(message);
-    this.name = 'OidcSignInError';
-  }
-}
+export { SsoSignInError as OidcSignInError, type SignInFailure } from '../sso/sso-sign-in.service.js';
+export { mappedProjects, mappedRole } from '../sso/sso-rules.service.js';
 
 export type ProviderRow = Selectable<OidcProvidersTable>;
 export type SignInRow = Selectable<OidcSignInsTable>;
@@ -58,24 +32,7 @@ export const clientOf = (p: ProviderRow, secretKey: string) => ({
   clientSecret: openClientSecret(secretKey, p),
 });
 
-/** The Casebook event beside the contract's `login`: the provider and the outcome, failures included. */
-async function auditOutcome(
-  db: Db,
-  source: RequestSource,
-  provider: { id: string; name?: string },
-  outcome: SignInFailure | 'success',
-  meta: Record<string, unknown> & { userId?: number | null } = {},
-): Promise<void> {
-  const { userId = null, ...rest } = meta;
-  await recordAudit(db, { ...source, userId }, 'oidc.sign_in', {
-    provider_id: provider.id,
-    provider_name: provider.name,
-    outcome,
-    ...rest,
-  });
-}
-
-async function fail(
+const fail = (
   db: Db,
   source: RequestSource,
   provider: { id: string; name?: string },
@@ -83,10 +40,7 @@ async function fail(
   message: string,
   meta: Record<string, unknown> & { userId?: number | null } = {},
   returnTo?: string,
-): Promise<never> {
-  await auditOutcome(db, source, provider, reason, { ...meta, detail: message.slice(0, 500) });
-  throw new OidcSignInError(reason, message, returnTo);
-}
+): Promise<never> => failSignIn(db, 'oidc.sign_in', source, provider, reason, message, meta, returnTo);
 
 /**
  * Starts a sign-in through an enabled provider: discovery, then the provider's authorization URL with a fresh
@@ -100,7 +54,7 @@ export async function startSignIn(
 ): Promise<{ url: string; state: string }> {
   const provider = await findEnabledProvider(db, source.tenantId, input.providerId);
   if (!provider) {
-    throw new OidcSignInError('provider_unavailable', `no enabled OIDC provider ${input.providerId}`);
+    throw new SsoSignInError('provider_unavailable', `no enabled OIDC provider ${input.providerId}`);
   }
   return authorize(db, source, provider, input, settings, null);
 }
@@ -124,7 +78,7 @@ export async function authorize(
     request = await authorizationRequest(config, redirectUri, parseJson<string[]>(provider.scopes, []));
   } catch (err) {
     const message = `discovery failed: ${(err as Error).message}`;
-    if (testUserId !== null) throw new OidcSignInError('provider_error', message);
+    if (testUserId !== null) throw new SsoSignInError('provider_error', message);
     return fail(db, source, provider, 'provider_error', message);
   }
   const now = new Date();
@@ -143,21 +97,6 @@ export async function authorize(
   });
   return { url: request.url, state: request.state };
 }
-
-/** A claim's value as a list of strings (a provider may send one group as a plain string). */
-export function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-/** The first role rule whose group the person is in: its role, else undefined. */
-export const mappedRole = (rules: RoleRule[], groups: string[]): GrantableRole | undefined =>
-  rules.find((r) => groups.includes(r.group))?.role;
-
-/** The projects of every project rule whose group the person is in. */
-export const mappedProjects = (rules: ProjectRule[], groups: string[]): string[] => [
-  ...new Set(rules.filter((r) => groups.includes(r.group)).flatMap((r) => r.projectIds)),
-];
 
 export const verified = (value: unknown) => value === true || value === 'true';
 
@@ -261,84 +200,29 @@ export async function completeSignIn(
       back,
     );
   }
-  if ((await getTenant(db, source.tenantId)).suspended) {
-    return fail(db, source, provider, 'suspended', 'this tenant is suspended', { email }, back);
-  }
-  const groups = stringsOf(claims[provider.groups_claim]);
-  const roleRules = parseJson<RoleRule[]>(provider.role_rules, []);
-  const ruled = mappedRole(roleRules, groups);
-  const linked = await repo.findIdentity(db, source.tenantId, provider.id, subject);
-  const person = linked
-    ? await users.getUser(db, source.tenantId, linked.user_id)
-    : await users.getUserByEmail(db, source.tenantId, email).catch((err: unknown) => {
-        if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
-        throw err;
-      });
-  if (!person && provider.just_in_time !== 1) {
-    return fail(
-      db,
-      source,
-      provider,
-      'no_account',
-      `no account for ${email} and accounts are not made here`,
-      { email },
-      back,
-    );
-  }
-  if (person && !person.active) {
-    return fail(
-      db,
-      source,
-      provider,
-      'deactivated',
-      'this account is deactivated',
-      {
-        email,
-        userId: person.id,
-      },
-      back,
-    );
-  }
-  const rawName = claims[provider.name_claim];
-  const name = (typeof rawName === 'string' && rawName.trim() ? rawName.trim() : email.split('@')[0]!).slice(
-    0,
-    255,
-  );
-  const at = new Date().toISOString();
-  return db.transaction().execute(async (trx) => {
-    const user =
-      person ??
-      (await users.createUser(trx, source.tenantId, {
-        email,
-        name,
-        role: ruled ?? (provider.default_role as GrantableRole),
-      }));
-    const created = !person;
-    if (created && (await getTenant(trx, source.tenantId)).membersJoinAllProjects) {
-      await joinAllProjects(trx, source.tenantId, user.id);
-    }
-    const previousRole = user.role;
-    const roleChanges = !created && ruled !== undefined && ruled !== user.role && user.role !== 'owner';
-    if (roleChanges) await applyRole(trx, source.tenantId, user.id, ruled);
-    const projectIds = mappedProjects(parseJson<ProjectRule[]>(provider.project_rules, []), groups);
-    const projects = await projectsByIds(trx, source.tenantId, projectIds);
-    for (const p of projects) await addMember(trx, source.tenantId, p.id, user.id);
-    await repo.saveIdentity(trx, {
-      tenant_id: source.tenantId,
-      provider_id: provider.id,
+  return signInPerson(
+    db,
+    'oidc.sign_in',
+    source,
+    provider,
+    {
       subject,
-      user_id: user.id,
-      at,
-    });
-    const { token } = await openSession(trx, source, user.id, settings.sessionTtlHours);
-    await auditOutcome(trx, source, provider, 'success', {
-      userId: user.id,
       email,
-      account_created: created,
-      role: roleChanges ? ruled : previousRole,
-      ...(roleChanges ? { previous_role: previousRole } : {}),
-      project_ids: projects.map((p) => p.id),
-    });
-    return { token, returnTo: signIn.return_to, userId: user.id };
-  });
+      name:
+        typeof claims[provider.name_claim] === 'string' ? (claims[provider.name_claim] as string) : undefined,
+      groups: stringsOf(claims[provider.groups_claim]),
+    },
+    {
+      find: (d, sub) => repo.findIdentity(d, source.tenantId, provider.id, sub),
+      save: (d, sub, userId, at) =>
+        repo.saveIdentity(d, {
+          tenant_id: source.tenantId,
+          provider_id: provider.id,
+          subject: sub,
+          user_id: userId,
+          at,
+        }),
+    },
+    { sessionTtlHours: settings.sessionTtlHours, returnTo: back },
+  );
 }

@@ -11,16 +11,15 @@ import type { OidcSettings } from './oidc-providers.service.js';
 import {
   authorize,
   completeSignIn,
-  mappedProjects,
   OidcSignInError,
   redeem,
-  stringsOf,
   takeSignIn,
   verified,
   type FinishInput,
   type ProviderRow,
   type SignInRow,
 } from './oidc-sign-in.service.js';
+import { mappedProjects, stringsOf } from '../sso/sso-rules.service.js';
 import * as repo from './oidc.repository.js';
 import type { ProjectRule, RoleRule, TestSignInOutcome } from './oidc.schemas.js';
 

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestSource } from '../../http/auth.js';
 import { errorResponses, MessageBody } from '../../http/schemas.js';
@@ -15,6 +14,7 @@ import {
   StartQuery,
   UpdateOidcProviderBody,
 } from './oidc.schemas.js';
+import { safeReturnTo, signInPage, siteOrigin } from '../sso/sso-rules.service.js';
 import * as providers from './oidc-providers.service.js';
 import { setSignInSettings, signInSettings } from './sign-in-policy.service.js';
 import { OidcSignInError, SIGN_IN_TTL_MS, startSignIn } from './oidc-sign-in.service.js';
@@ -22,16 +22,7 @@ import { finishCallback, startTest, testResultPage } from './oidc-test-sign-in.s
 
 const tags = ['sign-in providers'];
 
-/**
- * Where people's browsers reach this service, for the redirect URI: CASEBOOK_PUBLIC_URL when it was set (so a proxy
- * that does not pass the scheme cannot change it), else the address this request came to; in multi-tenant mode the
- * tenant's own host (D1), as the request reached it.
- */
-function siteOrigin(config: Config, req: FastifyRequest): string {
-  if (config.publicUrlSet && !config.multiTenant) return new URL(config.publicUrl).origin;
-  if (!req.host) return new URL(config.publicUrl).origin;
-  return new URL(`${req.protocol}://${req.host}`).origin;
-}
+export { safeReturnTo };
 
 /** Administration → Sign-in: OpenID Connect providers, managed by admins (tenant-wide, like webhooks). */
 export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -160,26 +151,6 @@ export const oidcProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
 /** The browser's state cookie: the callback must come to the browser that started the sign-in (no login CSRF). */
 const STATE_COOKIE = 'oidc_state';
 const STATE_COOKIE_PATH = '/api/auth/oidc';
-
-/**
- * A path of this site to land on after signing in, else `/`: no scheme, no other host (`//evil`, `/\evil`), no
- * control characters (open redirects through returnTo are refused, as the web app's own check does).
- */
-export function safeReturnTo(value: string | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(value)) return '/';
-  const base = 'http://casebook.invalid';
-  const url = new URL(value, base);
-  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
-}
-
-/** The sign-in page with the failure's word (and where the person was going, to try again). */
-function signInPage(reason: string, returnTo: string): string {
-  const query = new URLSearchParams({ error: reason });
-  if (returnTo !== '/') query.set('returnTo', returnTo);
-  return `/sign-in?${query.toString()}`;
-}
 
 /** Sign-in through an OpenID Connect provider (the web application's private API, under `/api/auth/oidc`). */
 export const oidcSignInRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -9,11 +9,24 @@ export type LoginBody = NonNullable<
 
 export const signIn = (body: LoginBody) => unwrap(api.POST('/api/auth/login', { body }));
 
-/** The tenant's enabled identity providers: one "Sign in with …" button each. */
+/**
+ * The tenant's enabled identity providers, OpenID Connect then SAML: one "Sign in with …" button each. A SAML
+ * provider's id is `saml:<id>` here, so `/sign-in?sso=saml:<id>` deep-links to it as `?sso=<id>` does to an OIDC one.
+ */
 export const signInProvidersQuery = () =>
   queryOptions({
     queryKey: queryKeys.signInProviders(),
-    queryFn: () => unwrap(api.GET('/api/auth/oidc/providers')),
+    queryFn: async () => {
+      const [oidc, saml] = await Promise.all([
+        unwrap(api.GET('/api/auth/oidc/providers')),
+        unwrap(api.GET('/api/auth/saml/providers')),
+      ]);
+      return {
+        // The password policy is the tenant's, answered with the OpenID Connect list.
+        passwordSignIn: oidc.passwordSignIn,
+        providers: [...oidc.providers, ...saml.providers.map((p) => ({ ...p, id: `saml:${p.id}` }))],
+      };
+    },
     staleTime: 60_000,
   });
 
@@ -21,7 +34,7 @@ export const signInProvidersQuery = () =>
 export const providerSignInHref = (startUrl: string, returnTo: string | undefined) =>
   returnTo ? `${startUrl}?${new URLSearchParams({ returnTo }).toString()}` : startUrl;
 
-/** The words for each `?error=` a sign-in through a provider ends with (docs/api-decisions.md#openid-connect-sign-in). */
+/** The words for each `?error=` a sign-in through a provider ends with (docs/api-decisions.md#openid-connect-sign-in, #saml-20-sign-in). */
 export const PROVIDER_SIGN_IN_ERRORS: Record<string, string> = {
   deactivated: 'Your account is deactivated. Ask an administrator to reactivate it.',
   email_unverified:
@@ -31,6 +44,10 @@ export const PROVIDER_SIGN_IN_ERRORS: Record<string, string> = {
   provider_unavailable: 'That sign-in option is not available any more.',
   provider_error: 'The identity provider could not sign you in. Please try again, or ask an administrator.',
   suspended: 'This workspace is suspended.',
+  assertion_invalid:
+    'The identity provider’s answer could not be trusted (its signature, audience or address did not check out). Please try again, or ask an administrator.',
+  assertion_expired: 'The identity provider’s answer came too late (check the clocks). Please try again.',
+  assertion_replayed: 'That sign-in answer was already used. Please sign in again.',
 };
 
 /** What an invitation link offers (its e-mail and role); a 404 once it expired or was used. */

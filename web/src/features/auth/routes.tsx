@@ -15,9 +15,10 @@ const signInRoute = createRoute({
     // Only the words a sign-in through an identity provider ends with; anything else is not shown.
     const error =
       typeof search.error === 'string' && search.error in PROVIDER_SIGN_IN_ERRORS ? search.error : undefined;
-    // `?sso=<provider id>`: a deep link that goes straight on to that provider (returnTo kept).
+    // `?sso=<provider id>` (OIDC) or `?sso=saml:<provider id>`: a deep link that goes straight on to that provider
+    // (returnTo kept).
     const sso =
-      typeof search.sso === 'string' && /^[a-z0-9]{1,64}$/.test(search.sso) ? search.sso : undefined;
+      typeof search.sso === 'string' && /^(saml:)?[a-z0-9]{1,64}$/.test(search.sso) ? search.sso : undefined;
     return { ...(returnTo ? { returnTo } : {}), ...(error ? { error } : {}), ...(sso ? { sso } : {}) };
   },
   component: SignInPage,
