@@ -333,6 +333,13 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
     }),
     ok: 302,
   },
+  // Test sign-in: an admin's, for a provider on or off; the browser goes on to the provider, or to the test's
+  // outcome when discovery fails (302 either way) — tested in src/modules/oidc/oidc-test-sign-in.test.ts.
+  'GET /api/auth/oidc/:providerId/test': {
+    auth: 'admin',
+    prepare: async (c) => ({ path: `/api/auth/oidc/${await newOidcProvider(c)}/test` }),
+    ok: 302,
+  },
   // Sign-in through a SAML provider: public; one that is off sends the browser to the sign-in page (302 from the
   // start, 303 from the assertion consumer) — the flow and its attacks are tested in src/modules/saml.
   'GET /api/auth/saml/providers': {
@@ -1233,6 +1240,17 @@ export const ROUTE_TABLE: Record<string, RouteRow> = {
   'DELETE /api/public/v0/oidc-provider/:providerId': {
     auth: 'admin',
     prepare: async (c) => ({ path: `/oidc-provider/${await newOidcProvider(c)}` }),
+    ok: 200,
+  },
+  // Who signs in with a password: admins read it, only the owner changes it.
+  'GET /api/public/v0/sign-in-settings': {
+    auth: 'admin',
+    prepare: () => ({ path: '/sign-in-settings' }),
+    ok: 200,
+  },
+  'PUT /api/public/v0/sign-in-settings': {
+    auth: 'owner',
+    prepare: () => ({ path: '/sign-in-settings', body: { passwordSignIn: 'everyone' } }),
     ok: 200,
   },
   // ---- SAML providers (admin, tenant-wide, like OIDC's) ----
