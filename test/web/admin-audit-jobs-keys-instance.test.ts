@@ -80,6 +80,7 @@ describe.skipIf(!hasChromium)(
         'Result statuses',
         'Integrations',
         'Webhooks',
+        'Sign-in',
         'Audit log',
         'Background jobs',
         'API keys',
